@@ -1,0 +1,258 @@
+package grounding
+
+import (
+	"slices"
+)
+
+// Lit is a circuit literal: a node id shifted left by one, with the low bit
+// set when the node's value is negated. Lit 0 is the constant false, Lit 1 true.
+type Lit uint32
+
+// Constant literals.
+const (
+	False Lit = 0
+	True  Lit = 1
+)
+
+// InputLit is the positive literal of circuit input i.
+func InputLit(i int) Lit { return Lit(i+1) << 1 }
+
+// Node is the id of the literal's node.
+func (l Lit) Node() int { return int(l >> 1) }
+
+// IsNeg reports whether the literal negates its node.
+func (l Lit) IsNeg() bool { return l&1 == 1 }
+
+// Not is the negation of l.
+func (l Lit) Not() Lit { return l ^ 1 }
+
+// Circuit is a hash-consed Boolean circuit of n-ary AND gates with optional
+// negation on every edge (so OR(a,b) is stored as NOT AND(NOT a, NOT b)).
+//
+// Node 0 is the constant false; nodes 1..NumInputs are the inputs (node i+1 is
+// input i); every later node is an AND gate whose fanins all have smaller ids, so
+// one pass in id order evaluates the whole circuit. Fanins of gate n are
+// Fanin[Start[n]:Start[n+1]], sorted, duplicate-free, never constant, and never
+// containing a literal together with its negation.
+type Circuit struct {
+	NumInputs int
+	Start     []int32 // len NumNodes()+1; empty ranges for the constant and inputs
+	Fanin     []Lit
+}
+
+// NumNodes counts all nodes: the constant, the inputs and the gates.
+func (c *Circuit) NumNodes() int { return len(c.Start) - 1 }
+
+// NumGates counts the AND gates.
+func (c *Circuit) NumGates() int { return c.NumNodes() - 1 - c.NumInputs }
+
+// IsInput reports whether node n is an input, and which.
+func (c *Circuit) IsInput(n int) (input int, ok bool) {
+	if n >= 1 && n <= c.NumInputs {
+		return n - 1, true
+	}
+	return 0, false
+}
+
+// IsGate reports whether node n is an AND gate.
+func (c *Circuit) IsGate(n int) bool { return n > c.NumInputs }
+
+// Fanins returns the fanin literals of node n (empty unless n is a gate).
+func (c *Circuit) Fanins(n int) []Lit { return c.Fanin[c.Start[n]:c.Start[n+1]] }
+
+// Eval computes every node's value for the given inputs into vals (resized as
+// needed) and returns it. Use Value to read a literal.
+func (c *Circuit) Eval(inputs []bool, vals []bool) []bool {
+	n := c.NumNodes()
+	if cap(vals) < n {
+		vals = make([]bool, n)
+	}
+	vals = vals[:n]
+	vals[0] = false
+	copy(vals[1:], inputs[:c.NumInputs])
+	for g := c.NumInputs + 1; g < n; g++ {
+		v := true
+		for _, l := range c.Fanin[c.Start[g]:c.Start[g+1]] {
+			if vals[l>>1] == (l&1 == 1) {
+				v = false
+				break
+			}
+		}
+		vals[g] = v
+	}
+	return vals
+}
+
+// Value reads literal l from node values computed by Eval.
+func Value(vals []bool, l Lit) bool { return vals[l>>1] != (l&1 == 1) }
+
+// Support returns the inputs that the literals' cones reach, sorted (syntactic support).
+func (c *Circuit) Support(roots ...Lit) []int {
+	seen := make(map[int]bool)
+	var out []int
+	stack := make([]int, 0, len(roots))
+	for _, r := range roots {
+		stack = append(stack, r.Node())
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if in, ok := c.IsInput(n); ok {
+			out = append(out, in)
+			continue
+		}
+		for _, l := range c.Fanins(n) {
+			stack = append(stack, l.Node())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// maxFlatten bounds the fanin count produced by flattening nested ANDs.
+const maxFlatten = 64
+
+// builder grows a Circuit with structural hashing.
+type builder struct {
+	c        Circuit
+	buckets  map[uint64]int32 // hash of fanins -> most recent gate with that hash
+	chain    []int32          // chain[gate-firstGate]: previous gate with the same hash, or -1
+	maxNodes int
+	err      error
+	scratch  []Lit
+}
+
+func newBuilder(numInputs, maxNodes int) *builder {
+	b := &builder{maxNodes: maxNodes, buckets: make(map[uint64]int32)}
+	b.c.NumInputs = numInputs
+	b.c.Start = make([]int32, numInputs+2)
+	return b
+}
+
+func hashLits(ls []Lit) uint64 {
+	h := uint64(14695981039346656037)
+	for _, l := range ls {
+		h ^= uint64(l)
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
+// And returns a literal for the conjunction of ls (True when empty).
+func (b *builder) And(ls ...Lit) Lit {
+	if b.err != nil {
+		return False
+	}
+	buf := b.scratch[:0]
+	for _, l := range ls {
+		switch {
+		case l == True:
+			continue
+		case l == False:
+			return False
+		}
+		// Flatten a positive AND child so that AND(AND(a,b),c) and AND(a,b,c) coincide.
+		if !l.IsNeg() && b.c.IsGate(l.Node()) {
+			fs := b.c.Fanins(l.Node())
+			if len(buf)+len(fs) <= maxFlatten {
+				buf = append(buf, fs...)
+				continue
+			}
+		}
+		buf = append(buf, l)
+	}
+	slices.Sort(buf)
+	buf = slices.Compact(buf)
+	for i := 1; i < len(buf); i++ {
+		if buf[i] == buf[i-1]^1 {
+			b.scratch = buf
+			return False
+		}
+	}
+	b.scratch = buf
+	switch len(buf) {
+	case 0:
+		return True
+	case 1:
+		return buf[0]
+	}
+	h := hashLits(buf)
+	first := int32(b.c.NumInputs + 1)
+	if g, ok := b.buckets[h]; ok {
+		for ; g >= 0; g = b.chain[g-first] {
+			if slices.Equal(b.c.Fanins(int(g)), buf) {
+				return Lit(g) << 1
+			}
+		}
+	}
+	n := b.c.NumNodes()
+	if n >= b.maxNodes {
+		b.err = &LimitError{What: "MaxCircuitNodes", Limit: int64(b.maxNodes), Got: int64(n + 1)}
+		return False
+	}
+	b.c.Fanin = append(b.c.Fanin, buf...)
+	b.c.Start = append(b.c.Start, int32(len(b.c.Fanin)))
+	prev, ok := b.buckets[h]
+	if !ok {
+		prev = -1
+	}
+	b.chain = append(b.chain, prev)
+	b.buckets[h] = int32(n)
+	return Lit(n) << 1
+}
+
+// Or returns a literal for the disjunction of ls (False when empty).
+func (b *builder) Or(ls ...Lit) Lit {
+	neg := make([]Lit, len(ls))
+	for i, l := range ls {
+		neg[i] = l.Not()
+	}
+	return b.And(neg...).Not()
+}
+
+// compact keeps only the nodes that roots reach (plus the constant and all
+// inputs), renumbers them in the same order, and rewrites roots in place.
+func compact(c *Circuit, roots []*Lit) Circuit {
+	n := c.NumNodes()
+	live := make([]bool, n)
+	for i := 0; i <= c.NumInputs; i++ {
+		live[i] = true
+	}
+	stack := make([]int, 0, len(roots))
+	for _, r := range roots {
+		stack = append(stack, r.Node())
+	}
+	for len(stack) > 0 {
+		g := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if live[g] {
+			continue
+		}
+		live[g] = true
+		for _, l := range c.Fanins(g) {
+			stack = append(stack, l.Node())
+		}
+	}
+	renum := make([]int32, n)
+	out := Circuit{NumInputs: c.NumInputs, Start: make([]int32, 1, n+1)}
+	for g := 0; g < n; g++ {
+		if !live[g] {
+			renum[g] = -1
+			continue
+		}
+		renum[g] = int32(out.NumNodes())
+		for _, l := range c.Fanins(g) {
+			out.Fanin = append(out.Fanin, Lit(renum[l.Node()])<<1|l&1)
+		}
+		out.Start = append(out.Start, int32(len(out.Fanin)))
+	}
+	for _, r := range roots {
+		*r = Lit(renum[r.Node()])<<1 | *r&1
+	}
+	return out
+}
