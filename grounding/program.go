@@ -27,6 +27,7 @@ type Program struct {
 	Next     []Lit    // Next[p]: proposition p holds in the successor state
 	Goals    [][]Goal // Goals[r]: goal values of role r, sorted by Value
 	Terminal Lit
+	Warnings ErrorList // tolerated problems of the description
 
 	actionOffset []int32 // actionOffset[r]: first does-input of role r, relative to NumProps
 	propIndex    map[string]int32

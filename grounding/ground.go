@@ -1,0 +1,467 @@
+package grounding
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// Limits bounds the work of Ground. A zero field means its default.
+type Limits struct {
+	MaxAtoms         int64         // ground atoms of all relations, static and fluent; default 2,000,000
+	MaxInstances     int64         // ground rule instances of fluent relations; default 4,000,000
+	MaxCircuitNodes  int           // circuit nodes; default 4,000,000
+	MaxTermDepth     int           // nesting depth of a derived term; default 64
+	MaxRuleExpansion int           // alternatives one rule's or/not nesting expands to; default 1024
+	Timeout          time.Duration // wall time of Ground; default 60s
+}
+
+// Default limits of Ground.
+const (
+	DefaultMaxAtoms         = 2_000_000
+	DefaultMaxInstances     = 4_000_000
+	DefaultMaxCircuitNodes  = 4_000_000
+	DefaultMaxTermDepth     = 64
+	DefaultMaxRuleExpansion = 1024
+	DefaultTimeout          = 60 * time.Second
+)
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	if l.MaxAtoms <= 0 {
+		l.MaxAtoms = DefaultMaxAtoms
+	}
+	if l.MaxInstances <= 0 {
+		l.MaxInstances = DefaultMaxInstances
+	}
+	if l.MaxCircuitNodes <= 0 {
+		l.MaxCircuitNodes = DefaultMaxCircuitNodes
+	}
+	if l.MaxTermDepth <= 0 {
+		l.MaxTermDepth = DefaultMaxTermDepth
+	}
+	if l.MaxRuleExpansion <= 0 {
+		l.MaxRuleExpansion = DefaultMaxRuleExpansion
+	}
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
+	return l
+}
+
+// Ground validates a parsed description and grounds it to a Program.
+//
+// Static relations are evaluated completely. Fluent relations get an
+// over-approximated domain (true from init, next and base; does from legal and
+// input; negated fluent literals ignored), rules are instantiated over it, and
+// every keyword proposition becomes a literal of one circuit over "true p" and
+// "does r a". Recursion through fluent relations is unrolled to its least
+// fixpoint. Validation problems come back as an ErrorList, exceeded limits as a
+// *LimitError, cancellation as ctx.Err().
+func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	lim = lim.WithDefaults()
+	ts := newTermStore()
+	c := &compiler{file: f.Name, ts: ts, lim: lim}
+	c.compile(f)
+	if err := c.errs.Err(); err != nil {
+		c.errs.Sort()
+		return nil, c.errs
+	}
+	sccs := c.analyze()
+	if len(c.errs) > 0 {
+		c.errs.Sort()
+		return nil, c.errs
+	}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: time.Now().Add(lim.Timeout)}
+	e.facts = make([]*factSet, len(c.rels))
+	for i, r := range c.rels {
+		e.facts[i] = newFactSet(r.arity)
+	}
+	g := &grounder{c: c, e: e, ts: ts, file: f, sccs: sccs}
+	p, err := g.run()
+	if err != nil {
+		return nil, err
+	}
+	p.Name = f.Name
+	p.Warnings = append(append(ErrorList(nil), f.Warnings...), c.warnings...)
+	p.Warnings.Sort()
+	return p, nil
+}
+
+// Load parses and grounds GDL source text.
+func Load(ctx context.Context, name string, src []byte, lim Limits) (*Program, error) {
+	f, err := Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	return Ground(ctx, f, lim)
+}
+
+type grounder struct {
+	c    *compiler
+	e    *engine
+	ts   *termStore
+	file *File
+	sccs [][]int32
+	errs ErrorList
+
+	propOf   []int32    // fact id of a true atom -> proposition id
+	actionOf [][2]int32 // fact id of a does atom -> (role, action id)
+}
+
+func (g *grounder) errorf(pos Pos, format string, args ...any) {
+	g.errs.Add(g.file.Name, pos, format, args...)
+}
+
+func (g *grounder) rel(k keyword) int32 { return g.c.kwRel[k] }
+
+func (g *grounder) run() (*Program, error) {
+	c, e := g.c, g.e
+	static := func(rel int32) bool { return c.rels[rel].static }
+	// 1. Static relations, one component at a time in dependency order.
+	e.dropNeg = func(int32) bool { return false }
+	for i, comp := range g.sccs {
+		if !c.rels[comp[0]].static {
+			continue
+		}
+		var rules []*nrule
+		for _, v := range comp {
+			for _, ri := range c.rels[v].rules {
+				rules = append(rules, c.rules[ri])
+			}
+		}
+		if len(rules) == 0 {
+			continue
+		}
+		scc := int32(i)
+		e.fixpoint(rules, func(rel int32) bool { return c.rels[rel].scc == scc })
+		if e.err != nil {
+			return nil, e.err
+		}
+	}
+	roleRel := g.rel(kwRole)
+	if e.facts[roleRel].n == 0 {
+		g.errorf(Pos{}, "no roles: the description has no (role ...) facts")
+		return nil, g.errs
+	}
+	if len(c.rels[g.rel(kwTerminal)].rules) == 0 {
+		g.errorf(Pos{}, "no terminal rule: the game can never end")
+	}
+	// 2. Domains of fluent relations: an over-approximation that ignores negation.
+	var rules []*nrule
+	for _, r := range c.rules {
+		if !static(r.head) {
+			rules = append(rules, r)
+		}
+	}
+	bridge := func(head keyword, headArgs []pat, body ...basic) *nrule {
+		return &nrule{head: g.rel(head), headArgs: headArgs, body: body, varNames: []string{"x", "y"}}
+	}
+	x, y := pat{v: 0, t: -1}, pat{v: 1, t: -1}
+	atom := func(k keyword, args ...pat) basic { return basic{kind: bPos, rel: g.rel(k), args: args} }
+	rules = append(rules,
+		bridge(kwTrue, []pat{x}, atom(kwInit, x)),
+		bridge(kwTrue, []pat{x}, atom(kwNext, x)),
+		bridge(kwTrue, []pat{x}, atom(kwBase, x)),
+		bridge(kwDoes, []pat{x, y}, atom(kwRole, x), atom(kwLegal, x, y)),
+		bridge(kwDoes, []pat{x, y}, atom(kwRole, x), atom(kwInput, x, y)),
+	)
+	e.dropNeg = func(rel int32) bool { return !static(rel) }
+	e.fixpoint(rules, func(rel int32) bool { return !static(rel) })
+	if e.err != nil {
+		return nil, e.err
+	}
+	p := g.program()
+	if len(g.errs) > 0 {
+		g.errs.Sort()
+		return nil, g.errs
+	}
+	if err := g.circuit(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// program fills roles, propositions, actions and the initial state.
+func (g *grounder) program() *Program {
+	e, ts := g.e, g.ts
+	p := &Program{}
+	roles := e.facts[g.rel(kwRole)]
+	roleOf := map[int32]int{}
+	for i := int32(0); i < roles.n; i++ {
+		t := roles.tuple(i)[0]
+		roleOf[t] = len(p.Roles)
+		p.Roles = append(p.Roles, ts.String(t))
+	}
+	trues := e.facts[g.rel(kwTrue)]
+	g.propOf = make([]int32, trues.n)
+	order := make([]int32, trues.n)
+	names := make([]string, trues.n)
+	for i := int32(0); i < trues.n; i++ {
+		order[i] = i
+		names[i] = ts.String(trues.tuple(i)[0])
+	}
+	sort.Slice(order, func(a, b int) bool { return names[order[a]] < names[order[b]] })
+	for id, fact := range order {
+		g.propOf[fact] = int32(id)
+		p.Props = append(p.Props, names[fact])
+	}
+	does := e.facts[g.rel(kwDoes)]
+	p.Actions = make([][]string, len(p.Roles))
+	type act struct {
+		role int
+		name string
+		fact int32
+	}
+	acts := make([]act, 0, does.n)
+	for i := int32(0); i < does.n; i++ {
+		t := does.tuple(i)
+		acts = append(acts, act{roleOf[t[0]], ts.String(t[1]), i})
+	}
+	sort.Slice(acts, func(a, b int) bool {
+		if acts[a].role != acts[b].role {
+			return acts[a].role < acts[b].role
+		}
+		return acts[a].name < acts[b].name
+	})
+	g.actionOf = make([][2]int32, does.n)
+	for _, a := range acts {
+		g.actionOf[a.fact] = [2]int32{int32(a.role), int32(len(p.Actions[a.role]))}
+		p.Actions[a.role] = append(p.Actions[a.role], a.name)
+	}
+	for r, as := range p.Actions {
+		if len(as) == 0 {
+			g.errorf(Pos{}, "role %s has no legal move in any state", p.Roles[r])
+		}
+	}
+	inits := e.facts[g.rel(kwInit)]
+	for i := int32(0); i < inits.n; i++ {
+		id, _ := trues.lookup(inits.tuple(i))
+		p.Init = append(p.Init, g.propOf[id])
+	}
+	slices.Sort(p.Init)
+	p.index()
+	return p
+}
+
+// instance is a ground rule of a fluent relation: head :- pos..., not neg....
+type instance struct {
+	head     int32
+	pos, neg []atomRef
+}
+
+type atomRef struct{ rel, id int32 }
+
+// instantiate grounds every rule of a fluent relation over the domains.
+func (g *grounder) instantiate() (map[int32][]instance, error) {
+	c, e := g.c, g.e
+	out := map[int32][]instance{}
+	var count int64
+	for _, r := range c.rules {
+		if c.rels[r.head].static {
+			continue
+		}
+		pl := e.makePlan(r, -1, func(int32) bool { return false })
+		headFacts := e.facts[r.head]
+		e.join(pl, func(b *binding, matched []int32) bool {
+			var in instance
+			id, ok := headFacts.lookup(e.instArgs(b, r.headArgs))
+			if !ok {
+				e.fail(fmt.Errorf("internal error: derived %s atom outside its domain", c.rels[r.head].name))
+				return false
+			}
+			in.head = id
+			for k, s := range pl.steps {
+				if !c.rels[s.rel].static {
+					in.pos = append(in.pos, atomRef{s.rel, matched[k]})
+				}
+			}
+			for _, l := range r.body {
+				if l.kind != bNeg || c.rels[l.rel].static {
+					continue
+				}
+				if nid, found := e.facts[l.rel].lookup(e.instArgs(b, l.args)); found {
+					in.neg = append(in.neg, atomRef{l.rel, nid})
+				}
+			}
+			out[r.head] = append(out[r.head], in)
+			count++
+			if count > e.lim.MaxInstances {
+				e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: count})
+			}
+			return e.tick()
+		})
+		if e.err != nil {
+			return nil, e.err
+		}
+	}
+	return out, nil
+}
+
+// circuit builds the literal of every fluent atom and the keyword functions.
+func (g *grounder) circuit(p *Program) error {
+	c, e := g.c, g.e
+	insts, err := g.instantiate()
+	if err != nil {
+		return err
+	}
+	nInputs := len(p.Props)
+	for _, as := range p.Actions {
+		nInputs += len(as)
+	}
+	b := newBuilder(nInputs, e.lim.MaxCircuitNodes)
+	lits := make([][]Lit, len(c.rels))
+	trueRel, doesRel := g.rel(kwTrue), g.rel(kwDoes)
+	lits[trueRel] = make([]Lit, e.facts[trueRel].n)
+	for id, prop := range g.propOf {
+		lits[trueRel][id] = p.TrueInput(int(prop))
+	}
+	lits[doesRel] = make([]Lit, e.facts[doesRel].n)
+	for id, ra := range g.actionOf {
+		lits[doesRel][id] = p.DoesInput(int(ra[0]), int(ra[1]))
+	}
+	body := func(in *instance) Lit {
+		ls := make([]Lit, 0, len(in.pos)+len(in.neg))
+		for _, a := range in.pos {
+			ls = append(ls, lits[a.rel][a.id])
+		}
+		for _, a := range in.neg {
+			ls = append(ls, lits[a.rel][a.id].Not())
+		}
+		return b.And(ls...)
+	}
+	// evalComp computes the heads of one component from the current literals.
+	evalComp := func(comp []int32) [][]Lit {
+		next := make([][]Lit, len(comp))
+		for k, rel := range comp {
+			alts := make([][]Lit, e.facts[rel].n)
+			for i := range insts[rel] {
+				in := &insts[rel][i]
+				alts[in.head] = append(alts[in.head], body(in))
+			}
+			next[k] = make([]Lit, len(alts))
+			for id, a := range alts {
+				next[k][id] = b.Or(a...)
+			}
+		}
+		return next
+	}
+	for _, comp := range g.sccs {
+		if c.rels[comp[0]].static || comp[0] == trueRel || comp[0] == doesRel {
+			continue
+		}
+		atoms := 0
+		for _, rel := range comp {
+			lits[rel] = make([]Lit, e.facts[rel].n) // all False: the least fixpoint starts empty
+			atoms += int(e.facts[rel].n)
+		}
+		if !g.recursive(comp) {
+			for k, ls := range evalComp(comp) {
+				lits[comp[k]] = ls
+			}
+		} else {
+			// Each round derives what is provable in one more step; after as many
+			// rounds as the component has atoms nothing new can appear.
+			for round := 0; round <= atoms; round++ {
+				next := evalComp(comp)
+				same := true
+				for k, ls := range next {
+					if !slices.Equal(ls, lits[comp[k]]) {
+						same = false
+					}
+					lits[comp[k]] = ls
+				}
+				if same || b.err != nil || !e.tick() {
+					break
+				}
+			}
+		}
+		if b.err != nil {
+			return b.err
+		}
+		if e.err != nil {
+			return e.err
+		}
+	}
+	// lit reads an atom of a keyword relation: constant for static relations.
+	lit := func(rel int32, tuple []int32) Lit {
+		id, ok := e.facts[rel].lookup(tuple)
+		switch {
+		case !ok:
+			return False
+		case c.rels[rel].static:
+			return True
+		}
+		return lits[rel][id]
+	}
+	ts := g.ts
+	legalRel, nextRel, goalRel := g.rel(kwLegal), g.rel(kwNext), g.rel(kwGoal)
+	does := e.facts[doesRel]
+	p.Legal = make([][]Lit, len(p.Roles))
+	for r := range p.Roles {
+		p.Legal[r] = make([]Lit, len(p.Actions[r]))
+	}
+	for id, ra := range g.actionOf {
+		p.Legal[ra[0]][ra[1]] = lit(legalRel, does.tuple(int32(id)))
+	}
+	trues := e.facts[trueRel]
+	p.Next = make([]Lit, len(p.Props))
+	for id, prop := range g.propOf {
+		p.Next[prop] = lit(nextRel, trues.tuple(int32(id)))
+	}
+	p.Goals = make([][]Goal, len(p.Roles))
+	goals := e.facts[goalRel]
+	for i := int32(0); i < goals.n; i++ {
+		t := goals.tuple(i)
+		r, ok := p.RoleID(ts.String(t[0]))
+		if !ok {
+			continue // a goal of something that is not a role never matters
+		}
+		v, err := strconv.Atoi(ts.String(t[1]))
+		if err != nil || v < 0 || v > 100 {
+			g.errorf(Pos{}, "goal value %s of role %s is not an integer in 0..100", ts.String(t[1]), p.Roles[r])
+			continue
+		}
+		p.Goals[r] = append(p.Goals[r], Goal{Value: v, Lit: lit(goalRel, t)})
+	}
+	for r := range p.Goals {
+		slices.SortFunc(p.Goals[r], func(a, b Goal) int { return a.Value - b.Value })
+	}
+	p.Terminal = lit(g.rel(kwTerminal), nil)
+	if len(g.errs) > 0 {
+		g.errs.Sort()
+		return g.errs
+	}
+	roots := []*Lit{&p.Terminal}
+	for r := range p.Legal {
+		for a := range p.Legal[r] {
+			roots = append(roots, &p.Legal[r][a])
+		}
+		for k := range p.Goals[r] {
+			roots = append(roots, &p.Goals[r][k].Lit)
+		}
+	}
+	for q := range p.Next {
+		roots = append(roots, &p.Next[q])
+	}
+	p.Circuit = compact(&b.c, roots)
+	return nil
+}
+
+// recursive reports whether a component has a cycle (several relations, or a self-loop).
+func (g *grounder) recursive(comp []int32) bool {
+	if len(comp) > 1 {
+		return true
+	}
+	for _, ri := range g.c.rels[comp[0]].rules {
+		for _, l := range g.c.rules[ri].body {
+			if l.kind == bPos && l.rel == comp[0] {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,411 @@
+package grounding
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// keyword identifies the GDL relations with a fixed meaning.
+type keyword uint8
+
+const (
+	kwNone keyword = iota
+	kwRole
+	kwInit
+	kwTrue
+	kwDoes
+	kwNext
+	kwLegal
+	kwGoal
+	kwTerminal
+	kwBase
+	kwInput
+)
+
+var keywords = map[string]struct {
+	kw    keyword
+	arity int
+}{
+	"role": {kwRole, 1}, "init": {kwInit, 1}, "true": {kwTrue, 1}, "does": {kwDoes, 2},
+	"next": {kwNext, 1}, "legal": {kwLegal, 2}, "goal": {kwGoal, 2}, "terminal": {kwTerminal, 0},
+	"base": {kwBase, 1}, "input": {kwInput, 2},
+}
+
+// pat is a term pattern in a normalized rule: a variable slot (v >= 0), a ground
+// term (t >= 0), or a compound with at least one variable (fn, args).
+type pat struct {
+	v, t int32
+	fn   int32
+	args []pat
+}
+
+// basicKind is the kind of a normalized body literal.
+type basicKind uint8
+
+const (
+	bPos      basicKind = iota // positive atom
+	bNeg                       // negated atom
+	bDistinct                  // distinct a b
+	bEqual                     // not distinct a b
+)
+
+type basic struct {
+	kind basicKind
+	pos  Pos
+	rel  int32 // atoms
+	args []pat // atoms
+	a, b pat   // distinct, equal
+}
+
+// nrule is a normalized rule: no or/and/not nesting, variables as slots.
+type nrule struct {
+	head     int32
+	headArgs []pat
+	body     []basic
+	varNames []string
+	src      *Rule
+}
+
+type relation struct {
+	name   string
+	arity  int
+	kw     keyword
+	pos    Pos // first occurrence
+	rules  []int32
+	static bool
+	scc    int32
+}
+
+// relKey names a relation by name and arity.
+func relKey(name string, arity int) string { return name + "/" + strconv.Itoa(arity) }
+
+// aLit is one alternative of a body literal after pushing negation inward.
+type aLit struct {
+	neg bool
+	lit *Literal // LitAtom or LitDistinct
+}
+
+// dnf expands a literal into alternatives (each a conjunction of aLits).
+func dnf(l *Literal, neg bool, limit int) ([][]aLit, bool) {
+	switch l.Kind {
+	case LitAtom, LitDistinct:
+		return [][]aLit{{{neg: neg, lit: l}}}, true
+	case LitNot:
+		return dnf(l.Sub[0], !neg, limit)
+	}
+	conj := (l.Kind == LitAnd) != neg // and, or a negated or
+	if conj {
+		out := [][]aLit{{}}
+		for _, s := range l.Sub {
+			alts, ok := dnf(s, neg, limit)
+			if !ok {
+				return nil, false
+			}
+			out = product(out, alts)
+			if len(out) > limit {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	var out [][]aLit
+	for _, s := range l.Sub {
+		alts, ok := dnf(s, neg, limit)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, alts...)
+		if len(out) > limit {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func product(xs, ys [][]aLit) [][]aLit {
+	out := make([][]aLit, 0, len(xs)*len(ys))
+	for _, x := range xs {
+		for _, y := range ys {
+			c := make([]aLit, 0, len(x)+len(y))
+			out = append(out, append(append(c, x...), y...))
+		}
+	}
+	return out
+}
+
+// compiler turns a File into normalized rules and relation facts about them,
+// collecting every validation error.
+type compiler struct {
+	file     string
+	ts       *termStore
+	lim      Limits
+	errs     ErrorList
+	warnings ErrorList
+
+	rels     []*relation
+	relIndex map[string]int32
+	kwRel    map[keyword]int32
+	rules    []*nrule
+}
+
+func (c *compiler) errorf(pos Pos, format string, args ...any) {
+	c.errs.Add(c.file, pos, format, args...)
+}
+
+func (c *compiler) warnf(pos Pos, format string, args ...any) {
+	c.warnings.Add(c.file, pos, format, args...)
+}
+
+// relation returns the id of the relation name/arity, creating it.
+func (c *compiler) relation(name string, arity int, pos Pos) int32 {
+	k := relKey(name, arity)
+	if id, ok := c.relIndex[k]; ok {
+		return id
+	}
+	id := int32(len(c.rels))
+	r := &relation{name: name, arity: arity, pos: pos}
+	if kw, ok := keywords[name]; ok && kw.arity == arity {
+		r.kw = kw.kw
+		c.kwRel[kw.kw] = id
+	}
+	c.rels = append(c.rels, r)
+	c.relIndex[k] = id
+	return id
+}
+
+// checkAtom reports keyword arity errors; it returns false for a bad atom.
+func (c *compiler) checkAtom(a *Term) bool {
+	if kw, ok := keywords[a.Name]; ok && kw.arity != len(a.Args) {
+		c.errorf(a.Pos, "%s takes %d argument(s), got %d", a.Name, kw.arity, len(a.Args))
+		return false
+	}
+	return true
+}
+
+func (c *compiler) compile(f *File) {
+	c.relIndex = map[string]int32{}
+	c.kwRel = map[keyword]int32{}
+	// Keyword relations exist even when unused, so lookups never fail.
+	for name, kw := range keywords {
+		c.relation(name, kw.arity, Pos{})
+	}
+	c.checkArities(f)
+	for _, r := range f.Rules {
+		c.compileRule(r)
+	}
+}
+
+// checkArities warns about relation and function symbols used with several arities.
+func (c *compiler) checkArities(f *File) {
+	relAr := map[string]map[int]Pos{}
+	fnAr := map[string]map[int]Pos{}
+	note := func(m map[string]map[int]Pos, name string, n int, pos Pos) {
+		if m[name] == nil {
+			m[name] = map[int]Pos{}
+		}
+		if _, ok := m[name][n]; !ok {
+			m[name][n] = pos
+		}
+	}
+	var term func(t *Term)
+	term = func(t *Term) {
+		if t.Var {
+			return
+		}
+		note(fnAr, t.Name, len(t.Args), t.Pos)
+		for _, a := range t.Args {
+			term(a)
+		}
+	}
+	atom := func(a *Term) {
+		note(relAr, a.Name, len(a.Args), a.Pos)
+		for _, t := range a.Args {
+			term(t)
+		}
+	}
+	var lit func(l *Literal)
+	lit = func(l *Literal) {
+		switch l.Kind {
+		case LitAtom:
+			atom(l.Atom)
+		case LitDistinct:
+			term(l.Args[0])
+			term(l.Args[1])
+		default:
+			for _, s := range l.Sub {
+				lit(s)
+			}
+		}
+	}
+	for _, r := range f.Rules {
+		atom(r.Head)
+		for _, l := range r.Body {
+			lit(l)
+		}
+	}
+	report := func(what string, m map[string]map[int]Pos) {
+		names := make([]string, 0, len(m))
+		for n, ars := range m {
+			if len(ars) > 1 {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if _, kw := keywords[n]; kw && what == "relation" {
+				continue // reported as an error per atom
+			}
+			var ars []int
+			for a := range m[n] {
+				ars = append(ars, a)
+			}
+			sort.Ints(ars)
+			c.warnf(m[n][ars[1]], "%s %s is used with %d and %d arguments: read as different %ss", what, n, ars[0], ars[1], what)
+		}
+	}
+	report("relation", relAr)
+	report("function", fnAr)
+}
+
+func (c *compiler) compileRule(r *Rule) {
+	if !c.checkAtom(r.Head) {
+		return
+	}
+	if kw, ok := keywords[r.Head.Name]; ok && (kw.kw == kwTrue || kw.kw == kwDoes) {
+		c.errorf(r.Head.Pos, "%s cannot be the head of a rule", r.Head.Name)
+		return
+	}
+	ok := true
+	var walk func(l *Literal)
+	walk = func(l *Literal) {
+		switch l.Kind {
+		case LitAtom:
+			if !c.checkAtom(l.Atom) {
+				ok = false
+			}
+		case LitDistinct:
+		default:
+			for _, s := range l.Sub {
+				walk(s)
+			}
+		}
+	}
+	for _, l := range r.Body {
+		walk(l)
+	}
+	if !ok {
+		return
+	}
+	alts := [][]aLit{{}}
+	for _, l := range r.Body {
+		ls, ok := dnf(l, false, c.lim.MaxRuleExpansion)
+		if !ok {
+			c.errorf(l.Pos, "or/not nesting expands to more than %d rules (limit MaxRuleExpansion)", c.lim.MaxRuleExpansion)
+			return
+		}
+		alts = product(alts, ls)
+		if len(alts) > c.lim.MaxRuleExpansion {
+			c.errorf(r.Pos, "or/not nesting expands to more than %d rules (limit MaxRuleExpansion)", c.lim.MaxRuleExpansion)
+			return
+		}
+	}
+	reported := map[string]bool{}
+	for _, alt := range alts {
+		c.addRule(r, alt, reported)
+	}
+}
+
+// addRule normalizes one alternative body of r and checks its safety.
+func (c *compiler) addRule(r *Rule, alt []aLit, reported map[string]bool) {
+	nr := &nrule{src: r}
+	slots := map[string]int32{}
+	slot := func(name string) int32 {
+		if s, ok := slots[name]; ok {
+			return s
+		}
+		s := int32(len(nr.varNames))
+		slots[name] = s
+		nr.varNames = append(nr.varNames, name)
+		return s
+	}
+	var toPat func(t *Term) pat
+	toPat = func(t *Term) pat {
+		if t.Var {
+			return pat{v: slot(t.Name), t: -1}
+		}
+		if t.IsGround() {
+			return pat{v: -1, t: c.ts.fromAST(t)}
+		}
+		p := pat{v: -1, t: -1, fn: c.ts.sym(t.Name), args: make([]pat, len(t.Args))}
+		for i, a := range t.Args {
+			p.args[i] = toPat(a)
+		}
+		return p
+	}
+	atomArgs := func(a *Term) []pat {
+		ps := make([]pat, len(a.Args))
+		for i, t := range a.Args {
+			ps[i] = toPat(t)
+		}
+		return ps
+	}
+	nr.head = c.relation(r.Head.Name, len(r.Head.Args), r.Head.Pos)
+	nr.headArgs = atomArgs(r.Head)
+	bound := map[string]bool{}
+	for _, a := range alt {
+		l := a.lit
+		if l.Kind == LitDistinct {
+			k := bDistinct
+			if a.neg {
+				k = bEqual
+			}
+			nr.body = append(nr.body, basic{kind: k, pos: l.Pos, a: toPat(l.Args[0]), b: toPat(l.Args[1])})
+			continue
+		}
+		k := bPos
+		if a.neg {
+			k = bNeg
+		} else {
+			for _, v := range l.Atom.vars(nil) {
+				bound[v] = true
+			}
+		}
+		rel := c.relation(l.Atom.Name, len(l.Atom.Args), l.Atom.Pos)
+		nr.body = append(nr.body, basic{kind: k, pos: l.Pos, rel: rel, args: atomArgs(l.Atom)})
+	}
+	// Tolerance: a variable in the role position of a legal, goal or input head
+	// that nothing binds ranges over the roles (ggp-base's test_case_3e).
+	if kw := c.rels[nr.head].kw; kw == kwLegal || kw == kwGoal || kw == kwInput {
+		if rv := r.Head.Args[0]; rv.Var && !bound[rv.Name] {
+			c.warnf(rv.Pos, "variable ?%s in the role position of %s is not bound: read as ranging over the roles", rv.Name, r.Head.Name)
+			bound[rv.Name] = true
+			nr.body = append([]basic{{kind: bPos, pos: rv.Pos, rel: c.relation("role", 1, rv.Pos), args: []pat{toPat(rv)}}}, nr.body...)
+		}
+	}
+	unsafe := func(t *Term, what string, pos Pos) {
+		for _, v := range t.vars(nil) {
+			if bound[v] {
+				continue
+			}
+			key := fmt.Sprintf("%v/%s/%s", pos, v, what)
+			if !reported[key] {
+				reported[key] = true
+				c.errorf(pos, "unsafe variable ?%s in %s: it must occur in a positive body literal", v, what)
+			}
+		}
+	}
+	unsafe(r.Head, "rule head", r.Head.Pos)
+	for _, a := range alt {
+		switch {
+		case a.lit.Kind == LitDistinct:
+			unsafe(a.lit.Args[0], "distinct", a.lit.Pos)
+			unsafe(a.lit.Args[1], "distinct", a.lit.Pos)
+		case a.neg:
+			unsafe(a.lit.Atom, "negated literal", a.lit.Pos)
+		}
+	}
+	id := int32(len(c.rules))
+	c.rules = append(c.rules, nr)
+	c.rels[nr.head].rules = append(c.rels[nr.head].rules, id)
+}
