@@ -1,0 +1,116 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/cmd/server/internal/server"
+)
+
+// MustRunMain starts a server on a free loopback port with its data directory
+// in a temporary directory, and closes it when the test ends.
+func MustRunMain(tb testing.TB) *server.Main {
+	tb.Helper()
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DataDir = filepath.Join(tb.TempDir(), "data")
+	m := server.NewMain(cfg, slog.New(slog.NewTextHandler(tb.Output(), nil)))
+	if err := m.Run(context.Background()); err != nil {
+		tb.Fatalf("Run: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := m.Close(); err != nil {
+			tb.Errorf("Close: %v", err)
+		}
+	})
+	return m
+}
+
+func TestMain_Healthz(t *testing.T) {
+	m := MustRunMain(t)
+
+	if fi, err := os.Stat(m.Config.DataDir); err != nil || !fi.IsDir() {
+		t.Fatalf("data directory %s not created: %v", m.Config.DataDir, err)
+	}
+
+	resp, err := http.Get("http://" + m.Addr() + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := resp.StatusCode, http.StatusOK; got != want {
+		t.Errorf("GET /healthz status = %d, want %d", got, want)
+	}
+	if got, want := resp.Header.Get("Content-Type"), "application/json; charset=utf-8"; got != want {
+		t.Errorf("GET /healthz Content-Type = %q, want %q", got, want)
+	}
+	if got, want := string(body), `{"status":"ok"}`; got != want {
+		t.Errorf("GET /healthz body = %s, want %s", got, want)
+	}
+}
+
+func TestMain_NotFound(t *testing.T) {
+	m := MustRunMain(t)
+	for _, path := range []string{"/", "/nope", "/healthz/x"} {
+		resp, err := http.Get("http://" + m.Addr() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got, want := resp.StatusCode, http.StatusNotFound; got != want {
+			t.Errorf("GET %s status = %d, want %d", path, got, want)
+		}
+	}
+}
+
+func TestMain_CloseTwice(t *testing.T) {
+	m := MustRunMain(t)
+	if err := m.Close(); err != nil {
+		t.Fatalf("first Close: %v", err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if _, err := http.Get("http://" + m.Addr() + "/healthz"); err == nil {
+		t.Errorf("GET /healthz after Close succeeded, want a connection error")
+	}
+}
+
+func TestMain_RunErrors(t *testing.T) {
+	t.Run("ErrAddrInUse", func(t *testing.T) {
+		first := MustRunMain(t)
+		cfg := first.Config
+		cfg.Addr = first.Addr()
+		m := server.NewMain(cfg, nil)
+		if err := m.Run(context.Background()); err == nil {
+			m.Close()
+			t.Fatalf("Run on %s (in use) succeeded, want an error", cfg.Addr)
+		}
+		if err := m.Close(); err != nil {
+			t.Errorf("Close after failed Run: %v", err)
+		}
+	})
+	t.Run("ErrDataIsFile", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(file, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg := server.DefaultConfig()
+		cfg.Addr = "127.0.0.1:0"
+		cfg.DataDir = file
+		m := server.NewMain(cfg, nil)
+		if err := m.Run(context.Background()); err == nil {
+			m.Close()
+			t.Fatalf("Run with data directory %s (a file) succeeded, want an error", file)
+		}
+	})
+}

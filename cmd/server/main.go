@@ -1,0 +1,68 @@
+// Command server runs the gamequiv HTTP service.
+//
+// Usage:
+//
+//	server [--addr host:port] [--data dir] [--database-url url] [--workers n]
+//
+// Every flag falls back to an environment variable (GAMEQUIV_ADDR,
+// GAMEQUIV_DATA, GAMEQUIV_DATABASE_URL, GAMEQUIV_WORKERS); run with --help for
+// the details. The server logs JSON lines to standard error and shuts down
+// gracefully on SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/gamequiv/gamequiv/cmd/server/internal/server"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+// run starts the server and blocks until a signal or a serve failure, and
+// returns the process exit code.
+func run() int {
+	cfg, err := server.ParseConfig(filepath.Base(os.Args[0]), os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", filepath.Base(os.Args[0]), err)
+		return 2
+	}
+
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	m := server.NewMain(cfg, log)
+	if err := m.Run(ctx); err != nil {
+		log.Error("start", slog.Any("err", err))
+		m.Close()
+		return 1
+	}
+
+	code := 0
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down", slog.String("reason", "signal"))
+	case err := <-m.Failed():
+		log.Error("server failed", slog.Any("err", err))
+		code = 1
+	}
+	stop() // a second signal now kills the process at once
+	if err := m.Close(); err != nil {
+		log.Error("close", slog.Any("err", err))
+		code = 1
+	}
+	return code
+}
