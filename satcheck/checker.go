@@ -1,0 +1,443 @@
+package satcheck
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// Checker decides whether functions of program A equal functions of program B
+// under an identification of their inputs. Create one per pair of programs and
+// reuse it across candidate mappings: it caches supports, simulation signatures
+// of A and every decided pair. A Checker is safe for concurrent use.
+type Checker struct {
+	a, b  *side
+	opt   Options
+	stats counters
+	pool  *pool
+
+	mu    sync.Mutex
+	cache map[string]bool // cacheKey -> equal
+}
+
+// NewChecker prepares the comparison of programs a and b. It validates both
+// programs (circuit shape, function literals in range) and returns an error
+// wrapping ErrMalformed when one breaks the grounding invariants.
+func NewChecker(a, b *grounding.Program, opt Options) (*Checker, error) {
+	sa, err := newSide(a)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := newSide(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := sa.validate(); err != nil {
+		return nil, err
+	}
+	if err := sb.validate(); err != nil {
+		return nil, err
+	}
+	c := &Checker{a: sa, b: sb, opt: opt.withDefaults(), cache: make(map[string]bool)}
+	c.pool = newPool(c.opt.MaxConcurrentSolves, &c.stats)
+	return c, nil
+}
+
+// Stats returns the counters accumulated so far.
+func (c *Checker) Stats() Stats { return c.stats.snapshot() }
+
+// CheckFunc reports whether fa (a literal of A's circuit) and fb (of B's),
+// two reasoning functions of the given kind, are equal when A's input i is
+// identified with B's input inputMap[i]. The kind fixes how does-inputs are
+// read, as in the paper's definition:
+//
+//   - grounding.FuncNext: every role does exactly one of its actions, so the
+//     does-inputs of each role are one-hot; when some role of A or B has no
+//     action, no joint move exists and the answer is vacuously true;
+//   - legal, goal, terminal: the function is evaluated on a state alone, with
+//     every does-input false (valid GDL never lets them read one).
+//
+// inputMap has one entry per input of A; only the entries of fa's syntactic
+// support are read (others may be -1), so a search can call CheckFunc as soon
+// as those are fixed. A mapping that cannot be part of a bijection of inputs
+// (out of range, not injective on the support, a proposition mapped to an
+// action, roles mixed up) gives a *MappingError.
+//
+// Equal pairs are proven (structurally, by a complete truth table, or by an
+// unsatisfiable miter); different pairs are shown by a counterexample. Errors
+// are a *LimitError when the miter exceeds MaxVars/MaxClauses, ctx.Err() on
+// cancellation, and the errors above.
+func (c *Checker) CheckFunc(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32) (bool, error) {
+	o, err := c.check(ctx, fa, fb, inputMap, semanticsOf(kind), 0)
+	return o.equal, err
+}
+
+func semanticsOf(kind grounding.FuncKind) semantics {
+	if kind == grounding.FuncNext {
+		return oneHot
+	}
+	return noMoves
+}
+
+// checkFlags adjust one check.
+type checkFlags uint8
+
+const (
+	needModel checkFlags = 1 << iota // a cached "different" is not enough: find the counterexample
+	cheapOnly                        // stop before SAT, leaving the pair undecided
+	satNow                           // the cheap stages already ran (a second pass): go to SAT
+)
+
+// outcome is the full answer of check: for a different pair, the joint space
+// and a separating assignment of its variables (when one was asked for).
+type outcome struct {
+	equal     bool
+	undecided bool // only with cheapOnly
+	j         *joint
+	model     []bool
+}
+
+// check runs the stages: vacuity, cache, mapping validation, structural
+// hashing, exhaustive truth table, random simulation, SAT.
+func (c *Checker) check(ctx context.Context, fa, fb grounding.Lit, inputMap []int32, sem semantics, fl checkFlags) (outcome, error) {
+	if fl&satNow == 0 {
+		c.stats.checks.Add(1)
+	}
+	if len(inputMap) != c.a.numInputs() {
+		return outcome{}, mappingErrorf("input map has %d entries, want %d (inputs of %q)", len(inputMap), c.a.numInputs(), c.a.p.Name)
+	}
+	if fa.Node() >= c.a.c.NumNodes() || fb.Node() >= c.b.c.NumNodes() {
+		return outcome{}, fmt.Errorf("satcheck: literal out of range (%d of %d nodes, %d of %d nodes)",
+			fa, c.a.c.NumNodes(), fb, c.b.c.NumNodes())
+	}
+	if sem == oneHot && (c.a.emptyRole >= 0 || c.b.emptyRole >= 0) {
+		c.stats.vacuous.Add(1)
+		return outcome{equal: true}, nil
+	}
+	suppA, err := c.a.support(fa)
+	if err != nil {
+		return outcome{}, err
+	}
+	suppB, err := c.b.support(fb)
+	if err != nil {
+		return outcome{}, err
+	}
+	useCache := c.opt.Mode&NoCache == 0
+	var key string
+	if useCache {
+		key = cacheKey(fa, fb, suppA, inputMap, sem, c.a)
+		c.mu.Lock()
+		eq, ok := c.cache[key]
+		c.mu.Unlock()
+		if ok && (eq || fl&needModel == 0) {
+			c.stats.cacheHits.Add(1)
+			return outcome{equal: eq}, nil
+		}
+	}
+	o, err := c.decide(ctx, fa, fb, suppA, suppB, inputMap, sem, fl)
+	if err != nil || o.undecided {
+		return o, err
+	}
+	if useCache {
+		c.mu.Lock()
+		if len(c.cache) >= c.opt.MaxCacheEntries {
+			clear(c.cache)
+		}
+		c.cache[key] = o.equal
+		c.mu.Unlock()
+	}
+	return o, nil
+}
+
+// cacheKey identifies a question completely: the two literals, the semantics
+// and A's support mapped through inputMap (the support is a function of fa,
+// so the restricted mapping is the list of images in support order).
+func cacheKey(fa, fb grounding.Lit, suppA []int32, inputMap []int32, sem semantics, a *side) string {
+	k := make([]byte, 0, 9+4*len(suppA))
+	k = append(k, byte(sem))
+	k = binary.LittleEndian.AppendUint32(k, uint32(fa))
+	k = binary.LittleEndian.AppendUint32(k, uint32(fb))
+	for _, i := range suppA {
+		img := inputMap[i]
+		if sem == noMoves && a.isAction(i) {
+			img = -1
+		}
+		k = binary.LittleEndian.AppendUint32(k, uint32(img))
+	}
+	return string(k)
+}
+
+func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB, inputMap []int32, sem semantics, fl checkFlags) (outcome, error) {
+	j, err := buildJoint(c.a, c.b, suppA, suppB, inputMap, sem)
+	if err != nil {
+		return outcome{}, err
+	}
+	if fl&satNow != 0 {
+		return c.decideSAT(ctx, fa, fb, j)
+	}
+	if fa.Node() == 0 && fb.Node() == 0 {
+		c.stats.structural.Add(1)
+		if fa == fb {
+			return outcome{equal: true}, nil
+		}
+		return outcome{j: j, model: make([]bool, len(j.vars))}, nil
+	}
+	ca, err := c.a.cone(fa)
+	if err != nil {
+		return outcome{}, err
+	}
+	if c.opt.Mode&NoStructure == 0 && c.structurallyEqual(ca, fa, fb, j, inputMap) {
+		c.stats.structural.Add(1)
+		return outcome{equal: true}, nil
+	}
+	cb, err := c.b.cone(fb)
+	if err != nil {
+		return outcome{}, err
+	}
+	if c.opt.Mode&NoExhaustive == 0 && j.log2Rows() <= float64(c.opt.ExhaustiveBits) {
+		c.stats.exhaustive.Add(1)
+		vec, w, rows := j.exhaustiveVectors()
+		va, vb := simulatePair(ca, cb, j, vec, w)
+		if bit := firstDiff(va, vb, rows); bit >= 0 {
+			return outcome{j: j, model: assignmentAt(vec, len(j.vars), w, bit)}, nil
+		}
+		return outcome{equal: true}, nil
+	}
+	if c.opt.Mode&NoSimulation == 0 && c.opt.SimWords > 0 {
+		c.stats.simulations.Add(1)
+		if m := c.simulate(ca, cb, fa, fb, j, sem); m != nil {
+			c.stats.simRefuted.Add(1)
+			return outcome{j: j, model: m}, nil
+		}
+	}
+	if fl&cheapOnly != 0 {
+		return outcome{undecided: true}, nil
+	}
+	return c.solveMiter(ctx, j, ca, cb)
+}
+
+// decideSAT builds the cones again and goes straight to the SAT stage.
+func (c *Checker) decideSAT(ctx context.Context, fa, fb grounding.Lit, j *joint) (outcome, error) {
+	ca, err := c.a.cone(fa)
+	if err != nil {
+		return outcome{}, err
+	}
+	cb, err := c.b.cone(fb)
+	if err != nil {
+		return outcome{}, err
+	}
+	return c.solveMiter(ctx, j, ca, cb)
+}
+
+func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outcome, error) {
+	f, err := miter(j, ca, cb, &c.opt)
+	if err != nil {
+		return outcome{}, err
+	}
+	sat, model, err := c.pool.solve(ctx, f)
+	if err != nil {
+		return outcome{}, err
+	}
+	if !sat {
+		return outcome{equal: true}, nil
+	}
+	m := make([]bool, len(j.vars))
+	for v := range m {
+		m[v] = model[v+1] // DIMACS variable v+2
+	}
+	return outcome{j: j, model: m}, nil
+}
+
+// simulatePair evaluates both cones on the joint variable vectors.
+func simulatePair(ca, cb *cone, j *joint, vec []uint64, w int) (va, vb []uint64) {
+	in := func(vars []int32) func(k int) []uint64 {
+		return func(k int) []uint64 {
+			if v := vars[k]; v >= 0 {
+				return vec[int(v)*w : int(v+1)*w]
+			}
+			return nil
+		}
+	}
+	va, vals := ca.simulate(w, in(j.aVar), nil, nil)
+	vb, _ = cb.simulate(w, in(j.bVar), vals, nil)
+	return va, vb
+}
+
+// simulate runs random simulation with A's fixed input vectors on the shared
+// variables; A's value comes from its precomputed signatures when they exist
+// and apply (with no does-input forced false). It returns a separating
+// assignment of the joint variables, or nil.
+func (c *Checker) simulate(ca, cb *cone, fa, fb grounding.Lit, j *joint, sem semantics) []bool {
+	w := c.opt.SimWords
+	c.a.initSim(w, c.opt.Seed)
+	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(fa)<<32|uint64(fb)))
+	fixed := func(i int32) []uint64 { return c.a.inVec[int(i)*w : int(i+1)*w] }
+	vec := j.randomVectors(w, fixed, rng)
+	var va []uint64
+	if c.a.sig != nil && !slices.Contains(j.aVar, -1) {
+		n := fa.Node()
+		va = make([]uint64, w)
+		neg := -uint64(fa & 1)
+		for i := range va {
+			va[i] = c.a.sig[n*w+i] ^ neg
+		}
+		in := func(k int) []uint64 {
+			if v := j.bVar[k]; v >= 0 {
+				return vec[int(v)*w : int(v+1)*w]
+			}
+			return nil
+		}
+		vb, _ := cb.simulate(w, in, nil, nil)
+		if bit := firstDiff(va, vb, 64*w); bit >= 0 {
+			return assignmentAt(vec, len(j.vars), w, bit)
+		}
+		return nil
+	}
+	va, vb := simulatePair(ca, cb, j, vec, w)
+	if bit := firstDiff(va, vb, 64*w); bit >= 0 {
+		return assignmentAt(vec, len(j.vars), w, bit)
+	}
+	return nil
+}
+
+// structurallyEqual rebuilds A's cone inside B's structural-hash table, with
+// A's inputs replaced by their images: if it lands on fb, the functions are
+// the same circuit.
+func (c *Checker) structurallyEqual(ca *cone, fa, fb grounding.Lit, j *joint, inputMap []int32) bool {
+	if slices.Contains(j.aVar, -1) {
+		return false
+	}
+	if len(ca.gates) > 0 {
+		c.b.buildStrash()
+	}
+	lit := make([]grounding.Lit, ca.numSlots())
+	for k, i := range ca.inputs {
+		lit[1+k] = grounding.InputLit(int(inputMap[i]))
+	}
+	first := 1 + len(ca.inputs)
+	var fs []grounding.Lit
+	for gi := range ca.gates {
+		fs = fs[:0]
+		for _, l := range ca.fanin[ca.start[gi]:ca.start[gi+1]] {
+			fs = append(fs, lit[l>>1]^grounding.Lit(l&1))
+		}
+		slices.Sort(fs)
+		g, ok := c.b.findGate(fs)
+		if !ok {
+			return false
+		}
+		lit[first+gi] = g
+	}
+	return lit[ca.root>>1]^grounding.Lit(ca.root&1) == fb
+}
+
+// miter encodes "fa XOR fb" with the group constraints of j. Joint variable v
+// is DIMACS variable v+2.
+func miter(j *joint, ca, cb *cone, o *Options) (*cnf, error) {
+	z := size{vars: 1 + int64(len(j.vars)), clauses: 3}
+	z.cone(ca)
+	z.cone(cb)
+	for _, g := range j.groups {
+		z.amo(len(g.members))
+		if !g.other {
+			z.clauses++
+		}
+	}
+	if err := z.check(o); err != nil {
+		return nil, err
+	}
+	f := newCNF()
+	for range j.vars {
+		f.newVar()
+	}
+	lit := func(vars []int32) func(k int) int {
+		return func(k int) int {
+			if v := vars[k]; v >= 0 {
+				return int(v) + 2
+			}
+			return falseVar
+		}
+	}
+	ra := f.cone(ca, lit(j.aVar))
+	rb := f.cone(cb, lit(j.bVar))
+	f.add(ra, rb)
+	f.add(-ra, -rb)
+	for gi := range j.groups {
+		g := &j.groups[gi]
+		ls := make([]int, len(g.members))
+		for i, v := range g.members {
+			ls[i] = int(v) + 2
+		}
+		f.group(g, ls)
+	}
+	return f, nil
+}
+
+// WriteDIMACS writes the miter of CheckFunc(kind, fa, fb, inputMap) as a
+// DIMACS CNF: satisfiable exactly when the functions differ. Comment lines
+// name every input variable. When the question is vacuous (a next function
+// and a role without actions) the formula written is unsatisfiable. The CNF
+// is the one the SAT stage would solve, whatever the Mode, so any external
+// solver can cross-check a verdict.
+func (c *Checker) WriteDIMACS(w io.Writer, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32) error {
+	if len(inputMap) != c.a.numInputs() {
+		return mappingErrorf("input map has %d entries, want %d", len(inputMap), c.a.numInputs())
+	}
+	sem := semanticsOf(kind)
+	comments := []string{
+		fmt.Sprintf("gamequiv satcheck miter: %s function, %q literal %d XOR %q literal %d (SAT = different)", kind, c.a.p.Name, fa, c.b.p.Name, fb),
+	}
+	if sem == oneHot && (c.a.emptyRole >= 0 || c.b.emptyRole >= 0) {
+		f := newCNF()
+		f.add(falseVar)
+		return f.writeDIMACS(w, append(comments, "a role has no action: no joint move exists, vacuously equal"))
+	}
+	suppA, err := c.a.support(fa)
+	if err != nil {
+		return err
+	}
+	suppB, err := c.b.support(fb)
+	if err != nil {
+		return err
+	}
+	j, err := buildJoint(c.a, c.b, suppA, suppB, inputMap, sem)
+	if err != nil {
+		return err
+	}
+	ca, err := c.a.cone(fa)
+	if err != nil {
+		return err
+	}
+	cb, err := c.b.cone(fb)
+	if err != nil {
+		return err
+	}
+	f, err := miter(j, ca, cb, &c.opt)
+	if err != nil {
+		return err
+	}
+	comments = append(comments, "var 1 = constant false")
+	for v, x := range j.vars {
+		name := inputName(c.b.p, c.b, int(x.bIn))
+		if x.aIn >= 0 {
+			name = inputName(c.a.p, c.a, int(x.aIn)) + " = " + name
+		}
+		comments = append(comments, fmt.Sprintf("var %d = %s", v+2, name))
+	}
+	return f.writeDIMACS(w, comments)
+}
+
+// inputName renders input i of p: "(true p)" or "(does r a)".
+func inputName(p *grounding.Program, s *side, i int) string {
+	if i < s.nProps {
+		return "(true " + p.Props[i] + ")"
+	}
+	r := s.role(int32(i))
+	return "(does " + p.Roles[r] + " " + p.Actions[r][int32(i)-s.base[r]] + ")"
+}

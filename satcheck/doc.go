@@ -1,0 +1,119 @@
+// Package satcheck verifies that two ground games' reasoning functions are
+// equal under a candidate mapping: phase 3 of space-consistent game
+// equivalence (SCGE) detection (Zhang & Liu).
+//
+// # What is checked
+//
+// A candidate σ maps the roles, the state propositions and each role's
+// actions of program A bijectively onto those of program B (Mapping). It is
+// an SCGE iff
+//
+//   - init maps onto init;
+//   - for every state s ⊆ P (all 2^|P| of them, not only reachable ones)
+//     terminal(s) ⇔ terminal'(σs), legal(r,a)(s) ⇔ legal'(σr,σa)(σs) and
+//     goal(r,n)(s) ⇔ goal'(σr,n)(σs) for every value n, a value that one side
+//     lacks being a constant-false function there;
+//   - for every state and every joint move j in which each role does exactly
+//     one of its actions (legal or not), next(p)(s,j) ⇔ next'(σp)(σs,σj).
+//     When some role has no action at all no joint move exists, and the next
+//     conditions hold vacuously.
+//
+// Every reasoning function is a literal of the program's circuit
+// (grounding.Circuit) over the inputs "true p" and "does r a", so σ becomes a
+// bijection of circuit inputs (Mapping.InputMap) and each condition is the
+// equality of two literals of two circuits under an identification of their
+// inputs. Functions of the state alone see every does-input false; next
+// functions see one-hot does-inputs per role.
+//
+// # How one pair is decided
+//
+// Checker.CheckFunc (and Verify, pair by pair) tries cheap, complete methods
+// before SAT:
+//
+//  1. The cache: a pair is identified by its two literals, its semantics and
+//     the images of fa's syntactic support, which is all the answer depends
+//     on; so later candidate mappings that agree on the support are answered
+//     at once, whether the pair was equal or different (the paper's cache of
+//     bad functions).
+//  2. Structural hashing: fa's cone is rebuilt, gate by gate, inside B's
+//     structural-hash table with A's inputs replaced by their images. If it
+//     lands on fb, the functions are the same circuit.
+//  3. Truth tables: when the joint input space is small (at most
+//     2^Options.ExhaustiveBits rows, a role's one-hot choice counting as one
+//     digit) both cones are simulated on every row, 64 rows per machine word.
+//  4. Random simulation: Options.SimWords words of random inputs (512 vectors
+//     by default), one-hot per role. A's inputs get fixed random vectors
+//     chosen once per Checker, so A's values come from signatures precomputed
+//     for its whole circuit and only B's cone is simulated per check; any
+//     differing bit is a counterexample.
+//  5. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
+//     the exactly-one constraint of each role whose actions the pair reads,
+//     solved by a fresh gophersat solver. UNSAT proves equality; a model is a
+//     counterexample.
+//
+// Exactly-one constraints are stated over all actions of the role, not only
+// the ones that appear: a role's actions that neither function reads are
+// interchangeable, so they are represented together by one "other" choice
+// (then the members are at most one, instead of exactly one). At-most-one is
+// encoded pairwise up to 5 members and with the sequential (ladder) encoding
+// above. Verify completes a counterexample into a full state and joint move of
+// A and evaluates both circuits on it again before reporting it.
+//
+// # Worked example
+//
+// Program A has one role x with actions (mark 1..3) and propositions
+// (cell 1..3 x); next(cell 1 x) = (cell 1 x) ∨ (does x (mark 1)), stored as
+// ¬AND(¬(cell 1 x), ¬(mark 1)). Program B is A in disguise: squares a, b, c
+// stand for cells 3, 1, 2 and next(square b) is written
+// (square b) ∨ ¬(put a) ∧ ¬(put c), which equals the original only because
+// white does exactly one action. Under σ: (cell 1 x) ↦ (square b),
+// (mark 1) ↦ (put b), WriteDIMACS prints the miter:
+//
+//	c var 1 = constant false
+//	c var 2 = (true (cell 1 x)) = (true (square b))
+//	c var 3 = (does x (mark 1)) = (does white (put b))
+//	c var 4 = (does white (put a))
+//	c var 5 = (does white (put c))
+//	p cnf 8 16
+//	-1 0          constant false
+//	-6 -2 0       6 = AND(¬2, ¬3): A's next is ¬6
+//	-6 -3 0
+//	6 2 3 0
+//	-7 -4 0       7 = AND(¬4, ¬5): neither (put a) nor (put c)
+//	-7 -5 0
+//	7 4 5 0
+//	-8 -2 0       8 = AND(¬2, ¬7): B's next is ¬8
+//	-8 -7 0
+//	8 2 7 0
+//	-6 -8 0       miter: ¬6 ∨ ¬8 and 6 ∨ 8, i.e. ¬6 ≠ ¬8
+//	6 8 0
+//	4 3 5 0       white does at least one action...
+//	-4 -3 0       ...and at most one
+//	-4 -5 0
+//	-3 -5 0
+//
+// The formula is unsatisfiable, so the functions are equal; without the
+// exactly-one clauses the model "no action at all" would separate them. (In
+// practice this pair never reaches SAT: its 6-row truth table decides it.)
+//
+// # Semantic support
+//
+// DependsOn and SemanticSupport tell the ground-graph builder which inputs a
+// function really depends on: a proposition whose flip can change it, or an
+// action whose replacement by another action of the same role can change it
+// (under one-hot moves, f = does(r,a1) depends on a2 and a3 as well, like its
+// equivalent ¬does(r,a2) ∧ ¬does(r,a3)). Small supports are decided by truth
+// tables, larger ones by simulation then SAT.
+//
+// # Limits, cancellation, concurrency
+//
+// gophersat cannot be cancelled, so the CNF size is bounded before solving
+// (Options.MaxVars, Options.MaxClauses; a larger miter gives a *LimitError
+// matching ErrLimit), and each solve runs in its own goroutine: on
+// cancellation the caller gets ctx.Err() at once and the solve finishes in the
+// background (Stats.Abandoned). gophersat v1.4.0 keeps a package-level buffer
+// for learned clauses, so two solves must never run at the same time, even on
+// different Solvers: this package serializes every solve of the process, and
+// no other package should call gophersat directly. A Checker is safe for
+// concurrent use.
+package satcheck

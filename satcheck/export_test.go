@@ -1,0 +1,17 @@
+package satcheck
+
+// SetSupportStages changes the stages of DependsOn and SemanticSupport for a
+// test: truth tables up to 2^bits rows, random simulation on or off. It
+// returns a function restoring the defaults.
+func SetSupportStages(bits int, sim bool) (restore func()) {
+	oldBits, oldSim := supportExhaustiveBits, supportSim
+	supportExhaustiveBits, supportSim = bits, sim
+	return func() { supportExhaustiveBits, supportSim = oldBits, oldSim }
+}
+
+// LockGophersat takes the process-wide gophersat lock, for tests that call
+// gophersat directly while abandoned solves may still run.
+func LockGophersat() (unlock func()) {
+	gophersatLock <- struct{}{}
+	return func() { <-gophersatLock }
+}

@@ -1,0 +1,164 @@
+package satcheck
+
+import (
+	"math"
+	"slices"
+)
+
+// semantics says how a function reads the does-inputs.
+type semantics uint8
+
+const (
+	// oneHot: every role does exactly one of its actions (next functions).
+	oneHot semantics = iota
+	// noMoves: no does facts at all, every does-input is false (legal, goal,
+	// terminal: D ∪ s_true ⊨ f in the paper's definition).
+	noMoves
+)
+
+// jvar is one variable of the joint input space of a pair of functions: an
+// input of the first program identified with its image in the second.
+type jvar struct {
+	aIn int32 // input of program A, or -1 when only B's function reads it
+	bIn int32 // input of program B (its image)
+}
+
+// group is the exactly-one constraint of one role, stated over B's actions of
+// that role (A's actions of the matching role are identified with them).
+// Members are the actions some function reads; when the role has other actions,
+// choosing one of those is the "other" choice, so the members are only at-most-one.
+type group struct {
+	role    int32   // role of B
+	members []int32 // joint variables, by ascending B input
+	other   bool    // the role has actions that no member stands for
+}
+
+func (g *group) radix() int {
+	if g.other {
+		return len(g.members) + 1
+	}
+	return len(g.members)
+}
+
+// joint is the input space shared by the two sides of a miter. Literals of
+// the inputs are joint variables (or -1: constant false).
+type joint struct {
+	vars   []jvar
+	aVar   []int32 // aVar[k]: variable of A's k-th support input, -1 for constant false
+	bVar   []int32 // bVar[k]: variable of B's k-th support input
+	props  []int32 // variables that are free (not in a group), ascending
+	groups []group // by ascending B role
+	group  []int32 // group[v]: index of v's group, or -1
+}
+
+// buildJoint identifies A's support inputs with B's through inputMap
+// (nil: the identity, for a program compared with itself) and validates the
+// mapping on A's support.
+func buildJoint(a, b *side, suppA, suppB []int32, inputMap []int32, sem semantics) (*joint, error) {
+	j := &joint{aVar: make([]int32, len(suppA)), bVar: make([]int32, len(suppB))}
+	byB := make(map[int32]int32, len(suppA)+len(suppB)) // B input -> variable
+	var rolePair map[int32]int32                        // A role -> B role
+	var roleBack map[int32]int32                        // B role -> A role
+	for k, i := range suppA {
+		if sem == noMoves && a.isAction(i) {
+			j.aVar[k] = -1
+			continue
+		}
+		img := i
+		if inputMap != nil {
+			img = inputMap[i]
+		}
+		if img < 0 || int(img) >= b.numInputs() {
+			return nil, mappingErrorf("input %d of %q is read by the function but maps to %d (B has %d inputs)",
+				i, a.p.Name, img, b.numInputs())
+		}
+		if a.isAction(i) != b.isAction(img) {
+			return nil, mappingErrorf("input %d of %q and its image %d of %q are not both propositions or both actions",
+				i, a.p.Name, img, b.p.Name)
+		}
+		if a.isAction(i) {
+			ra, rb := a.role(i), b.role(img)
+			if rolePair == nil {
+				rolePair, roleBack = map[int32]int32{}, map[int32]int32{}
+			}
+			if x, ok := rolePair[ra]; ok && x != rb {
+				return nil, mappingErrorf("actions of role %d of %q map to roles %d and %d", ra, a.p.Name, x, rb)
+			}
+			if x, ok := roleBack[rb]; ok && x != ra {
+				return nil, mappingErrorf("roles %d and %d of %q both map to role %d", x, ra, a.p.Name, rb)
+			}
+			if a.numActions(ra) != b.numActions(rb) {
+				return nil, mappingErrorf("role %d of %q has %d actions but its image has %d",
+					ra, a.p.Name, a.numActions(ra), b.numActions(rb))
+			}
+			rolePair[ra], roleBack[rb] = rb, ra
+		}
+		if _, dup := byB[img]; dup {
+			return nil, mappingErrorf("two inputs of %q map to input %d", a.p.Name, img)
+		}
+		v := int32(len(j.vars))
+		j.vars = append(j.vars, jvar{aIn: i, bIn: img})
+		byB[img] = v
+		j.aVar[k] = v
+	}
+	for k, i := range suppB {
+		if sem == noMoves && b.isAction(i) {
+			j.bVar[k] = -1
+			continue
+		}
+		v, ok := byB[i]
+		if !ok {
+			v = int32(len(j.vars))
+			j.vars = append(j.vars, jvar{aIn: -1, bIn: i})
+			byB[i] = v
+		}
+		j.bVar[k] = v
+	}
+	// Groups: every action variable belongs to the group of its B role.
+	j.group = make([]int32, len(j.vars))
+	order := make([]int32, len(j.vars))
+	for v := range order {
+		order[v] = int32(v)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return int(j.vars[x].bIn - j.vars[y].bIn) })
+	for _, v := range order {
+		in := j.vars[v].bIn
+		if !b.isAction(in) {
+			j.props = append(j.props, v)
+			j.group[v] = -1
+			continue
+		}
+		r := b.role(in)
+		if len(j.groups) == 0 || j.groups[len(j.groups)-1].role != r {
+			j.groups = append(j.groups, group{role: r})
+		}
+		g := &j.groups[len(j.groups)-1]
+		g.members = append(g.members, v)
+		j.group[v] = int32(len(j.groups) - 1)
+	}
+	slices.Sort(j.props)
+	for gi := range j.groups {
+		g := &j.groups[gi]
+		g.other = len(g.members) < b.numActions(g.role)
+	}
+	return j, nil
+}
+
+// log2Rows is log2 of the number of rows of the joint space's truth table,
+// where a group counts as one digit of its radix.
+func (j *joint) log2Rows() float64 {
+	x := float64(len(j.props))
+	for _, g := range j.groups {
+		x += math.Log2(float64(g.radix()))
+	}
+	return x
+}
+
+// rows is the row count of the truth table (call only when log2Rows is small).
+func (j *joint) rows() int {
+	n := 1 << len(j.props)
+	for _, g := range j.groups {
+		n *= g.radix()
+	}
+	return n
+}

@@ -1,0 +1,206 @@
+package satcheck
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+)
+
+// Verdict is the outcome of verifying a candidate mapping.
+type Verdict uint8
+
+// Verdicts. The zero value, Unknown, means that nothing was decided.
+const (
+	Unknown    Verdict = iota // not decided (only seen together with an error)
+	Equivalent                // the mapping is a space-consistent game equivalence
+	Different                 // the mapping is not one: some mapped pair differs
+)
+
+// String returns "equivalent", "different" or "unknown".
+func (v Verdict) String() string {
+	switch v {
+	case Equivalent:
+		return "equivalent"
+	case Different:
+		return "different"
+	}
+	return "unknown"
+}
+
+// Mode selects which of the cheap stages a Checker skips. The zero Mode runs
+// them all; the flags exist for tests and benchmarks that want to time or
+// cross-check one stage (the SAT stage always runs when nothing else decided).
+type Mode uint8
+
+// Mode flags.
+const (
+	NoStructure  Mode = 1 << iota // skip the structural-hash shortcut
+	NoSimulation                  // skip random bit-parallel simulation
+	NoExhaustive                  // skip complete truth tables on small supports
+	NoCache                       // neither read nor fill the cache of decided pairs
+
+	// SATOnly decides every non-constant pair with a SAT call.
+	SATOnly = NoStructure | NoSimulation | NoExhaustive | NoCache
+)
+
+// Default option values, used for the zero fields of Options.
+const (
+	DefaultSimWords        = 8       // 512 random input vectors
+	DefaultExhaustiveBits  = 12      // truth tables of at most 4096 rows
+	DefaultMaxVars         = 1 << 20 // CNF variables per SAT call
+	DefaultMaxClauses      = 1 << 21 // CNF clauses per SAT call
+	DefaultMaxCacheEntries = 1 << 16 // decided function pairs remembered
+	DefaultSeed            = 0x9e3779b97f4a7c15
+)
+
+// maxExhaustiveBits caps Options.ExhaustiveBits (a 2^20-row table is 128 KiB per node).
+const maxExhaustiveBits = 20
+
+// maxSignatureWords caps the precomputed simulation signatures of a Checker
+// (nodes × SimWords); larger circuits are simulated cone by cone instead.
+const maxSignatureWords = 1 << 22
+
+// Options tune a Checker. The zero value is the documented default of every field.
+type Options struct {
+	// Mode skips stages; zero runs them all.
+	Mode Mode
+	// SimWords is the number of 64-bit words of random simulation per check
+	// (64 input vectors each). Zero means DefaultSimWords; negative disables
+	// simulation like NoSimulation.
+	SimWords int
+	// ExhaustiveBits: a pair whose joint input space has at most
+	// 2^ExhaustiveBits rows (one-hot move choices count as one digit per role)
+	// is decided by complete truth tables, without SAT. Zero means
+	// DefaultExhaustiveBits; values above 20 are treated as 20.
+	ExhaustiveBits int
+	// MaxVars and MaxClauses bound each CNF handed to the SAT solver; a larger
+	// miter fails with a *LimitError. Zero means DefaultMaxVars/DefaultMaxClauses.
+	MaxVars    int
+	MaxClauses int
+	// MaxConcurrentSolves bounds the SAT solves of one Checker that are
+	// started and not finished, abandoned ones (still finishing in the
+	// background) included. Zero means GOMAXPROCS. Whatever its value, solves
+	// run one at a time process-wide: gophersat v1.4.0 shares a package-level
+	// buffer between solvers and is unsafe to run concurrently.
+	MaxConcurrentSolves int
+	// MaxCacheEntries bounds the cache of decided pairs; when it is full the
+	// cache is emptied. Zero means DefaultMaxCacheEntries.
+	MaxCacheEntries int
+	// Seed seeds the random simulation; zero means DefaultSeed. The same seed
+	// gives the same counterexamples.
+	Seed uint64
+}
+
+func (o Options) withDefaults() Options {
+	if o.SimWords == 0 {
+		o.SimWords = DefaultSimWords
+	}
+	if o.SimWords < 0 {
+		o.SimWords = 0
+		o.Mode |= NoSimulation
+	}
+	if o.ExhaustiveBits == 0 {
+		o.ExhaustiveBits = DefaultExhaustiveBits
+	}
+	o.ExhaustiveBits = min(max(o.ExhaustiveBits, 0), maxExhaustiveBits)
+	if o.MaxVars <= 0 {
+		o.MaxVars = DefaultMaxVars
+	}
+	if o.MaxClauses <= 0 {
+		o.MaxClauses = DefaultMaxClauses
+	}
+	if o.MaxConcurrentSolves <= 0 {
+		o.MaxConcurrentSolves = runtime.GOMAXPROCS(0)
+	}
+	if o.MaxCacheEntries <= 0 {
+		o.MaxCacheEntries = DefaultMaxCacheEntries
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	return o
+}
+
+// Stats counts how pairs of functions were decided.
+type Stats struct {
+	Checks      int64 // function pairs asked about
+	Vacuous     int64 // next pairs equal because some role has no action (no joint move exists)
+	Structural  int64 // pairs equal because their cones are identical under the mapping
+	CacheHits   int64 // pairs answered from the cache
+	Exhaustive  int64 // pairs decided by complete truth tables
+	Simulations int64 // random-simulation runs
+	SimRefuted  int64 // pairs shown different by random simulation
+	SATCalls    int64 // SAT solves started
+	SATUnsat    int64 // solves that proved a pair equal
+	Abandoned   int64 // solves left running in the background after a cancellation
+}
+
+// counters is the concurrent form of Stats.
+type counters struct {
+	checks, vacuous, structural, cacheHits, exhaustive, simulations, simRefuted atomic.Int64
+	satCalls, satUnsat, abandoned                                               atomic.Int64
+}
+
+func (c *counters) snapshot() Stats {
+	return Stats{
+		Checks:      c.checks.Load(),
+		Vacuous:     c.vacuous.Load(),
+		Structural:  c.structural.Load(),
+		CacheHits:   c.cacheHits.Load(),
+		Exhaustive:  c.exhaustive.Load(),
+		Simulations: c.simulations.Load(),
+		SimRefuted:  c.simRefuted.Load(),
+		SATCalls:    c.satCalls.Load(),
+		SATUnsat:    c.satUnsat.Load(),
+		Abandoned:   c.abandoned.Load(),
+	}
+}
+
+// ErrLimit is matched (errors.Is) by every *LimitError.
+var ErrLimit = errors.New("satcheck: limit exceeded")
+
+// LimitError reports that a miter was too large for the configured limits.
+type LimitError struct {
+	What  string // the limit's name, as in Options ("MaxClauses", "MaxVars")
+	Limit int64  // its configured value
+	Got   int64  // the size the miter would have had
+}
+
+// Error describes the exceeded limit.
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("limit %s=%d exceeded (reached %d)", e.What, e.Limit, e.Got)
+}
+
+// Is makes errors.Is(err, ErrLimit) true.
+func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+
+// ErrInvalidMapping is matched (errors.Is) by every *MappingError.
+var ErrInvalidMapping = errors.New("satcheck: invalid mapping")
+
+// MappingError reports a mapping that cannot be a bijection between the
+// inputs of two programs (wrong length, out of range, two inputs with the
+// same image, a proposition mapped to an action, roles mixed up). It is a
+// caller bug, unlike a mapping that is well formed but not an equivalence,
+// which Verify reports as the verdict Different.
+type MappingError struct {
+	Msg string
+}
+
+// Error describes what is wrong with the mapping.
+func (e *MappingError) Error() string { return "invalid mapping: " + e.Msg }
+
+// Is makes errors.Is(err, ErrInvalidMapping) true.
+func (e *MappingError) Is(target error) bool { return target == ErrInvalidMapping }
+
+func mappingErrorf(format string, args ...any) error {
+	return &MappingError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrMalformed is wrapped by the errors about programs that break the
+// invariants documented on grounding.Program and grounding.Circuit.
+var ErrMalformed = errors.New("satcheck: malformed program")
+
+func malformedf(p string, format string, args ...any) error {
+	return fmt.Errorf("%w %q: %s", ErrMalformed, p, fmt.Sprintf(format, args...))
+}
