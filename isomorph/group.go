@@ -1,0 +1,209 @@
+package isomorph
+
+import (
+	"context"
+	"iter"
+	"math/big"
+	"slices"
+	"sync"
+)
+
+// Group is the automorphism group of a graph, given by generators.
+//
+// The generators form a strong generating set relative to Base: for every
+// i, the generators that fix Base[0:i] pointwise generate the pointwise
+// stabiliser of Base[0:i]. Order is the exact product of the orbit lengths
+// of that stabiliser chain.
+type Group struct {
+	n          int
+	Generators []Perm   // at most n-1 non-identity automorphisms
+	Order      *big.Int // exact group order
+	Base       []int32  // the individualized vertices of the first search path
+	Orbits     []int32  // Orbits[v] is the smallest vertex in the orbit of v
+	Stats      Stats    // work of the search that found the group
+	once       sync.Once
+	chain      []stabLvl // built on first use by Elements or Contains
+}
+
+// stabLvl is one level of the stabiliser chain: the orbit of Base[i] under
+// the generators fixing Base[0:i], as a Schreier tree.
+type stabLvl struct {
+	orbit  []int32 // orbit elements in BFS order, orbit[0] == Base[i]
+	parent []int32 // per orbit index: index of the parent element
+	gen    []int32 // per orbit index: generator that maps parent to it
+	gens   []int32 // generators fixing Base[0:i]
+}
+
+// Automorphisms returns the automorphism group of g (colours included),
+// found by individualization-refinement with automorphism pruning (see the
+// package documentation).
+func Automorphisms(ctx context.Context, g Digraph, lim Limits) (*Group, error) {
+	gg, err := Convert(g)
+	if err != nil {
+		return nil, err
+	}
+	s := newSearcher(gg, modeAut, lim)
+	if err := s.run(ctx); err != nil {
+		return nil, err
+	}
+	return s.group(), nil
+}
+
+// NumOrbits returns the number of orbits of the group on the vertices.
+func (gr *Group) NumOrbits() int {
+	k := 0
+	for v, o := range gr.Orbits {
+		if int(o) == v {
+			k++
+		}
+	}
+	return k
+}
+
+// Contains reports whether p is a member of the group: it sifts p through
+// the stabiliser chain.
+func (gr *Group) Contains(p Perm) bool {
+	if len(p) != gr.n {
+		return false
+	}
+	gr.buildChain()
+	cur := slices.Clone(p)
+	tmp := make([]int32, gr.n)
+	inv := make([]int32, gr.n)
+	for i, lv := range gr.chain {
+		img := cur[gr.Base[i]]
+		k := slices.Index(lv.orbit, img)
+		if k < 0 {
+			return false
+		}
+		gr.transversal(lv, k, tmp)
+		for v, w := range tmp {
+			inv[w] = int32(v)
+		}
+		for v := range cur {
+			cur[v] = inv[cur[v]]
+		}
+	}
+	for v, w := range cur {
+		if int(w) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Elements returns every element of the group, each exactly once, the
+// identity first, as products t_0 ∘ t_1 ∘ ... of coset representatives of
+// the stabiliser chain. The yielded Perm is reused: copy it to keep it.
+// Elements and Contains may be called from several goroutines.
+func (gr *Group) Elements() iter.Seq[Perm] {
+	return func(yield func(Perm) bool) {
+		gr.buildChain()
+		n := gr.n
+		k := len(gr.chain)
+		// prod[i] is the product t_0 ∘ ... ∘ t_{i-1} of the chosen coset
+		// representatives of the levels above i.
+		prod := make([][]int32, k+1)
+		for i := range prod {
+			prod[i] = make([]int32, n)
+		}
+		for v := range prod[0] {
+			prod[0][v] = int32(v)
+		}
+		t := make([]int32, n)
+		var rec func(i int) bool
+		rec = func(i int) bool {
+			if i == k {
+				return yield(Perm(prod[k]))
+			}
+			lv := gr.chain[i]
+			for j := range lv.orbit {
+				gr.transversal(lv, j, t)
+				for v := 0; v < n; v++ {
+					prod[i+1][v] = prod[i][t[v]]
+				}
+				if !rec(i + 1) {
+					return false
+				}
+			}
+			return true
+		}
+		rec(0)
+	}
+}
+
+// buildChain computes the Schreier trees of the stabiliser chain, once.
+func (gr *Group) buildChain() {
+	gr.once.Do(gr.buildChainOnce)
+}
+
+func (gr *Group) buildChainOnce() {
+	if len(gr.Base) == 0 {
+		return
+	}
+	// moved[gi] is the first base index that generator gi moves: it fixes
+	// Base[0:i] pointwise exactly when moved[gi] >= i.
+	moved := make([]int, len(gr.Generators))
+	for gi, gen := range gr.Generators {
+		moved[gi] = len(gr.Base)
+		for i, b := range gr.Base {
+			if gen[b] != b {
+				moved[gi] = i
+				break
+			}
+		}
+	}
+	gr.chain = make([]stabLvl, len(gr.Base))
+	where := make([]int32, gr.n)
+	for v := range where {
+		where[v] = -1
+	}
+	for i, b := range gr.Base {
+		lv := &gr.chain[i]
+		for gi := range gr.Generators {
+			if moved[gi] >= i {
+				lv.gens = append(lv.gens, int32(gi))
+			}
+		}
+		lv.orbit = append(lv.orbit, b)
+		lv.parent = append(lv.parent, -1)
+		lv.gen = append(lv.gen, -1)
+		where[b] = 0
+		for q := 0; q < len(lv.orbit); q++ {
+			x := lv.orbit[q]
+			for _, gi := range lv.gens {
+				y := gr.Generators[gi][x]
+				if where[y] < 0 {
+					where[y] = int32(len(lv.orbit))
+					lv.orbit = append(lv.orbit, y)
+					lv.parent = append(lv.parent, int32(q))
+					lv.gen = append(lv.gen, gi)
+				}
+			}
+		}
+		for _, x := range lv.orbit {
+			where[x] = -1
+		}
+	}
+}
+
+// transversal writes into t the coset representative of orbit element j:
+// an element of the level's group mapping Base[i] to orbit[j]. If the
+// Schreier tree path from the root to j uses g1, ..., gk, then t is
+// gk ∘ ... ∘ g1.
+func (gr *Group) transversal(lv stabLvl, j int, t []int32) {
+	for v := range t {
+		t[v] = int32(v)
+	}
+	var path [64]int32
+	steps := path[:0]
+	for q := j; lv.parent[q] >= 0; q = int(lv.parent[q]) {
+		steps = append(steps, lv.gen[q])
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		gen := gr.Generators[steps[i]]
+		for v := range t {
+			t[v] = gen[t[v]]
+		}
+	}
+}

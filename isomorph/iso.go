@@ -1,0 +1,407 @@
+package isomorph
+
+import (
+	"context"
+	"iter"
+	"slices"
+)
+
+// Find returns an isomorphism from g to h (colours preserved), or
+// ErrNotIsomorphic. It compares cheap invariants first, then the canonical
+// forms of both graphs; each of the two searches has its own Limits.
+func Find(ctx context.Context, g, h Digraph, lim Limits) (Mapping, error) {
+	gg, hh, err := convert2(g, h)
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := find(ctx, gg, hh, lim)
+	return m, err
+}
+
+func convert2(g, h Digraph) (*Graph, *Graph, error) {
+	gg, err := Convert(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	hh, err := Convert(h)
+	if err != nil {
+		return nil, nil, err
+	}
+	return gg, hh, nil
+}
+
+// find returns an isomorphism and g's canonical search result.
+func find(ctx context.Context, g, h *Graph, lim Limits) (Mapping, *Canon, error) {
+	if !sameInvariants(g, h) {
+		return nil, nil, ErrNotIsomorphic
+	}
+	cg, err := Canonize(ctx, g, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	ch, err := Canonize(ctx, h, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !cg.Certificate.Equal(ch.Certificate) {
+		return nil, cg, ErrNotIsomorphic
+	}
+	hAt := make([]int32, h.n) // canonical index -> vertex of h
+	for v, i := range ch.Labeling {
+		hAt[i] = int32(v)
+	}
+	m := make(Mapping, g.n)
+	for v, i := range cg.Labeling {
+		m[v] = hAt[i]
+	}
+	return m, cg, nil
+}
+
+// sameInvariants compares sizes, colour multisets, degrees per colour class
+// and the refinement traces of the two colour partitions.
+func sameInvariants(g, h *Graph) bool {
+	if g.n != h.n || len(g.outAdj) != len(h.outAdj) {
+		return false
+	}
+	pg, ph := newPartition(g.n), newPartition(h.n)
+	pg.setColors(g.colors)
+	ph.setColors(h.colors)
+	for i := range pg.elems {
+		if g.colors[pg.elems[i]] != h.colors[ph.elems[i]] {
+			return false
+		}
+	}
+	rg, rh := newRefiner(g, pg), newRefiner(h, ph)
+	rg.enqueueAll()
+	rh.enqueueAll()
+	ctx := context.Background()
+	if _, err := rg.refine(ctx); err != nil {
+		return false
+	}
+	if _, err := rh.refine(ctx); err != nil {
+		return false
+	}
+	if !slices.Equal(rg.tok, rh.tok) {
+		return false
+	}
+	for i := range pg.elems {
+		u, v := pg.elems[i], ph.elems[i]
+		if len(g.Out(int(u))) != len(h.Out(int(v))) || len(g.In(int(u))) != len(h.In(int(v))) {
+			return false
+		}
+	}
+	return true
+}
+
+// All returns every isomorphism from g to h, each exactly once, as a
+// stream: one isomorphism f composed with every automorphism a of g
+// (v -> f(a(v))), enumerated through the stabiliser chain of Aut(g). The
+// sequence is empty if the graphs are not isomorphic; a search error is
+// yielded once, with a nil Mapping, and ends the sequence. Each yielded
+// Mapping is a fresh slice. To reject partial mappings during the search,
+// use Search.
+func All(ctx context.Context, g, h Digraph, lim Limits) iter.Seq2[Mapping, error] {
+	return func(yield func(Mapping, error) bool) {
+		gg, hh, err := convert2(g, h)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		f, cg, err := find(ctx, gg, hh, lim)
+		if err == ErrNotIsomorphic {
+			return
+		}
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		k := 0
+		for a := range cg.Group.Elements() {
+			if k++; k&1023 == 0 {
+				if err := ctx.Err(); err != nil {
+					yield(nil, err)
+					return
+				}
+			}
+			m := make(Mapping, len(a))
+			for v, w := range a {
+				m[v] = f[w]
+			}
+			if !yield(m, nil) {
+				return
+			}
+		}
+	}
+}
+
+// PruneFunc is called by Search at every search-tree node it keeps. partial
+// maps each vertex of g that the node fixes to its image in h and holds -1
+// for the others; fixed lists the vertices of g fixed at this node and not
+// at its parent (at the root: every vertex fixed by refinement alone). It
+// returns true to prune: the search then skips the node's whole subtree.
+// Both slices belong to the search and are valid only during the call.
+type PruneFunc func(partial Mapping, fixed []int32) bool
+
+// Search enumerates every isomorphism from g to h by walking the
+// individualization-refinement tree of h against one reference path of g's
+// tree: a node of h's tree is kept only while its refinement trace equals
+// that of g's node at the same depth, and the singleton cells of the two
+// partitions, matched by position, make the partial mapping handed to
+// prune. A nil prune keeps every node. Each isomorphism that no prune call
+// rejected is yielded once, as a fresh slice, after a full check of colours
+// and arcs. Unlike All, Search uses no automorphism pruning (it would not
+// be sound with an arbitrary prune), so its tree can be much larger than
+// the number of isomorphisms; Limits.MaxNodes bounds it. Errors are
+// yielded once with a nil Mapping and end the sequence.
+func Search(ctx context.Context, g, h Digraph, lim Limits, prune PruneFunc) iter.Seq2[Mapping, error] {
+	return func(yield func(Mapping, error) bool) {
+		gg, hh, err := convert2(g, h)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if !sameSizes(gg, hh) {
+			return
+		}
+		ref, err := referencePath(ctx, gg)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		hs := &hSearch{g: gg, h: hh, ref: ref, prune: prune, maxNodes: lim.maxNodes(), yield: yield}
+		if err := hs.run(ctx); err != nil {
+			yield(nil, err)
+		}
+	}
+}
+
+// sameSizes compares sizes, colours by position of the colour partitions,
+// and degrees.
+func sameSizes(g, h *Graph) bool {
+	if g.n != h.n || len(g.outAdj) != len(h.outAdj) {
+		return false
+	}
+	pg, ph := newPartition(g.n), newPartition(h.n)
+	pg.setColors(g.colors)
+	ph.setColors(h.colors)
+	for i := range pg.elems {
+		u, v := pg.elems[i], ph.elems[i]
+		if g.colors[u] != h.colors[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// refPath is one root-to-leaf path of a graph's search tree.
+type refPath struct {
+	tok   []int32 // trace tokens along the path
+	end   []int   // end[d]: end of the depth-d tokens
+	cell  []int32 // target cell start at each non-leaf depth
+	elems []int32 // the leaf's discrete partition
+}
+
+// referencePath descends g's tree always taking the first child.
+func referencePath(ctx context.Context, g *Graph) (*refPath, error) {
+	s := newSearcher(g, modeAut, Limits{})
+	p, r := s.p, s.r
+	p.setColors(g.colors)
+	r.enqueueAll()
+	if _, err := r.refine(ctx); err != nil {
+		return nil, err
+	}
+	ref := &refPath{}
+	s.ensureLevel(0)
+	for d := 0; !p.discrete(); d++ {
+		ref.end = append(ref.end, len(r.tok))
+		s.ensureLevel(d)
+		s.newNode(d)
+		lv := &s.levels[d]
+		ref.cell = append(ref.cell, lv.cell)
+		c := p.individualize(p.elems[lv.cell])
+		r.emit(lv.cell)
+		r.enqueue(c)
+		if _, err := r.refine(ctx); err != nil {
+			return nil, err
+		}
+	}
+	ref.end = append(ref.end, len(r.tok))
+	ref.tok = r.tok
+	ref.elems = p.elems
+	return ref, nil
+}
+
+// hSearch walks h's tree against a reference path of g's.
+type hSearch struct {
+	g, h     *Graph
+	ref      *refPath
+	prune    PruneFunc
+	maxNodes int64
+	nodes    int64
+	yield    func(Mapping, error) bool
+	stopped  bool
+
+	p     *partition
+	r     *refiner
+	m     Mapping
+	fixed []int32 // g-vertices fixed, node by node
+	stamp []uint32
+	epoch uint32
+}
+
+type hLevel struct {
+	mark     int
+	tokEnd   int
+	fixedEnd int
+	verts    []int32
+	next     int
+}
+
+func (hs *hSearch) run(ctx context.Context) error {
+	g, h, ref := hs.g, hs.h, hs.ref
+	hs.p = newPartition(h.n)
+	hs.r = newRefiner(h, hs.p)
+	hs.m = make(Mapping, g.n)
+	for i := range hs.m {
+		hs.m[i] = -1
+	}
+	hs.stamp = make([]uint32, h.n)
+	p, r := hs.p, hs.r
+	p.setColors(h.colors)
+	r.trackSingles = true
+	for c := int32(0); c < p.n; c += p.cellLen[c] {
+		if p.cellLen[c] == 1 {
+			r.singles = append(r.singles, c)
+		}
+	}
+	r.enqueueAll()
+	r.compare, r.eqFirst, r.cmpBest = true, true, -1
+	r.tokBase = 0
+	r.first = ref.tok[:ref.end[0]]
+	hs.nodes = 1
+	alive, err := r.refine(ctx)
+	if err != nil || !alive {
+		return err
+	}
+	if !hs.accept(0) {
+		return nil
+	}
+	if p.discrete() {
+		hs.leaf()
+		return nil
+	}
+	var levels []hLevel // reused across nodes; levels[:depth] are live
+	depth := 0
+	push := func() {
+		if depth == len(levels) {
+			levels = append(levels, hLevel{})
+		}
+		lv := &levels[depth]
+		c := ref.cell[depth]
+		lv.mark, lv.tokEnd, lv.fixedEnd, lv.next = len(p.trail), len(r.tok), len(hs.fixed), 0
+		lv.verts = append(lv.verts[:0], p.elems[c:c+p.cellLen[c]]...)
+		depth++
+	}
+	push()
+	for depth > 0 && !hs.stopped {
+		d := depth - 1
+		lv := &levels[d]
+		hs.restore(lv)
+		if lv.next == len(lv.verts) {
+			depth--
+			continue
+		}
+		x := lv.verts[lv.next]
+		lv.next++
+		if hs.nodes >= hs.maxNodes {
+			return &LimitError{What: "search nodes", Limit: hs.maxNodes, Got: hs.nodes + 1}
+		}
+		hs.nodes++
+		if hs.nodes&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		r.tokBase = len(r.tok)
+		r.eqFirst, r.cmpBest = true, -1
+		r.first = ref.tok[ref.end[d]:ref.end[d+1]]
+		r.singles = r.singles[:0]
+		c := p.individualize(x)
+		r.singles = append(r.singles, c)
+		if p.cellLen[ref.cell[d]] == 1 {
+			r.singles = append(r.singles, ref.cell[d])
+		}
+		r.emit(ref.cell[d])
+		r.enqueue(c)
+		alive, err := r.refine(ctx)
+		if err != nil {
+			return err
+		}
+		if !alive || !hs.accept(len(hs.fixed)) {
+			continue
+		}
+		if p.discrete() {
+			hs.leaf()
+			continue
+		}
+		push()
+	}
+	return nil
+}
+
+// restore brings the partition, trace and mapping back to the node lv.
+func (hs *hSearch) restore(lv *hLevel) {
+	hs.p.undo(lv.mark)
+	hs.r.tok = hs.r.tok[:lv.tokEnd]
+	for _, v := range hs.fixed[lv.fixedEnd:] {
+		hs.m[v] = -1
+	}
+	hs.fixed = hs.fixed[:lv.fixedEnd]
+}
+
+// accept extends the mapping with the new singleton cells and asks prune.
+func (hs *hSearch) accept(from int) bool {
+	for _, q := range hs.r.singles {
+		v := hs.ref.elems[q]
+		hs.m[v] = hs.p.elems[q]
+		hs.fixed = append(hs.fixed, v)
+	}
+	hs.r.singles = hs.r.singles[:0]
+	if hs.prune != nil && hs.prune(hs.m, hs.fixed[from:]) {
+		return false
+	}
+	return true
+}
+
+// leaf checks the complete mapping and yields it.
+func (hs *hSearch) leaf() {
+	g, h, m := hs.g, hs.h, hs.m
+	for u := 0; u < g.n; u++ {
+		hu := m[u]
+		out := g.Out(u)
+		hout := h.Out(int(hu))
+		if len(out) != len(hout) {
+			return
+		}
+		if len(out) == 0 {
+			continue
+		}
+		hs.epoch++
+		if hs.epoch == 0 {
+			clear(hs.stamp)
+			hs.epoch = 1
+		}
+		e := hs.epoch
+		for _, w := range hout {
+			hs.stamp[w] = e
+		}
+		for _, w := range out {
+			if hs.stamp[m[w]] != e {
+				return
+			}
+		}
+	}
+	if !hs.yield(slices.Clone(m), nil) {
+		hs.stopped = true
+	}
+}

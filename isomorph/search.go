@@ -1,0 +1,727 @@
+package isomorph
+
+import (
+	"context"
+	"math/big"
+	"slices"
+)
+
+// searchMode selects what the individualization-refinement search computes.
+type searchMode int8
+
+const (
+	// modeAut finds a strong generating set of the automorphism group: a
+	// node is kept only if its trace equals the first path's.
+	modeAut searchMode = iota
+	// modeCanon also finds the canonical leaf: the leaf with the largest
+	// (trace sequence, permuted graph), keeping nodes whose trace equals the
+	// first path's or is not smaller than the best path's.
+	modeCanon
+)
+
+// level is the state of the search-tree node at one depth of the current
+// path: its partition (by trail mark), its target cell and the children
+// already explored, grouped into orbits of the generators that fix the
+// node's path.
+type level struct {
+	mark     int     // trail length of the node's partition
+	tokEnd   int     // end of the node's tokens in refiner.tok
+	cell     int32   // target cell start
+	verts    []int32 // target cell vertices; children are tried in this order
+	uf       []int32 // union-find over indices of verts
+	expl     []bool  // per union-find root: an explored child lies in the class
+	size     []int32 // per union-find root: class size
+	next     int     // next index of verts to consider
+	started  bool    // the first child has been tried
+	ready    bool    // verts (and uf, expl, size off the first path) are set up
+	scan     bool    // no room for verts: children are found by scanning the cell
+	last     int32   // in scan mode: the last child returned
+	stamp    int32   // on the first path: the orbMark stamp of this level
+	first    int32   // the first child tried
+	firstIdx int32   // its index in verts once ready
+	gensDone int     // generators already merged into uf
+	eqFirst  bool    // the node's trace equals the first path's
+	cmpBest  int8    // the node's trace compared with the best path's
+	onFirst  bool    // the node is on the first path
+}
+
+// searcher runs one individualization-refinement search on one graph.
+type searcher struct {
+	g        *Graph
+	mode     searchMode
+	maxNodes int64
+	p        *partition
+	r        *refiner
+	levels   []level
+	path     []int32 // path[d] is the vertex individualized below depth d
+	stats    Stats
+
+	haveFirst  bool
+	firstElems []int32
+	firstPath  []int32
+	firstEnd   []int // firstEnd[d]: end of the depth-d tokens in firstTok
+	firstTok   []int32
+
+	bestElems []int32
+	bestPath  []int32
+	bestEnd   []int
+	bestTok   []int32
+	rowStart  []int32 // row offsets of the permuted graph, the same for every leaf
+	bestRows  []int32 // permuted out-lists of the best leaf
+	candRows  []int32
+
+	gens      []Perm
+	orb       []int32 // union-find of the orbits of all generators (root = minimum)
+	orbSize   []int32 // per root: orbit size
+	orbMark   []int32 // per root: stamp of the first-path level that explored the orbit
+	markStamp int32
+	order     *big.Int
+
+	held  int      // int32s held by the levels' child lists
+	idxOf []int32  // scratch: vertex -> index in a level's verts
+	stamp []uint32 // scratch for automorphism tests
+	epoch uint32
+	perm  []int32 // scratch permutation
+}
+
+func newSearcher(g *Graph, mode searchMode, lim Limits) *searcher {
+	p := newPartition(g.n)
+	s := &searcher{
+		g:        g,
+		mode:     mode,
+		maxNodes: lim.maxNodes(),
+		p:        p,
+		r:        newRefiner(g, p),
+		order:    big.NewInt(1),
+		orb:      make([]int32, g.n),
+		orbSize:  make([]int32, g.n),
+		orbMark:  make([]int32, g.n),
+		idxOf:    make([]int32, g.n),
+		stamp:    make([]uint32, g.n),
+		perm:     make([]int32, g.n),
+	}
+	for v := range s.orb {
+		s.orb[v] = int32(v)
+		s.orbSize[v] = 1
+	}
+	return s
+}
+
+// run searches the whole tree.
+func (s *searcher) run(ctx context.Context) error {
+	p, r := s.p, s.r
+	p.setColors(s.g.colors)
+	r.enqueueAll()
+	r.compare = false
+	s.stats.Nodes = 1
+	if _, err := r.refine(ctx); err != nil {
+		return err
+	}
+	s.ensureLevel(0)
+	s.levels[0].eqFirst, s.levels[0].cmpBest = true, 0
+	d := 0
+	fresh := true
+	for {
+		if fresh {
+			fresh = false
+			if p.discrete() {
+				t := s.leaf(d)
+				if d == 0 {
+					return nil
+				}
+				s.backtrack(t)
+				d = t
+				continue
+			}
+			s.newNode(d)
+		}
+		lv := &s.levels[d]
+		x, ok := s.nextChild(d)
+		if !ok {
+			if lv.onFirst {
+				s.order.Mul(s.order, big.NewInt(int64(s.orbSize[s.orbFind(lv.first)])))
+			}
+			if d == 0 {
+				return nil
+			}
+			d--
+			s.backtrack(d)
+			continue
+		}
+		if s.stats.Nodes >= s.maxNodes {
+			return &LimitError{What: "search nodes", Limit: s.maxNodes, Got: s.stats.Nodes + 1}
+		}
+		s.stats.Nodes++
+		if s.stats.Nodes&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		r.tokBase = len(r.tok)
+		r.compare = s.haveFirst
+		if s.haveFirst {
+			r.eqFirst = lv.eqFirst
+			if r.eqFirst {
+				r.first = s.firstTok[s.firstEnd[d]:s.firstEnd[d+1]]
+			}
+			r.cmpBest = -1
+			if s.mode == modeCanon {
+				r.cmpBest = lv.cmpBest
+				if r.cmpBest == 0 {
+					r.best = s.bestTok[s.bestEnd[d]:s.bestEnd[d+1]]
+				}
+			}
+		}
+		c := p.individualize(x)
+		r.emit(lv.cell)
+		r.enqueue(c)
+		alive, err := r.refine(ctx)
+		if err != nil {
+			return err
+		}
+		if !alive {
+			s.stats.Pruned++
+			s.backtrack(d)
+			continue
+		}
+		s.path = append(s.path[:d], x)
+		s.ensureLevel(d + 1)
+		child := &s.levels[d+1]
+		child.eqFirst, child.cmpBest = true, 0
+		if s.haveFirst {
+			child.eqFirst, child.cmpBest = r.eqFirst, r.cmpBest
+		}
+		d++
+		s.stats.MaxDepth = max(s.stats.MaxDepth, d)
+		fresh = true
+	}
+}
+
+func (s *searcher) ensureLevel(d int) {
+	for len(s.levels) <= d {
+		s.levels = append(s.levels, level{})
+	}
+}
+
+// backtrack restores the partition and trace of the node at depth d.
+func (s *searcher) backtrack(d int) {
+	lv := &s.levels[d]
+	s.p.undo(lv.mark)
+	s.r.tok = s.r.tok[:lv.tokEnd]
+}
+
+// newNode prepares the node at depth d (not a leaf): its non-singleton
+// cells, its target cell and its children.
+func (s *searcher) newNode(d int) {
+	p := s.p
+	lv := &s.levels[d]
+	lv.mark = len(p.trail)
+	lv.tokEnd = len(s.r.tok)
+	lv.onFirst = false
+	lv.cell = s.targetCell()
+	lv.started = false
+	lv.ready = false
+}
+
+// maxHeld bounds the int32s held by the levels' child lists (verts, and
+// uf, size and expl off the first path); beyond it a level scans its cell
+// for children instead of copying it, so a deep path through big cells
+// (such as the empty graph's) does not need memory quadratic in n.
+var maxHeld = 1 << 24
+
+// hold makes room for a child list of l vertices at level lv, with the
+// orbit arrays if withUF is set. It returns false if the budget is
+// exhausted.
+func (s *searcher) hold(lv *level, l int32, withUF bool) bool {
+	need := int(l)
+	grow := max(need-cap(lv.verts), 0)
+	if withUF {
+		grow += 3 * max(need-cap(lv.uf), 0)
+	}
+	if grow == 0 {
+		return true
+	}
+	if s.held+grow > maxHeld {
+		return false
+	}
+	s.held += grow
+	if need > cap(lv.verts) {
+		lv.verts = make([]int32, 0, need)
+	}
+	if withUF && need > cap(lv.uf) {
+		lv.uf = make([]int32, 0, need)
+		lv.size = make([]int32, 0, need)
+		lv.expl = make([]bool, 0, need)
+	}
+	return true
+}
+
+// setupChildren copies the target cell of the node at depth d (whose
+// partition is current) and starts its orbit classes. It is done only when
+// a second child is needed: most nodes off the first path are left after
+// their first child.
+func (s *searcher) setupChildren(d int) {
+	p := s.p
+	lv := &s.levels[d]
+	l := p.cellLen[lv.cell]
+	lv.ready = true
+	lv.last = -1
+	lv.scan = !s.hold(lv, l, true)
+	if lv.scan {
+		return
+	}
+	lv.verts = append(lv.verts[:0], p.elems[lv.cell:lv.cell+l]...)
+	lv.uf = lv.uf[:0]
+	lv.size = lv.size[:0]
+	lv.expl = lv.expl[:0]
+	for k := int32(0); k < l; k++ {
+		lv.uf = append(lv.uf, k)
+		lv.size = append(lv.size, 1)
+		lv.expl = append(lv.expl, false)
+		if lv.verts[k] == lv.first {
+			lv.firstIdx = k
+		}
+	}
+	lv.expl[lv.firstIdx] = true
+	lv.next = 0
+	lv.gensDone = 0
+}
+
+// scanNext returns the smallest vertex of the node's target cell above
+// lv.last that is not the first child and that ok accepts. The partition
+// must be the node's.
+func (s *searcher) scanNext(lv *level, ok func(int32) bool) (int32, bool) {
+	p := s.p
+	best := int32(-1)
+	for _, x := range p.elems[lv.cell : lv.cell+p.cellLen[lv.cell]] {
+		if x > lv.last && x != lv.first && (best < 0 || x < best) && ok(x) {
+			best = x
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	lv.last = best
+	return best, true
+}
+
+// Target-cell heuristics.
+const (
+	cellFirstLargest     = iota // first largest non-singleton cell
+	cellFirst                   // first non-singleton cell
+	cellFirstSmallest           // first smallest non-singleton cell
+	cellMaxJoinsLargest         // most non-trivially joined cells; largest, first
+	cellMaxJoinsSmallest        // most non-trivially joined cells; smallest, first
+)
+
+// targetHeuristic selects the target-cell heuristic (tests change it).
+var targetHeuristic = cellFirstLargest
+
+// targetCell picks the cell to individualize in, scanning the
+// non-singleton cells in position order.
+func (s *searcher) targetCell() int32 {
+	p := s.p
+	head := p.n
+	first := p.nsNext[head]
+	switch targetHeuristic {
+	case cellFirst:
+		return first
+	case cellMaxJoinsLargest, cellMaxJoinsSmallest:
+		return s.maxJoinsCell(targetHeuristic == cellMaxJoinsSmallest)
+	}
+	best, bl := first, p.cellLen[first]
+	for c := p.nsNext[first]; c != head; c = p.nsNext[c] {
+		l := p.cellLen[c]
+		if targetHeuristic == cellFirstSmallest && l < bl || targetHeuristic != cellFirstSmallest && l > bl {
+			best, bl = c, l
+		}
+	}
+	return best
+}
+
+// maxJoinsCell returns the first cell, among the non-singleton cells with
+// the most non-trivial joins (another non-singleton cell D such that a
+// vertex of the cell has some but not all of D as out- or in-neighbours),
+// that is largest (or smallest).
+func (s *searcher) maxJoinsCell(smallest bool) int32 {
+	p, g := s.p, s.g
+	cnt := s.r.touchedN // all zero outside refinement
+	touched := s.r.touched[:0]
+	best, bj, bl := int32(-1), int32(-1), int32(0)
+	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
+		l := p.cellLen[c]
+		v := p.elems[c]
+		joins := int32(0)
+		for pass := 0; pass < 2; pass++ {
+			nb := g.Out(int(v))
+			if pass == 1 {
+				if g.sym {
+					break
+				}
+				nb = g.In(int(v))
+			}
+			touched = touched[:0]
+			for _, w := range nb {
+				d := p.cellOf[w]
+				if p.cellLen[d] == 1 {
+					continue
+				}
+				if cnt[d] == 0 {
+					touched = append(touched, d)
+				}
+				cnt[d]++
+			}
+			for _, d := range touched {
+				if cnt[d] != p.cellLen[d] {
+					joins++
+				}
+				cnt[d] = 0
+			}
+		}
+		better := joins > bj || joins == bj && (smallest && l < bl || !smallest && l > bl)
+		if better {
+			best, bj, bl = c, joins, l
+		}
+	}
+	s.r.touched = touched[:0]
+	return best
+}
+
+// nextChild returns the next child of the node at depth d that is not in
+// the orbit of an explored child under the generators fixing the node's
+// path.
+func (s *searcher) nextChild(d int) (int32, bool) {
+	lv := &s.levels[d]
+	if !lv.started {
+		lv.started = true
+		lv.first = s.p.elems[lv.cell]
+		return lv.first, true
+	}
+	if lv.onFirst {
+		return s.nextFirstPathChild(lv)
+	}
+	if !lv.ready {
+		s.setupChildren(d)
+	}
+	if lv.scan {
+		// No orbit pruning without the child list.
+		return s.scanNext(lv, func(int32) bool { return true })
+	}
+	if lv.gensDone < len(s.gens) {
+		s.incorporate(d)
+	}
+	for lv.next < len(lv.verts) {
+		k := int32(lv.next)
+		lv.next++
+		root := s.find(lv, k)
+		if lv.expl[root] {
+			continue
+		}
+		lv.expl[root] = true
+		return lv.verts[k], true
+	}
+	return 0, false
+}
+
+// nextFirstPathChild is nextChild for a node on the first path. Every
+// generator found so far fixes the node's path (they were all found in its
+// subtree), so the orbits of all generators, kept incrementally in s.orb,
+// are the orbits of the node's stabiliser, as in nauty.
+func (s *searcher) nextFirstPathChild(lv *level) (int32, bool) {
+	if !lv.ready {
+		p := s.p
+		l := p.cellLen[lv.cell]
+		lv.scan = !s.hold(lv, l, false)
+		if !lv.scan {
+			lv.verts = append(lv.verts[:0], p.elems[lv.cell:lv.cell+l]...)
+		}
+		lv.next = 0
+		lv.last = -1
+		s.markStamp++
+		lv.stamp = s.markStamp
+		s.orbMark[s.orbFind(lv.first)] = lv.stamp
+		lv.ready = true
+	}
+	if lv.scan {
+		x, ok := s.scanNext(lv, func(x int32) bool { return s.orbMark[s.orbFind(x)] != lv.stamp })
+		if ok {
+			s.orbMark[s.orbFind(x)] = lv.stamp
+		}
+		return x, ok
+	}
+	for lv.next < len(lv.verts) {
+		x := lv.verts[lv.next]
+		lv.next++
+		root := s.orbFind(x)
+		if s.orbMark[root] == lv.stamp {
+			continue
+		}
+		s.orbMark[root] = lv.stamp
+		return x, true
+	}
+	return 0, false
+}
+
+// incorporate merges into the node's orbit classes the generators found
+// since the last call that fix the node's path pointwise.
+func (s *searcher) incorporate(d int) {
+	lv := &s.levels[d]
+	prefix := s.path[:d]
+	indexed := false
+	for _, gen := range s.gens[lv.gensDone:] {
+		fixes := true
+		for _, u := range prefix {
+			if gen[u] != u {
+				fixes = false
+				break
+			}
+		}
+		if !fixes {
+			continue
+		}
+		if !indexed {
+			for k, v := range lv.verts {
+				s.idxOf[v] = int32(k)
+			}
+			indexed = true
+		}
+		for k, v := range lv.verts {
+			s.union(lv, int32(k), s.idxOf[gen[v]])
+		}
+	}
+	lv.gensDone = len(s.gens)
+}
+
+func (s *searcher) find(lv *level, k int32) int32 {
+	uf := lv.uf
+	for uf[k] != k {
+		uf[k] = uf[uf[k]]
+		k = uf[k]
+	}
+	return k
+}
+
+func (s *searcher) union(lv *level, a, b int32) {
+	a, b = s.find(lv, a), s.find(lv, b)
+	if a == b {
+		return
+	}
+	if lv.size[a] < lv.size[b] {
+		a, b = b, a
+	}
+	lv.uf[b] = a
+	lv.size[a] += lv.size[b]
+	lv.expl[a] = lv.expl[a] || lv.expl[b]
+}
+
+// leaf handles the discrete partition at depth d and returns the depth of
+// the node whose remaining children the search continues with.
+func (s *searcher) leaf(d int) int {
+	s.stats.Leaves++
+	p := s.p
+	lvEq, lvCmp := s.levels[d].eqFirst, s.levels[d].cmpBest
+	if !s.haveFirst {
+		s.haveFirst = true
+		s.firstElems = slices.Clone(p.elems)
+		s.firstPath = slices.Clone(s.path[:d])
+		s.firstTok = slices.Clone(s.r.tok)
+		s.firstEnd = s.tokEnds(s.firstEnd[:0], d)
+		for k := 0; k < d; k++ {
+			s.levels[k].onFirst = true
+		}
+		s.rowStart = make([]int32, p.n+1)
+		for i, u := range p.elems {
+			s.rowStart[i+1] = s.rowStart[i] + int32(len(s.g.Out(int(u))))
+		}
+		s.bestRows = make([]int32, len(s.g.outAdj))
+		s.candRows = make([]int32, len(s.g.outAdj))
+		s.buildRows(s.bestRows, false)
+		s.setBest(d)
+		return d - 1
+	}
+	if lvEq {
+		for i, v := range s.firstElems {
+			s.perm[v] = p.elems[i]
+		}
+		if s.isAutomorphism(s.perm) {
+			s.addGen(s.perm, true)
+			return divergence(s.path[:d], s.firstPath)
+		}
+	}
+	if s.mode == modeCanon && lvCmp > 0 {
+		s.buildRows(s.candRows, false)
+		s.bestRows, s.candRows = s.candRows, s.bestRows
+		s.setBest(d)
+		return d - 1
+	}
+	// In modeCanon the leaf's trace equals the best leaf's (lvCmp == 0) or
+	// is smaller (then it is kept only for the first-leaf test above). In
+	// modeAut every kept leaf has the first leaf's trace, and the best leaf
+	// is the largest permuted graph among those leaves: comparing with it
+	// finds automorphisms inside subtrees that hold no image of the first
+	// leaf, which nauty's first-leaf-only search would explore in full.
+	if s.mode == modeCanon && lvCmp < 0 {
+		return d - 1
+	}
+	switch s.buildRows(s.candRows, true) {
+	case 1:
+		s.bestRows, s.candRows = s.candRows, s.bestRows
+		s.setBest(d)
+	case 0:
+		for i, v := range s.bestElems {
+			s.perm[v] = p.elems[i]
+		}
+		s.addGen(s.perm, false)
+		return divergence(s.path[:d], s.bestPath)
+	}
+	return d - 1
+}
+
+// divergence returns the length of the common prefix of a and b.
+func divergence(a, b []int32) int {
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	return k
+}
+
+// tokEnds appends the token end of every depth 0..d of the current path.
+func (s *searcher) tokEnds(dst []int, d int) []int {
+	for k := 0; k < d; k++ {
+		dst = append(dst, s.levels[k].tokEnd)
+	}
+	return append(dst, len(s.r.tok))
+}
+
+// setBest records the current leaf (whose rows are in bestRows) as best.
+func (s *searcher) setBest(d int) {
+	s.bestElems = append(s.bestElems[:0], s.p.elems...)
+	s.bestPath = append(s.bestPath[:0], s.path[:d]...)
+	s.bestTok = append(s.bestTok[:0], s.r.tok...)
+	s.bestEnd = s.tokEnds(s.bestEnd[:0], d)
+	for k := 0; k <= d; k++ {
+		s.levels[k].cmpBest = 0
+	}
+}
+
+// buildRows writes the out-lists of the current leaf's permuted graph into
+// dst. With cmp set it compares them with bestRows as it goes and returns
+// -1 as soon as they are smaller, or 1 (all rows built) if larger, or 0 if
+// equal.
+func (s *searcher) buildRows(dst []int32, cmp bool) int {
+	p, g := s.p, s.g
+	res := 0
+	for i, u := range p.elems {
+		row := dst[s.rowStart[i]:s.rowStart[i+1]]
+		for j, w := range g.outAdj[g.outStart[u]:g.outStart[u+1]] {
+			row[j] = p.pos[w]
+		}
+		sortSmall(row)
+		if cmp && res == 0 {
+			res = slices.Compare(row, s.bestRows[s.rowStart[i]:s.rowStart[i+1]])
+			if res < 0 {
+				return -1
+			}
+		}
+	}
+	return res
+}
+
+func sortSmall(a []int32) {
+	if len(a) > 16 {
+		slices.Sort(a)
+		return
+	}
+	for i := 1; i < len(a); i++ {
+		x := a[i]
+		j := i
+		for ; j > 0 && a[j-1] > x; j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = x
+	}
+}
+
+// isAutomorphism tests a colour-preserving candidate (it maps cells of equal
+// traces onto each other) against the arcs.
+func (s *searcher) isAutomorphism(perm []int32) bool {
+	g := s.g
+	n := g.n
+	if s.epoch > 1<<31 {
+		clear(s.stamp)
+		s.epoch = 0
+	}
+	for u := 0; u < n; u++ {
+		pu := perm[u]
+		out := g.outAdj[g.outStart[u]:g.outStart[u+1]]
+		pout := g.outAdj[g.outStart[pu]:g.outStart[pu+1]]
+		if len(out) != len(pout) {
+			return false
+		}
+		if len(out) == 0 {
+			continue
+		}
+		s.epoch++
+		e := s.epoch
+		for _, w := range pout {
+			s.stamp[w] = e
+		}
+		for _, w := range out {
+			if s.stamp[perm[w]] != e {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// addGen records an automorphism. Automorphisms found from the first leaf
+// always join two orbits of the group found so far and are kept;
+// automorphisms from the best leaf are kept only if they do. This bounds the
+// generators by n-1.
+func (s *searcher) addGen(perm []int32, fromFirst bool) {
+	joined := false
+	for v, w := range perm {
+		a, b := s.orbFind(int32(v)), s.orbFind(w)
+		if a != b {
+			if b < a {
+				a, b = b, a
+			}
+			s.orb[b] = a
+			s.orbSize[a] += s.orbSize[b]
+			s.orbMark[a] = max(s.orbMark[a], s.orbMark[b])
+			joined = true
+		}
+	}
+	if !joined && !fromFirst {
+		return
+	}
+	s.gens = append(s.gens, Perm(slices.Clone(perm)))
+}
+
+func (s *searcher) orbFind(v int32) int32 {
+	for s.orb[v] != v {
+		s.orb[v] = s.orb[s.orb[v]]
+		v = s.orb[v]
+	}
+	return v
+}
+
+// group returns the automorphism group found by a completed search.
+func (s *searcher) group() *Group {
+	orbits := make([]int32, s.g.n)
+	for v := range orbits {
+		orbits[v] = s.orbFind(int32(v))
+	}
+	st := s.stats
+	st.Generators = len(s.gens)
+	return &Group{
+		n:          s.g.n,
+		Generators: s.gens,
+		Order:      s.order,
+		Base:       s.firstPath,
+		Orbits:     orbits,
+		Stats:      st,
+	}
+}
