@@ -107,9 +107,13 @@ type LimitError struct {
 	What  string // the limit's name, as in Limits (e.g. "MaxAtoms")
 	Limit int64  // its configured value
 	Got   int64  // what was reached when the work stopped (at least Limit+1 where countable)
+	Where string // what grew past the limit, when known (e.g. "relation cell/3")
 }
 
 func (e *LimitError) Error() string {
+	if e.Where != "" {
+		return fmt.Sprintf("limit %s=%d exceeded (reached %d; largest: %s)", e.What, e.Limit, e.Got, e.Where)
+	}
 	return fmt.Sprintf("limit %s=%d exceeded (reached %d)", e.What, e.Limit, e.Got)
 }
 

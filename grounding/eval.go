@@ -3,6 +3,7 @@ package grounding
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -128,18 +129,20 @@ type step struct {
 	rel    int32
 	probes []probe
 	ix     *index
-	delta  bool // ranges over the delta of its relation
-	old    bool // ranges over facts older than the delta
-	checks []int
+	delta  bool    // ranges over the delta of its relation
+	old    bool    // ranges over facts older than the delta
+	checks []int   // static checks that run once this step has matched
+	negDyn []int   // negated fluent atoms whose variables this step completes
+	live   []int32 // variables bound before this step and needed from it on
 }
 
 // plan is a join order for one rule (and one delta literal in semi-naive rounds).
 type plan struct {
-	rule   *nrule
-	pre    []int // checks with ground arguments
-	steps  []step
-	nvars  int
-	negDyn []int // negated atoms over fluent relations (instantiation only)
+	rule      *nrule
+	pre       []int // static checks with ground arguments
+	preNegDyn []int // negated fluent atoms with ground arguments
+	steps     []step
+	nvars     int
 }
 
 // engine evaluates rules over fact sets.
@@ -152,6 +155,8 @@ type engine struct {
 	facts    []*factSet
 	atoms    int64
 	work     int64
+	rounds   int   // semi-naive rounds, for diagnostics
+	matches  int64 // join matches while building the circuit (MaxInstances)
 	err      error
 	lo, hi   []int32 // per relation: delta range of the current round
 	dropNeg  func(rel int32) bool
@@ -180,7 +185,7 @@ func (e *engine) tick() bool {
 
 // makePlan orders the positive atoms of r greedily (most bound positions first,
 // then fewest facts), starting with the delta literal if any.
-func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool) *plan {
+func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, circuit bool) *plan {
 	p := &plan{rule: r, nvars: len(r.varNames)}
 	bound := make([]bool, len(r.varNames))
 	used := make([]bool, len(r.body))
@@ -209,7 +214,17 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool) 
 		checks = rest
 		return ready
 	}
-	p.pre = placeChecks()
+	split := func(ready []int) (static, fluent []int) {
+		for _, i := range ready {
+			if r.body[i].kind == bNeg && !e.c.rels[r.body[i].rel].static {
+				fluent = append(fluent, i)
+			} else {
+				static = append(static, i)
+			}
+		}
+		return
+	}
+	p.pre, p.preNegDyn = split(placeChecks())
 	for len(p.steps) < len(atoms) {
 		best, bestScore := -1, int64(math.MinInt64)
 		for _, i := range atoms {
@@ -218,10 +233,9 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool) 
 			}
 			var score int64
 			if i == deltaLit {
-				score = 1 << 62
+				score = math.MaxInt64
 			} else {
-				known, total := countKnown(bound, r.body[i].args)
-				score = int64(known)<<40 - int64(total)<<32 + (1<<31 - int64(min(e.facts[r.body[i].rel].n, 1<<30)))
+				score = e.score(r.body[i], bound, circuit)
 			}
 			if score > bestScore {
 				best, bestScore = i, score
@@ -242,16 +256,49 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool) 
 		for _, a := range b.args {
 			markBound(bound, a)
 		}
-		s.checks = placeChecks()
-		f := e.facts[b.rel]
-		sig := probeSig(s.probes)
-		ix, ok := f.indexes[sig]
-		if !ok && len(s.probes) > 0 {
-			ix = &index{probes: s.probes, m: map[uint64][]int32{}}
-			f.indexes[sig] = ix
+		s.checks, s.negDyn = split(placeChecks())
+		if len(s.probes) > 0 {
+			s.ix = e.index(e.facts[b.rel], s.probes)
 		}
-		s.ix = ix
 		p.steps = append(p.steps, s)
+	}
+	// Live variables: bound before step k and used at k or later (or in the head).
+	needed := make([]bool, len(r.varNames))
+	for _, a := range r.headArgs {
+		markBound(needed, a)
+	}
+	markLit := func(i int) {
+		l := r.body[i]
+		for _, a := range l.args {
+			markBound(needed, a)
+		}
+		if l.kind == bDistinct || l.kind == bEqual {
+			markBound(needed, l.a)
+			markBound(needed, l.b)
+		}
+	}
+	boundBefore := make([][]bool, len(p.steps))
+	bb := make([]bool, len(r.varNames))
+	for k := range p.steps {
+		boundBefore[k] = append([]bool(nil), bb...)
+		for _, a := range r.body[p.steps[k].lit].args {
+			markBound(bb, a)
+		}
+	}
+	for k := len(p.steps) - 1; k >= 0; k-- {
+		s := &p.steps[k]
+		markLit(s.lit)
+		for _, i := range s.checks {
+			markLit(i)
+		}
+		for _, i := range s.negDyn {
+			markLit(i)
+		}
+		for v := range needed {
+			if needed[v] && boundBefore[k][v] {
+				s.live = append(s.live, int32(v))
+			}
+		}
 	}
 	return p
 }
@@ -293,6 +340,78 @@ func markBound(bound []bool, p pat) {
 	}
 }
 
+// score ranks an atom as the next join step (higher first). For domains:
+// pure filters, then atoms joined to what is bound (no cartesian products),
+// then the fewest expected matches, which lets the memo project variables
+// away early. For circuits: the most known positions, which binds head
+// variables early and keeps memoized sub-results small.
+func (e *engine) score(b basic, bound []bool, circuit bool) int64 {
+	if circuit {
+		known, total := countKnown(bound, b.args)
+		return int64(known)<<40 - int64(total)<<32 + (1<<31 - int64(min(e.facts[b.rel].n, 1<<30)))
+	}
+	var score int64
+	fresh, shared := freshVars(bound, b.args)
+	if fresh == 0 {
+		score |= 1 << 61
+	}
+	if shared > 0 {
+		score |= 1 << 60
+	}
+	return score | (1<<50 - 1 - min(e.estimate(b, bound), 1<<50-1))
+}
+
+// estimate is the expected number of facts an atom matches given the bound
+// variables: relation size over the number of distinct keys of its index.
+func (e *engine) estimate(b basic, bound []bool) int64 {
+	f := e.facts[b.rel]
+	var probes []probe
+	for ai, a := range b.args {
+		probes = appendProbes(probes, []int32{int32(ai)}, a, bound)
+	}
+	if len(probes) == 0 || f.n == 0 {
+		return int64(f.n)
+	}
+	ix := e.index(f, probes)
+	ix.update(e.ts, f)
+	return int64(f.n) / int64(max(1, len(ix.m)))
+}
+
+// index returns the index of f over the given probes, creating it.
+func (e *engine) index(f *factSet, probes []probe) *index {
+	sig := probeSig(probes)
+	ix, ok := f.indexes[sig]
+	if !ok {
+		ix = &index{probes: probes, m: map[uint64][]int32{}}
+		f.indexes[sig] = ix
+	}
+	return ix
+}
+
+// freshVars counts the distinct unbound variables of an atom's arguments and
+// how many of its variables are already bound.
+func freshVars(bound []bool, ps []pat) (fresh, shared int) {
+	seen := map[int32]bool{}
+	var walk func(p pat)
+	walk = func(p pat) {
+		if p.v >= 0 && !seen[p.v] {
+			seen[p.v] = true
+			if bound[p.v] {
+				shared++
+			} else {
+				fresh++
+			}
+		}
+		for _, a := range p.args {
+			walk(a)
+		}
+	}
+	for _, p := range ps {
+		walk(p)
+	}
+	return fresh, shared
+}
+
 func countKnown(bound []bool, ps []pat) (known, total int) {
 	for _, p := range ps {
 		k, t := countKnownPat(bound, p)
@@ -312,7 +431,7 @@ func countKnownPat(bound []bool, p pat) (known, total int) {
 	case p.t >= 0:
 		return 1, 1
 	}
-	known, total = 1, 1 // the functor itself
+	known, total = 1, 1
 	for _, a := range p.args {
 		k, t := countKnownPat(bound, a)
 		known += k
@@ -422,25 +541,116 @@ func (e *engine) check(b *binding, l *basic) bool {
 	return true
 }
 
-// join enumerates the bindings that satisfy p, calling emit with each (and the
-// matched fact id of every step, in step order). It stops when emit returns false.
-func (e *engine) join(p *plan, emit func(b *binding, matched []int32) bool) {
-	b := &binding{vals: make([]int32, p.nvars)}
-	for i := range b.vals {
-		b.vals[i] = -1
+// joined is the result of a join: the distinct head tuples it derives and, in
+// circuit mode, the literal saying when each is derived.
+type joined struct {
+	keys   map[string]int
+	tuples [][]int32
+	lits   []Lit
+	alts   [][]Lit // alternatives per tuple until finish
+}
+
+func (j *joined) add(key []byte, tuple []int32, l Lit) {
+	i, ok := j.keys[string(key)]
+	if !ok {
+		i = len(j.tuples)
+		j.keys[string(key)] = i
+		j.tuples = append(j.tuples, tuple)
+		j.alts = append(j.alts, nil)
 	}
+	j.alts[i] = append(j.alts[i], l)
+}
+
+// finish ORs the alternatives of every tuple.
+func (j *joined) finish(b *builder) *joined {
+	j.lits = make([]Lit, len(j.alts))
+	for i, a := range j.alts {
+		j.lits[i] = b.Or(a...)
+	}
+	j.alts = nil
+	return j
+}
+
+// join evaluates rule p.rule over the fact sets and returns the head tuples it
+// derives. It is dynamic programming over the join order: what the steps from
+// k on can derive depends only on the values of the variables live at k, so
+// that result is computed once per distinct live assignment. This projects
+// away variables nobody needs later (a product of independent atoms costs
+// their sum, not their product).
+//
+// With a builder (circuit mode) each head tuple also gets the literal of the
+// factored formula OR over matches of (AND of the matched fluent atoms' literals
+// from litOf, the negated fluent atoms' literals, and the rest of the join).
+// Without one (domain mode) negated fluent atoms are ignored.
+func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joined {
+	r := p.rule
+	bd := &binding{vals: make([]int32, p.nvars)}
+	for i := range bd.vals {
+		bd.vals[i] = -1
+	}
+	empty := &joined{keys: map[string]int{}}
 	for _, ci := range p.pre {
-		if !e.check(b, &p.rule.body[ci]) {
-			return
+		if !e.check(bd, &r.body[ci]) {
+			return empty
 		}
 	}
-	matched := make([]int32, len(p.steps))
-	var rec func(k int) bool
-	rec = func(k int) bool {
+	negLits := func(idx []int) Lit {
+		l := True
+		if b == nil {
+			return l
+		}
+		for _, ci := range idx {
+			nl := &r.body[ci]
+			if id, ok := e.facts[nl.rel].lookup(e.instArgs(bd, nl.args)); ok {
+				l = b.And(l, litOf(nl.rel, id).Not())
+			}
+		}
+		return l
+	}
+	// Domain mode: the head tuples go straight into out, and a step state seen
+	// before can only derive tuples already there, so a visited set is enough.
+	out := &joined{keys: map[string]int{}}
+	visited := make([]map[string]bool, len(p.steps))
+	memo := make([]map[string]*joined, len(p.steps))
+	var key, tkey []byte
+	var rec func(k int) *joined
+	rec = func(k int) *joined {
 		if k == len(p.steps) {
-			return emit(b, matched)
+			t := e.instArgs(bd, r.headArgs)
+			tkey = encodeTuple(tkey[:0], t)
+			if b == nil {
+				if _, ok := out.keys[string(tkey)]; !ok {
+					out.add(tkey, append([]int32(nil), t...), True)
+				}
+				return nil
+			}
+			j := &joined{keys: map[string]int{}}
+			j.add(tkey, append([]int32(nil), t...), True)
+			return j.finish(b)
 		}
 		s := &p.steps[k]
+		key = key[:0]
+		for _, v := range s.live {
+			key = binary.LittleEndian.AppendUint32(key, uint32(bd.vals[v]))
+		}
+		if b == nil {
+			if visited[k] == nil {
+				visited[k] = map[string]bool{}
+			}
+			if visited[k][string(key)] {
+				return nil
+			}
+			visited[k][string(key)] = true
+		} else {
+			if memo[k] == nil {
+				memo[k] = map[string]*joined{}
+			}
+			if j, ok := memo[k][string(key)]; ok {
+				return j
+			}
+		}
+		memoKey := string(key)
+		acc := &joined{keys: map[string]int{}}
 		f := e.facts[s.rel]
 		lo, hi := int32(0), f.n
 		if e.hi != nil {
@@ -451,73 +661,104 @@ func (e *engine) join(p *plan, emit func(b *binding, matched []int32) bool) {
 				hi = min(hi, e.lo[s.rel])
 			}
 		}
-		if lo >= hi {
-			return true
-		}
-		lit := &p.rule.body[s.lit]
+		lit := &r.body[s.lit]
+		fluent := !e.c.rels[s.rel].static
 		try := func(id int32) bool {
 			if !e.tick() {
 				return false
 			}
-			mark := len(b.trail)
+			mark := len(bd.trail)
 			ok := true
 			tuple := f.tuple(id)
 			for i, a := range lit.args {
-				if !e.match(b, a, tuple[i]) {
+				if !e.match(bd, a, tuple[i]) {
 					ok = false
 					break
 				}
 			}
 			if ok {
 				for _, ci := range s.checks {
-					if !e.check(b, &p.rule.body[ci]) {
+					if !e.check(bd, &r.body[ci]) {
 						ok = false
 						break
 					}
 				}
 			}
-			cont := true
-			if ok {
-				matched[k] = id
-				cont = rec(k + 1)
+			if ok && b == nil {
+				rec(k + 1)
+			} else if ok {
+				e.matches++
+				if e.matches > e.lim.MaxInstances {
+					e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: "rules of " + e.c.rels[r.head].name})
+				}
+				here := negLits(s.negDyn)
+				if fluent {
+					here = b.And(here, litOf(s.rel, id))
+				}
+				if here != False {
+					sub := rec(k + 1)
+					for i, t := range sub.tuples {
+						tkey = encodeTuple(tkey[:0], t)
+						acc.add(tkey, t, b.And(here, sub.lits[i]))
+					}
+				}
 			}
-			b.undo(mark)
-			return cont && e.err == nil
+			bd.undo(mark)
+			return e.err == nil
 		}
 		if s.ix == nil {
 			for id := lo; id < hi; id++ {
 				if !try(id) {
-					return false
+					break
 				}
 			}
-			return true
-		}
-		s.ix.update(e.ts, f)
-		h := uint64(1469598103934665603)
-		for _, pr := range s.probes {
-			switch {
-			case pr.functor:
-				h = mix(h, uint64(pr.fn)<<20|uint64(pr.arity))
-			case pr.ground >= 0:
-				h = mix(h, uint64(pr.ground))
-			default:
-				h = mix(h, uint64(b.vals[pr.v]))
+		} else {
+			s.ix.update(e.ts, f)
+			h := uint64(1469598103934665603)
+			for _, pr := range s.probes {
+				switch {
+				case pr.functor:
+					h = mix(h, uint64(pr.fn)<<20|uint64(pr.arity))
+				case pr.ground >= 0:
+					h = mix(h, uint64(pr.ground))
+				default:
+					h = mix(h, uint64(bd.vals[pr.v]))
+				}
+			}
+			for _, id := range s.ix.m[h] {
+				if id < lo {
+					continue
+				}
+				if id >= hi || !try(id) {
+					break
+				}
 			}
 		}
-		for _, id := range s.ix.m[h] {
-			if id < lo {
-				continue
-			}
-			if id >= hi {
-				break
-			}
-			if !try(id) {
-				return false
-			}
+		if b == nil {
+			return nil
 		}
-		return true
+		acc.finish(b)
+		memo[k][memoKey] = acc
+		return acc
 	}
-	rec(0)
+	if b == nil {
+		rec(0)
+		return out
+	}
+	res := rec(0)
+	if pre := negLits(p.preNegDyn); pre != True {
+		for i := range res.lits {
+			res.lits[i] = b.And(pre, res.lits[i])
+		}
+	}
+	return res
+}
+
+func encodeTuple(dst []byte, t []int32) []byte {
+	for _, x := range t {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(x))
+	}
+	return dst
 }
 
 // addFact inserts a derived fact, enforcing MaxAtoms.
@@ -526,7 +767,7 @@ func (e *engine) addFact(rel int32, tuple []int32) (int32, bool) {
 	if isNew {
 		e.atoms++
 		if e.atoms > e.lim.MaxAtoms {
-			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms})
+			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms, Where: e.largest()})
 		}
 	}
 	return id, isNew
@@ -540,18 +781,16 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 	e.hi = make([]int32, n)
 	defer func() { e.lo, e.hi = nil, nil }()
 	derive := func(p *plan) {
-		r := p.rule
-		e.join(p, func(b *binding, _ []int32) bool {
-			e.addFact(r.head, e.instArgs(b, r.headArgs))
-			return e.err == nil
-		})
+		for _, t := range e.join(p, nil, nil).tuples {
+			e.addFact(p.rule.head, t)
+		}
 	}
 	// Round 0: everything known so far.
 	for i, f := range e.facts {
 		e.lo[i], e.hi[i] = 0, f.n
 	}
 	for _, r := range rules {
-		derive(e.makePlan(r, -1, inScope))
+		derive(e.makePlan(r, -1, inScope, false))
 		if e.err != nil {
 			return
 		}
@@ -559,6 +798,7 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 	plans := map[[2]int]*plan{}
 	for {
 		changed := false
+		e.rounds++
 		for i, f := range e.facts {
 			e.lo[i], e.hi[i] = e.hi[i], f.n
 			if e.lo[i] < e.hi[i] && inScope(int32(i)) {
@@ -576,7 +816,7 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 				key := [2]int{ri, li}
 				p, ok := plans[key]
 				if !ok {
-					p = e.makePlan(r, li, inScope)
+					p = e.makePlan(r, li, inScope, false)
 					plans[key] = p
 				}
 				derive(p)
@@ -586,4 +826,16 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 			}
 		}
 	}
+}
+
+// largest names the relation with the most ground atoms, for limit errors.
+func (e *engine) largest() string {
+	best := 0
+	for i, f := range e.facts {
+		if f.n > e.facts[best].n {
+			best = i
+		}
+	}
+	r := e.c.rels[best]
+	return fmt.Sprintf("relation %s/%d with %d atoms", r.name, r.arity, e.facts[best].n)
 }

@@ -71,6 +71,7 @@ func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 		return nil, c.errs
 	}
 	sccs := c.analyze()
+	c.resolveUnsafe()
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs
@@ -80,6 +81,10 @@ func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	for i, r := range c.rels {
 		e.facts[i] = newFactSet(r.arity)
 	}
+	// Every ground term of the description, for variables that range over all of them.
+	for t := range ts.fn {
+		e.facts[c.universe].add([]int32{int32(t)})
+	}
 	g := &grounder{c: c, e: e, ts: ts, file: f, sccs: sccs}
 	p, err := g.run()
 	if err != nil {
@@ -88,6 +93,8 @@ func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	p.Name = f.Name
 	p.Warnings = append(append(ErrorList(nil), f.Warnings...), c.warnings...)
 	p.Warnings.Sort()
+	p.Notes = c.notes
+	p.Notes.Sort()
 	return p, nil
 }
 
@@ -247,67 +254,9 @@ func (g *grounder) program() *Program {
 	return p
 }
 
-// instance is a ground rule of a fluent relation: head :- pos..., not neg....
-type instance struct {
-	head     int32
-	pos, neg []atomRef
-}
-
-type atomRef struct{ rel, id int32 }
-
-// instantiate grounds every rule of a fluent relation over the domains.
-func (g *grounder) instantiate() (map[int32][]instance, error) {
-	c, e := g.c, g.e
-	out := map[int32][]instance{}
-	var count int64
-	for _, r := range c.rules {
-		if c.rels[r.head].static {
-			continue
-		}
-		pl := e.makePlan(r, -1, func(int32) bool { return false })
-		headFacts := e.facts[r.head]
-		e.join(pl, func(b *binding, matched []int32) bool {
-			var in instance
-			id, ok := headFacts.lookup(e.instArgs(b, r.headArgs))
-			if !ok {
-				e.fail(fmt.Errorf("internal error: derived %s atom outside its domain", c.rels[r.head].name))
-				return false
-			}
-			in.head = id
-			for k, s := range pl.steps {
-				if !c.rels[s.rel].static {
-					in.pos = append(in.pos, atomRef{s.rel, matched[k]})
-				}
-			}
-			for _, l := range r.body {
-				if l.kind != bNeg || c.rels[l.rel].static {
-					continue
-				}
-				if nid, found := e.facts[l.rel].lookup(e.instArgs(b, l.args)); found {
-					in.neg = append(in.neg, atomRef{l.rel, nid})
-				}
-			}
-			out[r.head] = append(out[r.head], in)
-			count++
-			if count > e.lim.MaxInstances {
-				e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: count})
-			}
-			return e.tick()
-		})
-		if e.err != nil {
-			return nil, e.err
-		}
-	}
-	return out, nil
-}
-
 // circuit builds the literal of every fluent atom and the keyword functions.
 func (g *grounder) circuit(p *Program) error {
 	c, e := g.c, g.e
-	insts, err := g.instantiate()
-	if err != nil {
-		return err
-	}
 	nInputs := len(p.Props)
 	for _, as := range p.Actions {
 		nInputs += len(as)
@@ -323,24 +272,30 @@ func (g *grounder) circuit(p *Program) error {
 	for id, ra := range g.actionOf {
 		lits[doesRel][id] = p.DoesInput(int(ra[0]), int(ra[1]))
 	}
-	body := func(in *instance) Lit {
-		ls := make([]Lit, 0, len(in.pos)+len(in.neg))
-		for _, a := range in.pos {
-			ls = append(ls, lits[a.rel][a.id])
-		}
-		for _, a := range in.neg {
-			ls = append(ls, lits[a.rel][a.id].Not())
-		}
-		return b.And(ls...)
-	}
-	// evalComp computes the heads of one component from the current literals.
+	litOf := func(rel, id int32) Lit { return lits[rel][id] }
+	noDelta := func(int32) bool { return false }
+	plans := map[*nrule]*plan{}
+	// evalComp computes the literals of one component's atoms from the current ones.
 	evalComp := func(comp []int32) [][]Lit {
 		next := make([][]Lit, len(comp))
 		for k, rel := range comp {
 			alts := make([][]Lit, e.facts[rel].n)
-			for i := range insts[rel] {
-				in := &insts[rel][i]
-				alts[in.head] = append(alts[in.head], body(in))
+			for _, ri := range c.rels[rel].rules {
+				r := c.rules[ri]
+				pl, ok := plans[r]
+				if !ok {
+					pl = e.makePlan(r, -1, noDelta, true)
+					plans[r] = pl
+				}
+				res := e.join(pl, b, litOf)
+				for i, t := range res.tuples {
+					id, ok := e.facts[rel].lookup(t)
+					if !ok {
+						e.fail(fmt.Errorf("internal error: derived %s atom outside its domain", c.rels[rel].name))
+						return nil
+					}
+					alts[id] = append(alts[id], res.lits[i])
+				}
 			}
 			next[k] = make([]Lit, len(alts))
 			for id, a := range alts {
@@ -358,25 +313,35 @@ func (g *grounder) circuit(p *Program) error {
 			lits[rel] = make([]Lit, e.facts[rel].n) // all False: the least fixpoint starts empty
 			atoms += int(e.facts[rel].n)
 		}
-		if !g.recursive(comp) {
-			for k, ls := range evalComp(comp) {
+		// A non-recursive component is done in one round. A recursive one derives
+		// what is provable in one more step each round; after as many rounds as it
+		// has atoms nothing new can appear.
+		rounds := 1
+		if g.recursive(comp) {
+			rounds = atoms + 1
+		}
+		var firstRound int64
+		for round := 0; round < rounds; round++ {
+			// MaxInstances bounds one instantiation of the component's rules;
+			// later rounds repeat the same matches (Timeout bounds them).
+			if round == 1 {
+				firstRound = e.matches
+			} else if round > 1 {
+				e.matches = firstRound
+			}
+			next := evalComp(comp)
+			if e.err != nil || b.err != nil {
+				break
+			}
+			same := true
+			for k, ls := range next {
+				if !slices.Equal(ls, lits[comp[k]]) {
+					same = false
+				}
 				lits[comp[k]] = ls
 			}
-		} else {
-			// Each round derives what is provable in one more step; after as many
-			// rounds as the component has atoms nothing new can appear.
-			for round := 0; round <= atoms; round++ {
-				next := evalComp(comp)
-				same := true
-				for k, ls := range next {
-					if !slices.Equal(ls, lits[comp[k]]) {
-						same = false
-					}
-					lits[comp[k]] = ls
-				}
-				if same || b.err != nil || !e.tick() {
-					break
-				}
+			if same || !e.tick() {
+				break
 			}
 		}
 		if b.err != nil {

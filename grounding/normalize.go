@@ -2,8 +2,10 @@ package grounding
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // keyword identifies the GDL relations with a fixed meaning.
@@ -65,6 +67,13 @@ type nrule struct {
 	body     []basic
 	varNames []string
 	src      *Rule
+	unsafe   []unsafeVar // variables no positive literal binds (resolved after analysis)
+}
+
+type unsafeVar struct {
+	slot int32
+	name string
+	pos  Pos
 }
 
 type relation struct {
@@ -142,11 +151,14 @@ type compiler struct {
 	lim      Limits
 	errs     ErrorList
 	warnings ErrorList
+	notes    ErrorList
 
 	rels     []*relation
 	relIndex map[string]int32
 	kwRel    map[keyword]int32
 	rules    []*nrule
+	oddDecl  map[string]bool
+	universe int32 // relation holding every ground term of the description
 }
 
 func (c *compiler) errorf(pos Pos, format string, args ...any) {
@@ -155,6 +167,11 @@ func (c *compiler) errorf(pos Pos, format string, args ...any) {
 
 func (c *compiler) warnf(pos Pos, format string, args ...any) {
 	c.warnings.Add(c.file, pos, format, args...)
+}
+
+// notef records how a valid but unusual form was read.
+func (c *compiler) notef(pos Pos, format string, args ...any) {
+	c.notes.Add(c.file, pos, format, args...)
 }
 
 // relation returns the id of the relation name/arity, creating it.
@@ -175,17 +192,30 @@ func (c *compiler) relation(name string, arity int, pos Pos) int32 {
 }
 
 // checkAtom reports keyword arity errors; it returns false for a bad atom.
+// base and input with another arity are a common non-standard declaration
+// form that carries no rules of the game: they are read as ordinary relations.
 func (c *compiler) checkAtom(a *Term) bool {
-	if kw, ok := keywords[a.Name]; ok && kw.arity != len(a.Args) {
-		c.errorf(a.Pos, "%s takes %d argument(s), got %d", a.Name, kw.arity, len(a.Args))
-		return false
+	kw, ok := keywords[a.Name]
+	if !ok || kw.arity == len(a.Args) {
+		return true
 	}
-	return true
+	if kw.kw == kwBase || kw.kw == kwInput {
+		if k := relKey(a.Name, len(a.Args)); !c.oddDecl[k] {
+			c.oddDecl[k] = true
+			c.warnf(a.Pos, "%s with %d argument(s) is not the GDL declaration (%s takes %d): ignored as a declaration", a.Name, len(a.Args), a.Name, kw.arity)
+		}
+		return true
+	}
+	c.errorf(a.Pos, "%s takes %d argument(s), got %d", a.Name, kw.arity, len(a.Args))
+	return false
 }
 
 func (c *compiler) compile(f *File) {
 	c.relIndex = map[string]int32{}
 	c.kwRel = map[keyword]int32{}
+	c.oddDecl = map[string]bool{}
+	// Names with a space cannot come from the parser, so they never clash.
+	c.universe = c.relation(" universe", 1, Pos{})
 	// Keyword relations exist even when unused, so lookups never fail.
 	for name, kw := range keywords {
 		c.relation(name, kw.arity, Pos{})
@@ -378,34 +408,118 @@ func (c *compiler) addRule(r *Rule, alt []aLit, reported map[string]bool) {
 	// that nothing binds ranges over the roles (ggp-base's test_case_3e).
 	if kw := c.rels[nr.head].kw; kw == kwLegal || kw == kwGoal || kw == kwInput {
 		if rv := r.Head.Args[0]; rv.Var && !bound[rv.Name] {
-			c.warnf(rv.Pos, "variable ?%s in the role position of %s is not bound: read as ranging over the roles", rv.Name, r.Head.Name)
+			c.notef(rv.Pos, "variable ?%s in the role position of %s is not bound: read as ranging over the roles", rv.Name, r.Head.Name)
 			bound[rv.Name] = true
 			nr.body = append([]basic{{kind: bPos, pos: rv.Pos, rel: c.relation("role", 1, rv.Pos), args: []pat{toPat(rv)}}}, nr.body...)
 		}
 	}
-	unsafe := func(t *Term, what string, pos Pos) {
-		for _, v := range t.vars(nil) {
-			if bound[v] {
-				continue
-			}
-			key := fmt.Sprintf("%v/%s/%s", pos, v, what)
-			if !reported[key] {
-				reported[key] = true
-				c.errorf(pos, "unsafe variable ?%s in %s: it must occur in a positive body literal", v, what)
-			}
+	// Variables that occur only inside one negated literal are read as
+	// ggp-base's prover reads them: "there is no value such that ...". An
+	// auxiliary relation over the literal's bound variables says exactly that.
+	occurs := map[string]int{}
+	for _, v := range r.Head.vars(nil) {
+		occurs[v]++
+	}
+	for _, a := range alt {
+		for _, v := range uniq(a.lit.vars(nil)) {
+			occurs[v]++
 		}
 	}
-	unsafe(r.Head, "rule head", r.Head.Pos)
-	for _, a := range alt {
-		switch {
-		case a.lit.Kind == LitDistinct:
-			unsafe(a.lit.Args[0], "distinct", a.lit.Pos)
-			unsafe(a.lit.Args[1], "distinct", a.lit.Pos)
-		case a.neg:
-			unsafe(a.lit.Atom, "negated literal", a.lit.Pos)
+	for i, a := range alt {
+		if !a.neg || a.lit.Kind != LitAtom {
+			continue
+		}
+		var local, shared []string
+		for _, v := range uniq(a.lit.vars(nil)) {
+			switch {
+			case bound[v]:
+				shared = append(shared, v)
+			case occurs[v] == 1:
+				local = append(local, v)
+			}
+		}
+		if len(local) == 0 {
+			continue
+		}
+		c.notef(a.lit.Pos, "?%s occur only in this negated literal: read as 'there is no ?%s such that %s'", strings.Join(local, ", ?"), strings.Join(local, ", ?"), a.lit.Atom)
+		nr.body[i] = c.notExists(a.lit, shared, toPat)
+	}
+	for _, v := range nr.varNames {
+		if !bound[v] && !c.onlyNegLocal(v, alt, bound, occurs) {
+			nr.unsafe = append(nr.unsafe, unsafeVar{slot: slots[v], name: v, pos: c.unsafePos(v, r, alt)})
 		}
 	}
 	id := int32(len(c.rules))
 	c.rules = append(c.rules, nr)
 	c.rels[nr.head].rules = append(c.rels[nr.head].rules, id)
+}
+
+func uniq(vs []string) []string {
+	slices.Sort(vs)
+	return slices.Compact(vs)
+}
+
+// onlyNegLocal reports whether v was handled as a local variable of a negated literal.
+func (c *compiler) onlyNegLocal(v string, alt []aLit, bound map[string]bool, occurs map[string]int) bool {
+	if bound[v] || occurs[v] != 1 {
+		return false
+	}
+	for _, a := range alt {
+		if a.neg && a.lit.Kind == LitAtom && slices.Contains(a.lit.vars(nil), v) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafePos finds where an unbound variable first shows in the rule.
+func (c *compiler) unsafePos(v string, r *Rule, alt []aLit) Pos {
+	if slices.Contains(r.Head.vars(nil), v) {
+		return r.Head.Pos
+	}
+	for _, a := range alt {
+		if slices.Contains(a.lit.vars(nil), v) {
+			return a.lit.Pos
+		}
+	}
+	return r.Pos
+}
+
+// notExists replaces (not atom) by (not aux(shared...)) with aux(shared...) :- atom.
+func (c *compiler) notExists(l *Literal, shared []string, toPat func(*Term) pat) basic {
+	name := fmt.Sprintf(" not-exists %d", len(c.rels))
+	head := &Term{Pos: l.Pos, Name: name}
+	for _, v := range shared {
+		head.Args = append(head.Args, &Term{Pos: l.Pos, Var: true, Name: v})
+	}
+	aux := &Rule{Pos: l.Pos, Head: head, Body: []*Literal{{Pos: l.Pos, Kind: LitAtom, Atom: l.Atom}}}
+	c.addRule(aux, []aLit{{lit: aux.Body[0]}}, map[string]bool{})
+	args := make([]pat, len(shared))
+	for i, v := range shared {
+		args[i] = toPat(&Term{Var: true, Name: v}) // the caller's slot for v
+	}
+	return basic{kind: bNeg, pos: l.Pos, rel: c.relIndex[relKey(name, len(shared))], args: args}
+}
+
+// resolveUnsafe decides what unbound variables mean once static relations are
+// known: in a static rule such a variable ranges over every ground term of the
+// description (what a prover's non-ground answer matches); in a fluent rule its
+// meaning is unclear and it is an error.
+func (c *compiler) resolveUnsafe() {
+	for _, nr := range c.rules {
+		if len(nr.unsafe) == 0 {
+			continue
+		}
+		if !c.rels[nr.head].static {
+			for _, u := range nr.unsafe {
+				c.errorf(u.pos, "unsafe variable ?%s: it must occur in a positive body literal", u.name)
+			}
+			continue
+		}
+		for _, u := range nr.unsafe {
+			c.notef(u.pos, "unsafe variable ?%s in a static rule: read as ranging over every ground term of the description", u.name)
+			nr.body = append([]basic{{kind: bPos, pos: u.pos, rel: c.universe, args: []pat{{v: u.slot, t: -1}}}}, nr.body...)
+		}
+		nr.unsafe = nil
+	}
 }

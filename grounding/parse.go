@@ -214,6 +214,9 @@ func (p *parser) rule(n *sexpr) *Rule {
 			return nil
 		}
 		head := p.sentence(n.list[1], "rule head")
+		if len(n.list) == 2 {
+			p.warnf(n.pos, "rule (<= ...) with an empty body: read as a fact")
+		}
 		r := &Rule{Pos: n.pos, Head: head}
 		ok := head != nil
 		for _, b := range n.list[2:] {
@@ -378,4 +381,25 @@ func describe(n *sexpr) string {
 		return "the variable " + n.sym
 	}
 	return "the symbol " + n.sym
+}
+
+// CanonicalTerm parses one ground term, such as a move "(MARK 1  1)", and
+// returns its canonical KIF text "(mark 1 1)".
+func CanonicalTerm(s string) (string, error) {
+	p := &parser{file: "term", src: []byte(s), maxDepth: DefaultMaxDepth}
+	nodes := p.readAll()
+	if len(p.errs) == 0 && len(nodes) != 1 {
+		p.errorf(Pos{Line: 1, Col: 1}, "want exactly one term, got %d", len(nodes))
+	}
+	if err := p.errs.Err(); err != nil {
+		return "", err
+	}
+	t := p.term(nodes[0])
+	if err := p.errs.Err(); err != nil {
+		return "", err
+	}
+	if !t.IsGround() {
+		return "", &Error{File: "term", Pos: t.Pos, Msg: "a move must not contain variables"}
+	}
+	return t.String(), nil
 }

@@ -27,7 +27,8 @@ type Program struct {
 	Next     []Lit    // Next[p]: proposition p holds in the successor state
 	Goals    [][]Goal // Goals[r]: goal values of role r, sorted by Value
 	Terminal Lit
-	Warnings ErrorList // tolerated problems of the description
+	Warnings ErrorList // problems of the description that grounding worked around
+	Notes    ErrorList // how valid but unusual forms were read (e.g. unbound role variables)
 
 	actionOffset []int32 // actionOffset[r]: first does-input of role r, relative to NumProps
 	propIndex    map[string]int32

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+func init() {
+	register("ground", "parse, validate and ground a game; print its size", runGround)
+}
+
+// groundReport is the --json output of `gamequiv ground`.
+type groundReport struct {
+	Roles        []string       `json:"roles"`
+	Propositions int            `json:"propositions"`
+	Actions      map[string]int `json:"actions"`
+	Functions    int            `json:"functions"`
+	CircuitNodes int            `json:"circuit_nodes"`
+	Ms           float64        `json:"ms"`
+	Warnings     []string       `json:"warnings,omitempty"`
+}
+
+func runGround(ctx context.Context, args []string, io stdio) int {
+	fs := newFlags("ground", "GAME", io)
+	asJSON := fs.Bool("json", false, "print JSON")
+	lim := groundFlags(fs)
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitInvalid
+	}
+	start := time.Now()
+	p, err := loadGame(ctx, pos[0], *lim, io.err)
+	if err != nil {
+		return fail(io, err)
+	}
+	rep := groundReport{
+		Roles:        p.Roles,
+		Propositions: len(p.Props),
+		Actions:      map[string]int{},
+		Functions:    p.NumFunctions(),
+		CircuitNodes: p.Circuit.NumNodes(),
+		Ms:           ms(time.Since(start)),
+	}
+	for r, as := range p.Actions {
+		rep.Actions[p.Roles[r]] = len(as)
+	}
+	for _, w := range p.Warnings {
+		rep.Warnings = append(rep.Warnings, w.Error())
+	}
+	if *asJSON {
+		return writeJSON(io, rep)
+	}
+	fmt.Fprintf(io.out, "%s: %d roles, %d propositions, %d functions, %d circuit nodes, %.1f ms\n",
+		pos[0], len(p.Roles), rep.Propositions, rep.Functions, rep.CircuitNodes, rep.Ms)
+	for r, role := range p.Roles {
+		fmt.Fprintf(io.out, "  %s: %d actions\n", role, len(p.Actions[r]))
+	}
+	return exitOK
+}
+
+// writeJSON prints v as one line of JSON.
+func writeJSON(io stdio, v any) int {
+	enc := json.NewEncoder(io.out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fail(io, err)
+	}
+	return exitOK
+}
