@@ -71,8 +71,10 @@ optional_tool() {
 
 ensure_nauty() { optional_tool dreadnaut nauty; }
 ensure_bliss() { optional_tool bliss bliss; }
+ensure_minisat() { optional_tool minisat minisat; }
+ensure_cadical() { optional_tool cadical cadical; }
 
-ENSURE=(ensure_nauty ensure_bliss)
+ENSURE=(ensure_nauty ensure_bliss ensure_minisat ensure_cadical)
 
 # --- steps ---------------------------------------------------------------
 
