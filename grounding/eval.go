@@ -830,10 +830,10 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 
 // largest names the relation with the most ground atoms, for limit errors.
 func (e *engine) largest() string {
-	best := 0
+	best := e.c.kwRel[kwTrue]
 	for i, f := range e.facts {
-		if f.n > e.facts[best].n {
-			best = i
+		if f.n > e.facts[best].n && !strings.Contains(e.c.rels[i].name, " ") {
+			best = int32(i)
 		}
 	}
 	r := e.c.rels[best]

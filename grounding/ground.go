@@ -65,7 +65,13 @@ func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	lim = lim.WithDefaults()
 	ts := newTermStore()
 	c := &compiler{file: f.Name, ts: ts, lim: lim}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	c.compile(f)
+	if c.limitErr != nil {
+		return nil, c.limitErr
+	}
 	if err := c.errs.Err(); err != nil {
 		c.errs.Sort()
 		return nil, c.errs
@@ -181,12 +187,18 @@ func (g *grounder) run() (*Program, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
+	if err := e.ctx.Err(); err != nil {
+		return nil, err
+	}
 	p := g.program()
 	if len(g.errs) > 0 {
 		g.errs.Sort()
 		return nil, g.errs
 	}
 	if err := g.circuit(p); err != nil {
+		return nil, err
+	}
+	if err := e.ctx.Err(); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -260,6 +272,9 @@ func (g *grounder) circuit(p *Program) error {
 	nInputs := len(p.Props)
 	for _, as := range p.Actions {
 		nInputs += len(as)
+	}
+	if nInputs+1 > e.lim.MaxCircuitNodes {
+		return &LimitError{What: "MaxCircuitNodes", Limit: int64(e.lim.MaxCircuitNodes), Got: int64(nInputs + 1), Where: "the inputs (propositions and actions) alone"}
 	}
 	b := newBuilder(nInputs, e.lim.MaxCircuitNodes)
 	lits := make([][]Lit, len(c.rels))
@@ -379,6 +394,7 @@ func (g *grounder) circuit(p *Program) error {
 	}
 	p.Goals = make([][]Goal, len(p.Roles))
 	goals := e.facts[goalRel]
+	byValue := make([]map[int][]Lit, len(p.Roles)) // "100" and "0100" are one goal value
 	for i := int32(0); i < goals.n; i++ {
 		t := goals.tuple(i)
 		r, ok := p.RoleID(ts.String(t[0]))
@@ -387,12 +403,18 @@ func (g *grounder) circuit(p *Program) error {
 		}
 		v, err := strconv.Atoi(ts.String(t[1]))
 		if err != nil || v < 0 || v > 100 {
-			g.errorf(Pos{}, "goal value %s of role %s is not an integer in 0..100", ts.String(t[1]), p.Roles[r])
+			g.errorf(g.c.goalPos[ts.String(t[0])+" "+ts.String(t[1])], "goal value %s of role %s is not an integer in 0..100", ts.String(t[1]), p.Roles[r])
 			continue
 		}
-		p.Goals[r] = append(p.Goals[r], Goal{Value: v, Lit: lit(goalRel, t)})
+		if byValue[r] == nil {
+			byValue[r] = map[int][]Lit{}
+		}
+		byValue[r][v] = append(byValue[r][v], lit(goalRel, t))
 	}
-	for r := range p.Goals {
+	for r, m := range byValue {
+		for v, ls := range m {
+			p.Goals[r] = append(p.Goals[r], Goal{Value: v, Lit: b.Or(ls...)})
+		}
 		slices.SortFunc(p.Goals[r], func(a, b Goal) int { return a.Value - b.Value })
 	}
 	p.Terminal = lit(g.rel(kwTerminal), nil)

@@ -158,7 +158,9 @@ type compiler struct {
 	kwRel    map[keyword]int32
 	rules    []*nrule
 	oddDecl  map[string]bool
-	universe int32 // relation holding every ground term of the description
+	limitErr error          // a limit exceeded while compiling
+	goalPos  map[string]Pos // "role value" of goal heads written ground -> position
+	universe int32          // relation holding every ground term of the description
 }
 
 func (c *compiler) errorf(pos Pos, format string, args ...any) {
@@ -214,11 +216,17 @@ func (c *compiler) compile(f *File) {
 	c.relIndex = map[string]int32{}
 	c.kwRel = map[keyword]int32{}
 	c.oddDecl = map[string]bool{}
+	c.goalPos = map[string]Pos{}
 	// Names with a space cannot come from the parser, so they never clash.
 	c.universe = c.relation(" universe", 1, Pos{})
 	// Keyword relations exist even when unused, so lookups never fail.
-	for name, kw := range keywords {
-		c.relation(name, kw.arity, Pos{})
+	names := make([]string, 0, len(keywords))
+	for name := range keywords {
+		names = append(names, name)
+	}
+	sort.Strings(names) // relation ids decide evaluation order: keep them deterministic
+	for _, name := range names {
+		c.relation(name, keywords[name].arity, Pos{})
 	}
 	c.checkArities(f)
 	for _, r := range f.Rules {
@@ -330,13 +338,14 @@ func (c *compiler) compileRule(r *Rule) {
 	alts := [][]aLit{{}}
 	for _, l := range r.Body {
 		ls, ok := dnf(l, false, c.lim.MaxRuleExpansion)
-		if !ok {
-			c.errorf(l.Pos, "or/not nesting expands to more than %d rules (limit MaxRuleExpansion)", c.lim.MaxRuleExpansion)
-			return
+		if ok {
+			alts = product(alts, ls)
 		}
-		alts = product(alts, ls)
-		if len(alts) > c.lim.MaxRuleExpansion {
-			c.errorf(r.Pos, "or/not nesting expands to more than %d rules (limit MaxRuleExpansion)", c.lim.MaxRuleExpansion)
+		if !ok || len(alts) > c.lim.MaxRuleExpansion {
+			if c.limitErr == nil {
+				c.limitErr = &LimitError{What: "MaxRuleExpansion", Limit: int64(c.lim.MaxRuleExpansion), Got: int64(max(len(alts), c.lim.MaxRuleExpansion+1)),
+					Where: fmt.Sprintf("or/not nesting of the rule at %s:%s", c.file, r.Pos)}
+			}
 			return
 		}
 	}
@@ -381,6 +390,15 @@ func (c *compiler) addRule(r *Rule, alt []aLit, reported map[string]bool) {
 		return ps
 	}
 	nr.head = c.relation(r.Head.Name, len(r.Head.Args), r.Head.Pos)
+	if c.rels[nr.head].kw == kwGoal {
+		// Remember where each written goal value is, for the range check after grounding.
+		if v := r.Head.Args[1]; v.IsGround() {
+			key := r.Head.Args[0].String() + " " + v.String()
+			if _, ok := c.goalPos[key]; !ok {
+				c.goalPos[key] = v.Pos
+			}
+		}
+	}
 	nr.headArgs = atomArgs(r.Head)
 	bound := map[string]bool{}
 	for _, a := range alt {
@@ -404,13 +422,14 @@ func (c *compiler) addRule(r *Rule, alt []aLit, reported map[string]bool) {
 		rel := c.relation(l.Atom.Name, len(l.Atom.Args), l.Atom.Pos)
 		nr.body = append(nr.body, basic{kind: k, pos: l.Pos, rel: rel, args: atomArgs(l.Atom)})
 	}
+	var roleLit *basic // added after the alternative's own literals, so nr.body[i] stays alt[i]
 	// Tolerance: a variable in the role position of a legal, goal or input head
 	// that nothing binds ranges over the roles (ggp-base's test_case_3e).
 	if kw := c.rels[nr.head].kw; kw == kwLegal || kw == kwGoal || kw == kwInput {
 		if rv := r.Head.Args[0]; rv.Var && !bound[rv.Name] {
 			c.notef(rv.Pos, "variable ?%s in the role position of %s is not bound: read as ranging over the roles", rv.Name, r.Head.Name)
 			bound[rv.Name] = true
-			nr.body = append([]basic{{kind: bPos, pos: rv.Pos, rel: c.relation("role", 1, rv.Pos), args: []pat{toPat(rv)}}}, nr.body...)
+			roleLit = &basic{kind: bPos, pos: rv.Pos, rel: c.relation("role", 1, rv.Pos), args: []pat{toPat(rv)}}
 		}
 	}
 	// Variables that occur only inside one negated literal are read as
@@ -443,6 +462,9 @@ func (c *compiler) addRule(r *Rule, alt []aLit, reported map[string]bool) {
 		}
 		c.notef(a.lit.Pos, "?%s occur only in this negated literal: read as 'there is no ?%s such that %s'", strings.Join(local, ", ?"), strings.Join(local, ", ?"), a.lit.Atom)
 		nr.body[i] = c.notExists(a.lit, shared, toPat)
+	}
+	if roleLit != nil {
+		nr.body = append(nr.body, *roleLit)
 	}
 	for _, v := range nr.varNames {
 		if !bound[v] && !c.onlyNegLocal(v, alt, bound, occurs) {

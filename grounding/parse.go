@@ -39,7 +39,7 @@ func Parse(name string, src []byte) (*File, error) {
 func ParseWith(name string, src []byte, lim ParseLimits) (*File, error) {
 	lim = lim.withDefaults()
 	if len(src) > lim.MaxBytes {
-		return nil, &LimitError{What: "MaxSourceBytes", Limit: int64(lim.MaxBytes), Got: int64(len(src))}
+		return nil, &LimitError{What: "MaxBytes", Limit: int64(lim.MaxBytes), Got: int64(len(src))}
 	}
 	p := &parser{file: name, src: src, maxDepth: lim.MaxDepth}
 	f := &File{Name: name}
@@ -176,7 +176,7 @@ func (p *parser) readAll() []*sexpr {
 					bad = true
 				}
 				p.off += size
-				p.col++
+				p.col += size
 			}
 			text := string(p.src[start:p.off])
 			if bad {

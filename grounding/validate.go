@@ -83,33 +83,34 @@ func (c *compiler) analyze() (sccs [][]int32) {
 		}
 	}
 
-	// Keyword restrictions, reported at the body literal that brings in the dependency.
+	// Keyword restrictions, reported at the body literal that brings in the
+	// dependency. A literal over role, init, base or input is skipped: such a
+	// relation is reported at its own rules.
+	mustBeStatic := func(k keyword) bool { return k == kwRole || k == kwInit || k == kwBase || k == kwInput }
 	for _, r := range c.rels {
-		var forbidden []bool
-		var what string
-		switch r.kw {
-		case kwRole, kwInit, kwBase, kwInput:
-			if !r.static {
-				forbidden, what = onTrue, "true"
-				if !onTrue[c.relIndex[relKey(r.name, r.arity)]] {
-					forbidden, what = onDoes, "does"
-				}
-			}
-		case kwLegal, kwGoal, kwTerminal:
-			forbidden, what = onDoes, "does"
-		}
-		if forbidden == nil {
+		if !mustBeStatic(r.kw) && r.kw != kwLegal && r.kw != kwGoal && r.kw != kwTerminal {
 			continue
 		}
 		for _, ri := range r.rules {
 			for _, b := range c.rules[ri].body {
-				if (b.kind == bPos || b.kind == bNeg) && forbidden[b.rel] {
-					via := ""
-					if c.rels[b.rel].name != what {
-						via = " (through " + c.rels[b.rel].name + ")"
-					}
-					c.errorf(b.pos, "%s must not depend on %s%s", r.name, what, via)
+				if (b.kind != bPos && b.kind != bNeg) || mustBeStatic(c.rels[b.rel].kw) {
+					continue
 				}
+				what := ""
+				switch {
+				case mustBeStatic(r.kw) && onTrue[b.rel]:
+					what = "true"
+				case onDoes[b.rel]:
+					what = "does"
+				}
+				if what == "" {
+					continue
+				}
+				via := ""
+				if c.rels[b.rel].name != what {
+					via = " (through " + c.rels[b.rel].name + ")"
+				}
+				c.errorf(b.pos, "%s must not depend on %s%s", r.name, what, via)
 			}
 		}
 	}
