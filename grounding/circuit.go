@@ -215,13 +215,52 @@ func (b *builder) Or(ls ...Lit) Lit {
 	return b.And(neg...).Not()
 }
 
-// compact keeps only the nodes that roots reach (plus the constant and all
-// inputs), renumbers them in the same order, and rewrites roots in place.
-func compact(c *Circuit, roots []*Lit) Circuit {
+// substMemo remembers rebuilt nodes for one round of substitutions; a new
+// generation forgets them all at once.
+type substMemo struct {
+	val   []Lit
+	stamp []int32
+	gen   int32
+}
+
+func (m *substMemo) next() { m.gen++ }
+
+// substitute rebuilds the cone of l with placeholder input first+k replaced
+// by cur[k]. Placeholders are inputs numbered from first; the other inputs
+// and the constant stay as they are.
+func (b *builder) substitute(l Lit, first int, cur []Lit, m *substMemo) Lit {
+	n := l.Node()
+	if in, ok := b.c.IsInput(n); ok && in >= first {
+		return cur[in-first] ^ l&1
+	}
+	if !b.c.IsGate(n) {
+		return l
+	}
+	if n < len(m.stamp) && m.stamp[n] == m.gen {
+		return m.val[n] ^ l&1
+	}
+	fs := b.c.Fanins(n)
+	args := make([]Lit, len(fs))
+	for i, f := range fs {
+		args[i] = b.substitute(f, first, cur, m)
+	}
+	r := b.And(args...)
+	if grow := b.c.NumNodes() - len(m.stamp); grow > 0 {
+		m.stamp = append(m.stamp, make([]int32, grow)...)
+		m.val = append(m.val, make([]Lit, grow)...)
+	}
+	m.stamp[n], m.val[n] = m.gen, r
+	return r ^ l&1
+}
+
+// compact keeps only the nodes that roots reach (plus the constant and the
+// first numInputs inputs; later inputs were placeholders and must be
+// unreachable), renumbers them in the same order, and rewrites roots in place.
+func compact(c *Circuit, roots []*Lit, numInputs int) Circuit {
 	n := c.NumNodes()
 	live := make([]bool, n)
 	for i := 0; i <= c.NumInputs; i++ {
-		live[i] = true
+		live[i] = i <= numInputs
 	}
 	stack := make([]int, 0, len(roots))
 	for _, r := range roots {
@@ -230,8 +269,8 @@ func compact(c *Circuit, roots []*Lit) Circuit {
 	for len(stack) > 0 {
 		g := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if live[g] {
-			continue
+		if live[g] || g <= c.NumInputs {
+			continue // inputs are decided above; a placeholder is never reached
 		}
 		live[g] = true
 		for _, l := range c.Fanins(g) {
@@ -239,7 +278,7 @@ func compact(c *Circuit, roots []*Lit) Circuit {
 		}
 	}
 	renum := make([]int32, n)
-	out := Circuit{NumInputs: c.NumInputs, Start: make([]int32, 1, n+1)}
+	out := Circuit{NumInputs: numInputs, Start: make([]int32, 1, n+1)}
 	for g := 0; g < n; g++ {
 		if !live[g] {
 			renum[g] = -1
@@ -247,6 +286,9 @@ func compact(c *Circuit, roots []*Lit) Circuit {
 		}
 		renum[g] = int32(out.NumNodes())
 		for _, l := range c.Fanins(g) {
+			if renum[l.Node()] < 0 {
+				panic("grounding: internal error: a placeholder input is reachable from a function")
+			}
 			out.Fanin = append(out.Fanin, Lit(renum[l.Node()])<<1|l&1)
 		}
 		out.Start = append(out.Start, int32(len(out.Fanin)))

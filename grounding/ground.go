@@ -276,7 +276,19 @@ func (g *grounder) circuit(p *Program) error {
 	if nInputs+1 > e.lim.MaxCircuitNodes {
 		return &LimitError{What: "MaxCircuitNodes", Limit: int64(e.lim.MaxCircuitNodes), Got: int64(nInputs + 1), Where: "the inputs (propositions and actions) alone"}
 	}
-	b := newBuilder(nInputs, e.lim.MaxCircuitNodes)
+	// Atoms of recursive components get placeholder inputs after the real
+	// ones: each component is built once as a template over its own atoms,
+	// and its rounds substitute literals into the template.
+	placeholders := 0
+	for _, comp := range g.sccs {
+		if !c.rels[comp[0]].static && g.recursive(comp) {
+			for _, rel := range comp {
+				placeholders += int(e.facts[rel].n)
+			}
+		}
+	}
+	b := newBuilder(nInputs+placeholders, e.lim.MaxCircuitNodes+placeholders)
+	nextPlaceholder := nInputs
 	lits := make([][]Lit, len(c.rels))
 	trueRel, doesRel := g.rel(kwTrue), g.rel(kwDoes)
 	lits[trueRel] = make([]Lit, e.facts[trueRel].n)
@@ -323,40 +335,46 @@ func (g *grounder) circuit(p *Program) error {
 		if c.rels[comp[0]].static || comp[0] == trueRel || comp[0] == doesRel {
 			continue
 		}
-		atoms := 0
-		for _, rel := range comp {
-			lits[rel] = make([]Lit, e.facts[rel].n) // all False: the least fixpoint starts empty
-			atoms += int(e.facts[rel].n)
-		}
-		// A non-recursive component is done in one round. A recursive one derives
-		// what is provable in one more step each round; after as many rounds as it
-		// has atoms nothing new can appear.
-		rounds := 1
-		if g.recursive(comp) {
-			rounds = atoms + 1
-		}
-		var firstRound int64
-		for round := 0; round < rounds; round++ {
-			// MaxInstances bounds one instantiation of the component's rules;
-			// later rounds repeat the same matches (Timeout bounds them).
-			if round == 1 {
-				firstRound = e.matches
-			} else if round > 1 {
-				e.matches = firstRound
-			}
-			next := evalComp(comp)
-			if e.err != nil || b.err != nil {
-				break
-			}
-			same := true
-			for k, ls := range next {
-				if !slices.Equal(ls, lits[comp[k]]) {
-					same = false
-				}
+		if !g.recursive(comp) {
+			for k, ls := range evalComp(comp) {
 				lits[comp[k]] = ls
 			}
-			if same || !e.tick() {
-				break
+		} else {
+			// The template: the component's rules over placeholders for its atoms.
+			first := nextPlaceholder
+			for _, rel := range comp {
+				lits[rel] = make([]Lit, e.facts[rel].n)
+				for id := range lits[rel] {
+					lits[rel][id] = InputLit(nextPlaceholder)
+					nextPlaceholder++
+				}
+			}
+			tmpl := evalComp(comp)
+			// The least fixpoint: start from all false; each round derives what
+			// is provable in one more step, so after as many rounds as the
+			// component has atoms nothing new can appear.
+			cur := make([]Lit, nextPlaceholder-first)
+			memo := &substMemo{}
+			for round := 0; round <= len(cur) && e.err == nil && b.err == nil; round++ {
+				memo.next()
+				next := make([]Lit, 0, len(cur))
+				for _, ls := range tmpl {
+					for _, l := range ls {
+						next = append(next, b.substitute(l, first, cur, memo))
+					}
+				}
+				same := slices.Equal(next, cur)
+				cur = next
+				if same || !e.tick() {
+					break
+				}
+			}
+			k := 0
+			for _, rel := range comp {
+				for id := range lits[rel] {
+					lits[rel][id] = cur[k]
+					k++
+				}
 			}
 		}
 		if b.err != nil {
@@ -434,7 +452,7 @@ func (g *grounder) circuit(p *Program) error {
 	for q := range p.Next {
 		roots = append(roots, &p.Next[q])
 	}
-	p.Circuit = compact(&b.c, roots)
+	p.Circuit = compact(&b.c, roots, nInputs)
 	return nil
 }
 
