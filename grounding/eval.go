@@ -175,12 +175,22 @@ func (e *engine) tick() bool {
 	if e.work&4095 != 0 {
 		return e.err == nil
 	}
+	e.checkpoint()
+	return e.err == nil
+}
+
+// checkpoint stops the work on cancellation or when Timeout has passed.
+func (e *engine) checkpoint() error {
+	if e.err != nil {
+		return e.err
+	}
 	if err := e.ctx.Err(); err != nil {
 		e.fail(err)
 	} else if !e.deadline.IsZero() && time.Now().After(e.deadline) {
-		e.fail(&LimitError{What: "Timeout", Limit: e.lim.Timeout.Milliseconds(), Got: time.Since(e.deadline.Add(-e.lim.Timeout)).Milliseconds()})
+		// Limit and Got are in milliseconds, at least 1 so a tiny limit reads sensibly.
+		e.fail(&LimitError{What: "Timeout", Limit: max(1, e.lim.Timeout.Milliseconds()), Got: max(1, time.Since(e.deadline.Add(-e.lim.Timeout)).Milliseconds())})
 	}
-	return e.err == nil
+	return e.err
 }
 
 // makePlan orders the positive atoms of r greedily (most bound positions first,

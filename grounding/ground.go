@@ -187,7 +187,7 @@ func (g *grounder) run() (*Program, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
-	if err := e.ctx.Err(); err != nil {
+	if err := e.checkpoint(); err != nil {
 		return nil, err
 	}
 	p := g.program()
@@ -198,7 +198,7 @@ func (g *grounder) run() (*Program, error) {
 	if err := g.circuit(p); err != nil {
 		return nil, err
 	}
-	if err := e.ctx.Err(); err != nil {
+	if err := e.checkpoint(); err != nil {
 		return nil, err
 	}
 	return p, nil
