@@ -1,0 +1,258 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	"gorm.io/driver/postgres"
+	"gorm.io/driver/sqlite"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/gamequiv/gamequiv/migrations"
+)
+
+// Dialects that Open supports, as DB.Dialect reports them.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// SQLiteFile is the name of the SQLite database in Config.DataDir.
+const SQLiteFile = "gamequiv.db"
+
+// sqliteOptions are the go-sqlite3 DSN options of every SQLite connection:
+// write-ahead log, wait up to 5 s for a lock held by another process,
+// enforce foreign keys, and take the write lock at BEGIN so that two
+// transactions never deadlock upgrading a read lock.
+const sqliteOptions = "_journal_mode=WAL&_busy_timeout=5000&_foreign_keys=on&_txlock=immediate"
+
+// Defaults of Config.
+const (
+	// DefaultMaxAttempts is the default Config.MaxAttempts.
+	DefaultMaxAttempts = 3
+	// DefaultMaxOpenConns is the default Config.MaxOpenConns (PostgreSQL).
+	DefaultMaxOpenConns = 10
+)
+
+// Config says which database Open uses. The zero value is not usable:
+// DataDir or DatabaseURL must be set.
+type Config struct {
+	// DataDir is the directory of the SQLite database file (SQLiteFile). It
+	// is created if missing. Unused with PostgreSQL.
+	DataDir string
+	// DatabaseURL selects the database: empty for SQLite in DataDir, or a
+	// postgres:// (postgresql://) URL in the form pgx accepts.
+	DatabaseURL string
+	// MaxAttempts bounds how often a comparison is claimed whose lease
+	// ended (its worker died): when it is due for claim number
+	// MaxAttempts+1 it fails instead. Zero means DefaultMaxAttempts.
+	MaxAttempts int
+	// MaxOpenConns bounds the PostgreSQL connection pool. Zero means
+	// DefaultMaxOpenConns. SQLite always uses one connection.
+	MaxOpenConns int
+	// Log receives migration messages. Nil discards them.
+	Log *slog.Logger
+}
+
+// DB is an open store. It implements Games, Classes, Comparisons and
+// Symmetries. Close it when done.
+type DB struct {
+	// Now returns the current time; the store converts it to UTC with
+	// microsecond precision. Open sets it to time.Now; tests may replace it
+	// before the DB is used.
+	Now func() time.Time
+
+	gdb         *gorm.DB
+	sqlDB       *sql.DB
+	dialect     string
+	migrator    *goose.Provider
+	maxAttempts int
+}
+
+var (
+	_ Games       = (*DB)(nil)
+	_ Classes     = (*DB)(nil)
+	_ Comparisons = (*DB)(nil)
+	_ Symmetries  = (*DB)(nil)
+)
+
+// Open opens the database that cfg selects and migrates it to the latest
+// schema version. Errors do not show the password of cfg.DatabaseURL (pgx
+// masks it).
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	if cfg.MaxAttempts < 0 || cfg.MaxOpenConns < 0 {
+		return nil, fmt.Errorf("open store: negative limit: %w", ErrInvalid)
+	}
+	db := &DB{Now: time.Now, maxAttempts: cfg.MaxAttempts}
+	if db.maxAttempts == 0 {
+		db.maxAttempts = DefaultMaxAttempts
+	}
+	var (
+		dialector gorm.Dialector
+		gooseDia  goose.Dialect
+		dir       string
+	)
+	switch {
+	case cfg.DatabaseURL == "":
+		if cfg.DataDir == "" {
+			return nil, fmt.Errorf("open store: no data directory: %w", ErrInvalid)
+		}
+		if strings.ContainsAny(cfg.DataDir, "?#") {
+			return nil, fmt.Errorf("open store: data directory %q contains ? or #: %w", cfg.DataDir, ErrInvalid)
+		}
+		if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+		dsn := filepath.Join(cfg.DataDir, SQLiteFile) + "?" + sqliteOptions
+		db.dialect, dialector, gooseDia, dir = SQLite, sqlite.Open(dsn), goose.DialectSQLite3, migrations.SQLite
+	case isPostgresURL(cfg.DatabaseURL):
+		db.dialect, dialector, gooseDia, dir = Postgres, postgres.Open(cfg.DatabaseURL), goose.DialectPostgres, migrations.Postgres
+	default:
+		return nil, fmt.Errorf("open store: database URL: want empty (SQLite) or postgres://: %w", ErrInvalid)
+	}
+
+	gdb, err := gorm.Open(dialector, &gorm.Config{
+		Logger:                 logger.Discard,
+		TranslateError:         true,
+		SkipDefaultTransaction: true,
+		NowFunc:                db.now,
+		DisableAutomaticPing:   true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open %s store: %v", db.dialect, err)
+	}
+	db.gdb = gdb
+	if db.sqlDB, err = gdb.DB(); err != nil {
+		return nil, fmt.Errorf("open %s store: %w", db.dialect, err)
+	}
+	if db.dialect == SQLite {
+		// One connection: SQLite has one writer anyway, and a single
+		// connection makes every transaction see the previous one's writes.
+		db.sqlDB.SetMaxOpenConns(1)
+		db.sqlDB.SetMaxIdleConns(1)
+		db.sqlDB.SetConnMaxLifetime(0)
+	} else {
+		n := cfg.MaxOpenConns
+		if n == 0 {
+			n = DefaultMaxOpenConns
+		}
+		db.sqlDB.SetMaxOpenConns(n)
+		db.sqlDB.SetMaxIdleConns(n)
+		db.sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	}
+	if err := db.sqlDB.PingContext(ctx); err != nil {
+		db.sqlDB.Close()
+		return nil, fmt.Errorf("open %s store: %v", db.dialect, err)
+	}
+
+	if err := db.migrate(ctx, gooseDia, dir, cfg.Log); err != nil {
+		db.sqlDB.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// migrate runs every pending migration of dir.
+func (db *DB) migrate(ctx context.Context, dialect goose.Dialect, dir string, log *slog.Logger) error {
+	sub, err := fs.Sub(migrations.FS, dir)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	opts := []goose.ProviderOption{goose.WithSlog(log), goose.WithDisableGlobalRegistry(true)}
+	if db.dialect == Postgres {
+		// Replicas starting together take turns.
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return fmt.Errorf("migrations: %w", err)
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(dialect, db.sqlDB, sub, opts...)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	db.migrator = p
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate %s store: %w", db.dialect, err)
+	}
+	for _, r := range results {
+		log.Info("migrated", slog.String("database", db.dialect), slog.String("migration", r.Source.Path), slog.Duration("took", r.Duration))
+	}
+	return nil
+}
+
+// Dialect returns SQLite or Postgres.
+func (db *DB) Dialect() string { return db.dialect }
+
+// Ready reports whether the database answers and its schema is at the
+// latest migration; it is meant for a readiness probe.
+func (db *DB) Ready(ctx context.Context) error {
+	if err := db.sqlDB.PingContext(ctx); err != nil {
+		return translate(ctx, "ready", err)
+	}
+	pending, err := db.migrator.HasPending(ctx)
+	if err != nil {
+		return translate(ctx, "ready: migrations", err)
+	}
+	if pending {
+		return errors.New("ready: migrations pending")
+	}
+	return nil
+}
+
+// SchemaVersion returns the latest migration version applied to the
+// database.
+func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
+	v, err := db.migrator.GetDBVersion(ctx)
+	if err != nil {
+		return 0, translate(ctx, "schema version", err)
+	}
+	return v, nil
+}
+
+// Close closes the database. Calls after the first return an error.
+func (db *DB) Close() error {
+	return db.sqlDB.Close()
+}
+
+// now returns db.Now() in UTC with the microsecond precision that both
+// databases keep.
+func (db *DB) now() time.Time {
+	return db.Now().UTC().Truncate(time.Microsecond)
+}
+
+// conn returns the gorm handle for one call.
+func (db *DB) conn(ctx context.Context) *gorm.DB {
+	return db.gdb.WithContext(ctx)
+}
+
+// tx runs fn in a transaction, committed if fn returns nil.
+func (db *DB) tx(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	return db.gdb.WithContext(ctx).Transaction(fn)
+}
+
+// isPostgresURL reports whether u is a postgres:// or postgresql:// URL.
+func isPostgresURL(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	s := strings.ToLower(p.Scheme)
+	return s == "postgres" || s == "postgresql"
+}
