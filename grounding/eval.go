@@ -631,6 +631,11 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			if b == nil {
 				if _, ok := out.keys[string(tkey)]; !ok {
 					out.add(tkey, append([]int32(nil), t...), True)
+					// Each new head tuple may become an atom: stop at the limit
+					// here, not after collecting them all.
+					if got := e.atoms + int64(len(out.tuples)); got > e.lim.MaxAtoms {
+						e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: got, Where: "rules of " + e.c.rels[r.head].name})
+					}
 				}
 				return nil
 			}
@@ -776,7 +781,7 @@ func (e *engine) addFact(rel int32, tuple []int32) (int32, bool) {
 	id, isNew := e.facts[rel].add(tuple)
 	if isNew {
 		e.atoms++
-		if e.atoms > e.lim.MaxAtoms {
+		if e.atoms > e.lim.MaxAtoms && e.err == nil {
 			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms, Where: e.largest()})
 		}
 	}
@@ -792,6 +797,9 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 	defer func() { e.lo, e.hi = nil, nil }()
 	derive := func(p *plan) {
 		for _, t := range e.join(p, nil, nil).tuples {
+			if e.err != nil {
+				return
+			}
 			e.addFact(p.rule.head, t)
 		}
 	}

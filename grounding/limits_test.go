@@ -220,3 +220,20 @@ func TestLimitsDefaults(t *testing.T) {
 		t.Errorf("WithDefaults is not idempotent: %+v", again)
 	}
 }
+
+// A single join that derives far more atoms than MaxAtoms stops with the
+// limit error instead of collecting every result first (8 million triples
+// here, limit 1000).
+func TestMaxAtomsInsideOneJoin(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("(role r) (init p) (<= (legal r a) (true p)) (<= (next p) (true p)) (<= terminal (not (true p))) (<= (goal r 100) (true p))\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "(num %d)\n", i)
+	}
+	b.WriteString("(<= (triple ?x ?y ?z) (num ?x) (num ?y) (num ?z))\n")
+	_, err := grounding.Load(context.Background(), "big.kif", []byte(b.String()), grounding.Limits{MaxAtoms: 1000})
+	var le *grounding.LimitError
+	if !errors.As(err, &le) || le.What != "MaxAtoms" {
+		t.Fatalf("Load = %v, want a MaxAtoms LimitError", err)
+	}
+}
