@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 )
 
 // The conformance games of ggp-base and what its reasoner returns on them
 // (shared/games/ggp-base-tests/EXPECTED.md), checked through the ground Program.
-const testsDir = "../../shared/games/ggp-base-tests"
+var testsDir = filepath.Join(testgames.Root(), "ggp-base-tests")
 
 func loadTestGame(t *testing.T, dir, name string) *grounding.Program {
 	t.Helper()

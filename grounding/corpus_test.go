@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 )
 
 var (
@@ -31,7 +32,7 @@ var (
 )
 
 // corpusDir holds the game corpus, relative to the package directory.
-const corpusDir = "../../shared/games"
+var corpusDir = testgames.Root()
 
 // corpusSets are the corpus folders that TestCorpus grounds.
 var corpusSets = []string{"ggp-base", "ggp-base-repo"}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 )
 
 var parseTests = []struct {
@@ -426,6 +427,6 @@ func TestParsePrintCorpus(t *testing.T) {
 
 // corpusDirs are the game collections in shared/ (absent ones are skipped).
 var corpusDirs = []string{
-	"../../shared/games/ggp-base-tests",
-	"../../shared/games/ggp-base",
+	filepath.Join(testgames.Root(), "ggp-base-tests"),
+	filepath.Join(testgames.Root(), "ggp-base"),
 }

@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/satcheck"
 )
 
 // gamesDir holds the shared GDL corpus (see its README.md).
-const gamesDir = "/work/shared/games"
+var gamesDir = testgames.Root()
 
 // groundGame grounds a GDL source, skipping the test when the corpus is not
 // available or the game exceeds the grounding limits.
