@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -617,6 +618,14 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		}
 		return l
 	}
+	if b == nil {
+		// A rule whose head ranges over a product of independent atoms fails
+		// here, before its tuples are enumerated one by one.
+		if n, ok := e.productSize(p); ok && e.atoms+n > e.lim.MaxAtoms {
+			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: "rules of " + e.c.rels[r.head].name})
+			return empty
+		}
+	}
 	// Domain mode: the head tuples go straight into out, and a step state seen
 	// before can only derive tuples already there, so a visited set is enough.
 	out := &joined{keys: map[string]int{}}
@@ -767,6 +776,138 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		}
 	}
 	return res
+}
+
+// patVars appends the variables of p to dst.
+func patVars(dst []int32, p pat) []int32 {
+	if p.v >= 0 {
+		return append(dst, p.v)
+	}
+	for _, a := range p.args {
+		dst = patVars(dst, a)
+	}
+	return dst
+}
+
+// stepRange is the range of fact ids step s ranges over in the current round.
+func (e *engine) stepRange(s *step) (lo, hi int32) {
+	lo, hi = 0, e.facts[s.rel].n
+	if e.hi != nil {
+		hi = min(hi, e.hi[s.rel])
+		if s.delta {
+			lo = e.lo[s.rel]
+		} else if s.old {
+			hi = min(hi, e.lo[s.rel])
+		}
+	}
+	return max(lo, 0), hi
+}
+
+// productSize returns, for a join in domain mode whose steps share no
+// variable and run no checks, the exact number of head tuples it derives:
+// the product over the steps of the distinct values of their head
+// variables (the head is built injectively from its variables). ok is false
+// for other joins, and for products that cannot reach MaxAtoms (their
+// count is then not needed). Counting scans each relation once instead of
+// enumerating the product, so a blow-up (10 facts joined 7 times) fails at
+// once rather than after MaxAtoms tuples.
+func (e *engine) productSize(p *plan) (n int64, ok bool) {
+	r := p.rule
+	if len(p.steps) < 2 {
+		return 0, false
+	}
+	bound := int64(1)
+	for k := range p.steps {
+		lo, hi := e.stepRange(&p.steps[k])
+		if hi <= lo {
+			return 0, false
+		}
+		bound = capMul(bound, int64(hi-lo), e.lim.MaxAtoms+1)
+	}
+	if e.atoms+bound <= e.lim.MaxAtoms {
+		return 0, false
+	}
+	owner := make([]int, p.nvars) // 1 + the step that binds each variable
+	var vs []int32
+	for k := range p.steps {
+		s := &p.steps[k]
+		if len(s.checks) > 0 {
+			return 0, false
+		}
+		vs = vs[:0]
+		for _, a := range r.body[s.lit].args {
+			vs = patVars(vs, a)
+		}
+		for _, v := range vs {
+			if owner[v] != 0 && owner[v] != k+1 {
+				return 0, false
+			}
+			owner[v] = k + 1
+		}
+	}
+	var headVars []int32
+	for _, a := range r.headArgs {
+		headVars = patVars(headVars, a)
+	}
+	for _, v := range headVars {
+		if owner[v] == 0 {
+			return 0, false
+		}
+	}
+	bd := &binding{vals: make([]int32, p.nvars)}
+	for i := range bd.vals {
+		bd.vals[i] = -1
+	}
+	n = 1
+	var key []byte
+	for k := range p.steps {
+		s := &p.steps[k]
+		var hv []int32
+		for _, v := range headVars {
+			if owner[v] == k+1 && !slices.Contains(hv, v) {
+				hv = append(hv, v)
+			}
+		}
+		seen := map[string]struct{}{}
+		f := e.facts[s.rel]
+		lit := &r.body[s.lit]
+		lo, hi := e.stepRange(s)
+		for id := lo; id < hi; id++ {
+			if !e.tick() {
+				return 0, false
+			}
+			mark := len(bd.trail)
+			match := true
+			tuple := f.tuple(id)
+			for i, a := range lit.args {
+				if !e.match(bd, a, tuple[i]) {
+					match = false
+					break
+				}
+			}
+			if match {
+				key = key[:0]
+				for _, v := range hv {
+					key = binary.LittleEndian.AppendUint32(key, uint32(bd.vals[v]))
+				}
+				seen[string(key)] = struct{}{}
+			}
+			bd.undo(mark)
+		}
+		if len(seen) == 0 {
+			return 0, true
+		}
+		n = capMul(n, int64(len(seen)), math.MaxInt64-e.atoms)
+	}
+	return n, true
+}
+
+// capMul returns a*b for positive a and b, or limit when that is larger.
+func capMul(a, b, limit int64) int64 {
+	if a > limit/b {
+		return limit
+	}
+	return min(a*b, limit)
 }
 
 func encodeTuple(dst []byte, t []int32) []byte {

@@ -24,7 +24,8 @@ var fuzzSeedGames = []string{
 }
 
 // addSeeds adds the seed corpus: the conformance games, a handful of ggp-base
-// games and the testdata files. Missing files are skipped.
+// games, the testdata files and the module's bad-input corpus
+// (../testdata/bad). Missing files are skipped.
 func addSeeds(f *testing.F) {
 	var paths []string
 	tests, _ := filepath.Glob(filepath.Join(corpusDirs[0], "*.kif"))
@@ -36,6 +37,9 @@ func addSeeds(f *testing.F) {
 	paths = append(paths, local...)
 	golden, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.kif"))
 	paths = append(paths, golden...)
+	// The bad-input corpus of the CLI and API tests (issue #6).
+	bad, _ := filepath.Glob(filepath.Join("..", "testdata", "bad", "*.kif"))
+	paths = append(paths, bad...)
 	for _, p := range paths {
 		if src, err := os.ReadFile(p); err == nil {
 			f.Add(src)

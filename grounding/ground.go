@@ -131,6 +131,22 @@ func (g *grounder) errorf(pos Pos, format string, args ...any) {
 
 func (g *grounder) rel(k keyword) int32 { return g.c.kwRel[k] }
 
+// startPos is where errors about the description as a whole (no roles, no
+// terminal rule) point: its first line, so that every error message reads
+// FILE:LINE:COL.
+var startPos = Pos{Line: 1, Col: 1}
+
+// rolePos returns the position of the first rule that declares role name,
+// or startPos.
+func (g *grounder) rolePos(name string) Pos {
+	for _, r := range g.file.Rules {
+		if h := r.Head; h.Name == "role" && len(h.Args) == 1 && h.Args[0].String() == name {
+			return r.Pos
+		}
+	}
+	return startPos
+}
+
 func (g *grounder) run() (*Program, error) {
 	c, e := g.c, g.e
 	static := func(rel int32) bool { return c.rels[rel].static }
@@ -157,11 +173,11 @@ func (g *grounder) run() (*Program, error) {
 	}
 	roleRel := g.rel(kwRole)
 	if e.facts[roleRel].n == 0 {
-		g.errorf(Pos{}, "no roles: the description has no (role ...) facts")
+		g.errorf(startPos, "no roles: the description has no (role ...) facts")
 		return nil, g.errs
 	}
 	if len(c.rels[g.rel(kwTerminal)].rules) == 0 {
-		g.errorf(Pos{}, "no terminal rule: the game can never end")
+		g.errorf(startPos, "no terminal rule: the game can never end")
 	}
 	// 2. Domains of fluent relations: an over-approximation that ignores negation.
 	var rules []*nrule
@@ -253,7 +269,7 @@ func (g *grounder) program() *Program {
 	}
 	for r, as := range p.Actions {
 		if len(as) == 0 {
-			g.errorf(Pos{}, "role %s has no legal move in any state", p.Roles[r])
+			g.errorf(g.rolePos(p.Roles[r]), "role %s has no legal move in any state", p.Roles[r])
 		}
 	}
 	inits := e.facts[g.rel(kwInit)]
