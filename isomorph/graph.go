@@ -32,6 +32,10 @@ type Graph struct {
 	inStart  []int32 // len n+1
 	inAdj    []int32
 	sym      bool // every arc u->v has its reverse v->u
+	// byColor lists the vertices by increasing colour, then vertex: the
+	// cells of the colour partition that every search starts from,
+	// computed once here rather than sorted again on every call.
+	byColor []int32
 }
 
 var _ Digraph = (*Graph)(nil)
@@ -156,6 +160,8 @@ func (g *Graph) finish() {
 		}
 	}
 	g.sym = slices.Equal(g.outStart, g.inStart) && slices.Equal(g.outAdj, g.inAdj)
+	g.byColor = make([]int32, n)
+	sortByColor(g.colors, g.byColor, fill)
 }
 
 // Order returns the number of vertices.

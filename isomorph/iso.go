@@ -64,8 +64,8 @@ func sameInvariants(g, h *Graph) bool {
 		return false
 	}
 	pg, ph := newPartition(g.n), newPartition(h.n)
-	pg.setColors(g.colors)
-	ph.setColors(h.colors)
+	pg.setColors(g)
+	ph.setColors(h)
 	for i := range pg.elems {
 		if g.colors[pg.elems[i]] != h.colors[ph.elems[i]] {
 			return false
@@ -182,8 +182,8 @@ func sameSizes(g, h *Graph) bool {
 		return false
 	}
 	pg, ph := newPartition(g.n), newPartition(h.n)
-	pg.setColors(g.colors)
-	ph.setColors(h.colors)
+	pg.setColors(g)
+	ph.setColors(h)
 	for i := range pg.elems {
 		u, v := pg.elems[i], ph.elems[i]
 		if g.colors[u] != h.colors[v] {
@@ -205,7 +205,7 @@ type refPath struct {
 func referencePath(ctx context.Context, g *Graph) (*refPath, error) {
 	s := newSearcher(g, modeAut, Limits{})
 	p, r := s.p, s.r
-	p.setColors(g.colors)
+	p.setColors(g)
 	r.enqueueAll()
 	if _, err := r.refine(ctx); err != nil {
 		return nil, err
@@ -267,7 +267,7 @@ func (hs *hSearch) run(ctx context.Context) error {
 	}
 	hs.stamp = make([]uint32, h.n)
 	p, r := hs.p, hs.r
-	p.setColors(h.colors)
+	p.setColors(h)
 	r.trackSingles = true
 	for c := int32(0); c < p.n; c += p.cellLen[c] {
 		if p.cellLen[c] == 1 {

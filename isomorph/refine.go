@@ -28,44 +28,98 @@ type partition struct {
 }
 
 func newPartition(n int) *partition {
+	// One allocation for the six arrays: large allocations take the heap
+	// lock, and a search whose root partition is discrete is dominated by
+	// this setup.
+	buf := make([]int32, 6*n+2)
 	return &partition{
 		n:       int32(n),
-		elems:   make([]int32, n),
-		pos:     make([]int32, n),
-		cellOf:  make([]int32, n),
-		cellLen: make([]int32, n),
-		nsNext:  make([]int32, n+1),
-		nsPrev:  make([]int32, n+1),
+		elems:   buf[0*n : 1*n : 1*n],
+		pos:     buf[1*n : 2*n : 2*n],
+		cellOf:  buf[2*n : 3*n : 3*n],
+		cellLen: buf[3*n : 4*n : 4*n],
+		nsNext:  buf[4*n : 5*n+1 : 5*n+1],
+		nsPrev:  buf[5*n+1 : 6*n+2 : 6*n+2],
 	}
 }
 
 // setColors makes the partition whose cells are the colour classes of g in
-// increasing colour order.
-func (p *partition) setColors(colors []int32) {
+// increasing colour order, each cell in increasing vertex order.
+func (p *partition) setColors(g *Graph) {
 	n := int(p.n)
-	keys := make([]uint64, n)
-	for v := 0; v < n; v++ {
-		keys[v] = uint64(uint32(colors[v])^0x80000000)<<32 | uint64(v)
-	}
-	slices.Sort(keys)
 	p.cells = 0
+	if n == 0 {
+		p.initList()
+		return
+	}
+	colors := g.colors
+	copy(p.elems, g.byColor)
 	start := int32(0)
-	for i, k := range keys {
-		v := int32(uint32(k))
-		p.elems[i] = v
-		p.pos[v] = int32(i)
-		if i > 0 && k>>32 != keys[i-1]>>32 {
+	prev := colors[p.elems[0]]
+	for i, v := range p.elems {
+		if c := colors[v]; c != prev {
 			p.cellLen[start] = int32(i) - start
 			p.cells++
 			start = int32(i)
+			prev = c
 		}
+		p.pos[v] = int32(i)
 		p.cellOf[v] = start
 	}
-	if n > 0 {
-		p.cellLen[start] = int32(n) - start
-		p.cells++
-	}
+	p.cellLen[start] = int32(n) - start
+	p.cells++
 	p.initList()
+}
+
+// sortByColor sets order to the vertices 0..len(order)-1 sorted by colour,
+// then by vertex. An already sorted colouring is recognised in one pass;
+// otherwise a stable LSD radix sort on the colours (3 digits of 11 bits)
+// ping-pongs between order and scratch (of the same length).
+func sortByColor(colors, order, scratch []int32) {
+	n := len(order)
+	if n == 0 {
+		return
+	}
+	sorted := true
+	for v := range order {
+		order[v] = int32(v)
+		if sorted && v > 0 && colors[v] < colors[v-1] {
+			sorted = false
+		}
+	}
+	if sorted {
+		return
+	}
+	const bits = 11
+	const radix = 1 << bits
+	var hist [3][radix]int32
+	for _, c := range colors[:n] {
+		k := uint32(c) ^ 0x80000000
+		hist[0][k&(radix-1)]++
+		hist[1][(k>>bits)&(radix-1)]++
+		hist[2][k>>(2*bits)]++
+	}
+	src, dst := order, scratch[:n]
+	for d := 0; d < 3; d++ {
+		h := &hist[d]
+		shift := uint(d * bits)
+		if h[(uint32(colors[0])^0x80000000)>>shift&(radix-1)] == int32(n) {
+			continue // every colour has the same digit
+		}
+		sum := int32(0)
+		for i := range h {
+			sum, h[i] = sum+h[i], sum
+		}
+		for _, v := range src {
+			k := (uint32(colors[v]) ^ 0x80000000) >> shift & (radix - 1)
+			dst[h[k]] = v
+			h[k]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &order[0] {
+		copy(order, src)
+	}
 }
 
 // setCells makes the partition with the given cells (a list of vertices cell
@@ -230,19 +284,29 @@ type refiner struct {
 const pollWork = 1 << 18
 
 func newRefiner(g *Graph, p *partition) *refiner {
-	n := g.n
 	return &refiner{
 		g:         g,
 		p:         p,
-		count:     make([]int32, n),
-		touchedN:  make([]int32, n),
-		inQueue:   make([]bool, n),
 		nextCheck: pollWork,
+	}
+}
+
+// alloc allocates the per-vertex arrays on first use, so that a partition
+// that is already discrete costs nothing.
+func (r *refiner) alloc() {
+	if r.inQueue == nil {
+		n := r.g.n
+		r.count = make([]int32, n)
+		r.touchedN = make([]int32, n)
+		r.inQueue = make([]bool, n)
 	}
 }
 
 // enqueue adds cell c to the splitter queue.
 func (r *refiner) enqueue(c int32) {
+	if r.inQueue == nil {
+		r.alloc()
+	}
 	if r.inQueue[c] {
 		return
 	}
@@ -257,6 +321,9 @@ func (r *refiner) enqueue(c int32) {
 // enqueueAll queues every cell of the partition in position order.
 func (r *refiner) enqueueAll() {
 	p := r.p
+	if p.discrete() {
+		return // refine would only empty the queue
+	}
 	for c := int32(0); c < p.n; c += p.cellLen[c] {
 		r.enqueue(c)
 	}
@@ -575,7 +642,7 @@ func (p Partition) CellOf() []int32 {
 // ordered by increasing colour value, each cell in increasing vertex order.
 func ColorPartition(g *Graph) Partition {
 	p := newPartition(g.n)
-	p.setColors(g.colors)
+	p.setColors(g)
 	return p.export()
 }
 
@@ -600,7 +667,7 @@ func (p *partition) export() Partition {
 func Refine(g *Graph, p Partition) (Partition, uint64, error) {
 	q := newPartition(g.n)
 	if p.Order == nil && p.Starts == nil {
-		q.setColors(g.colors)
+		q.setColors(g)
 	} else {
 		if err := checkPartition(g.n, p); err != nil {
 			return Partition{}, 0, err

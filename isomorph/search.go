@@ -69,6 +69,9 @@ type searcher struct {
 	rowStart  []int32 // row offsets of the permuted graph, the same for every leaf
 	bestRows  []int32 // permuted out-lists of the best leaf
 	candRows  []int32
+	rowFill   []int32 // scratch of transposeRows
+	bestStale bool    // bestRows do not hold the best leaf's rows yet
+	bestPos   []int32 // scratch: vertex -> position in the best leaf
 
 	gens      []Perm
 	orb       []int32 // union-find of the orbits of all generators (root = minimum)
@@ -93,24 +96,42 @@ func newSearcher(g *Graph, mode searchMode, lim Limits) *searcher {
 		p:        p,
 		r:        newRefiner(g, p),
 		order:    big.NewInt(1),
-		orb:      make([]int32, g.n),
-		orbSize:  make([]int32, g.n),
-		orbMark:  make([]int32, g.n),
-		idxOf:    make([]int32, g.n),
-		stamp:    make([]uint32, g.n),
-		perm:     make([]int32, g.n),
 	}
+	return s
+}
+
+// needOrbits allocates the orbit union-find on first use: a search whose
+// root partition is discrete never needs it.
+func (s *searcher) needOrbits() {
+	if s.orb != nil {
+		return
+	}
+	n := s.g.n
+	s.orb = make([]int32, n)
+	s.orbSize = make([]int32, n)
+	s.orbMark = make([]int32, n)
 	for v := range s.orb {
 		s.orb[v] = int32(v)
 		s.orbSize[v] = 1
 	}
-	return s
+}
+
+// needScratch allocates the per-vertex scratch arrays of leaves beyond the
+// first on first use.
+func (s *searcher) needScratch() {
+	if s.perm != nil {
+		return
+	}
+	n := s.g.n
+	s.idxOf = make([]int32, n)
+	s.stamp = make([]uint32, n)
+	s.perm = make([]int32, n)
 }
 
 // run searches the whole tree.
 func (s *searcher) run(ctx context.Context) error {
 	p, r := s.p, s.r
-	p.setColors(s.g.colors)
+	p.setColors(s.g)
 	r.enqueueAll()
 	r.compare = false
 	s.stats.Nodes = 1
@@ -139,6 +160,7 @@ func (s *searcher) run(ctx context.Context) error {
 		x, ok := s.nextChild(d)
 		if !ok {
 			if lv.onFirst {
+				s.needOrbits()
 				s.order.Mul(s.order, big.NewInt(int64(s.orbSize[s.orbFind(lv.first)])))
 			}
 			if d == 0 {
@@ -345,6 +367,7 @@ func (s *searcher) targetCell() int32 {
 // that is largest (or smallest).
 func (s *searcher) maxJoinsCell(smallest bool) int32 {
 	p, g := s.p, s.g
+	s.r.alloc()
 	cnt := s.r.touchedN // all zero outside refinement
 	touched := s.r.touched[:0]
 	best, bj, bl := int32(-1), int32(-1), int32(0)
@@ -429,6 +452,7 @@ func (s *searcher) nextChild(d int) (int32, bool) {
 // are the orbits of the node's stabiliser, as in nauty.
 func (s *searcher) nextFirstPathChild(lv *level) (int32, bool) {
 	if !lv.ready {
+		s.needOrbits()
 		p := s.p
 		l := p.cellLen[lv.cell]
 		lv.scan = !s.hold(lv, l, false)
@@ -468,6 +492,7 @@ func (s *searcher) incorporate(d int) {
 	lv := &s.levels[d]
 	prefix := s.path[:d]
 	indexed := false
+	s.needScratch()
 	for _, gen := range s.gens[lv.gensDone:] {
 		fixes := true
 		for _, u := range prefix {
@@ -522,6 +547,13 @@ func (s *searcher) leaf(d int) int {
 	lvEq, lvCmp := s.levels[d].eqFirst, s.levels[d].cmpBest
 	if !s.haveFirst {
 		s.haveFirst = true
+		if d == 0 && s.mode == modeAut {
+			// The root is discrete: the tree is this one leaf, and no
+			// other leaf will be compared with it, so nothing of it is
+			// kept (the group is trivial, its base empty).
+			s.firstPath = slices.Clone(s.path[:0])
+			return -1
+		}
 		s.firstElems = slices.Clone(p.elems)
 		s.firstPath = slices.Clone(s.path[:d])
 		s.firstTok = slices.Clone(s.r.tok)
@@ -533,12 +565,11 @@ func (s *searcher) leaf(d int) int {
 		for i, u := range p.elems {
 			s.rowStart[i+1] = s.rowStart[i] + int32(len(s.g.Out(int(u))))
 		}
-		s.bestRows = make([]int32, len(s.g.outAdj))
-		s.candRows = make([]int32, len(s.g.outAdj))
-		s.buildRows(s.bestRows, false)
 		s.setBest(d)
+		s.bestStale = true // built when a leaf is first compared with it
 		return d - 1
 	}
+	s.needScratch()
 	if lvEq {
 		for i, v := range s.firstElems {
 			s.perm[v] = p.elems[i]
@@ -549,9 +580,8 @@ func (s *searcher) leaf(d int) int {
 		}
 	}
 	if s.mode == modeCanon && lvCmp > 0 {
-		s.buildRows(s.candRows, false)
-		s.bestRows, s.candRows = s.candRows, s.bestRows
 		s.setBest(d)
+		s.bestStale = true
 		return d - 1
 	}
 	// In modeCanon the leaf's trace equals the best leaf's (lvCmp == 0) or
@@ -563,7 +593,8 @@ func (s *searcher) leaf(d int) int {
 	if s.mode == modeCanon && lvCmp < 0 {
 		return d - 1
 	}
-	switch s.buildRows(s.candRows, true) {
+	s.freshBestRows()
+	switch s.buildRows(s.candRows, p.elems, p.pos, true) {
 	case 1:
 		s.bestRows, s.candRows = s.candRows, s.bestRows
 		s.setBest(d)
@@ -594,7 +625,8 @@ func (s *searcher) tokEnds(dst []int, d int) []int {
 	return append(dst, len(s.r.tok))
 }
 
-// setBest records the current leaf (whose rows are in bestRows) as best.
+// setBest records the current leaf as best. The caller either has its rows
+// in bestRows or sets bestStale.
 func (s *searcher) setBest(d int) {
 	s.bestElems = append(s.bestElems[:0], s.p.elems...)
 	s.bestPath = append(s.bestPath[:0], s.path[:d]...)
@@ -605,17 +637,46 @@ func (s *searcher) setBest(d int) {
 	}
 }
 
-// buildRows writes the out-lists of the current leaf's permuted graph into
-// dst. With cmp set it compares them with bestRows as it goes and returns
+// freshBestRows makes bestRows hold the best leaf's rows, building them
+// from bestElems if they were left unbuilt: many searches never compare a
+// leaf with the best one (every leaf but the first is an automorphism, or
+// the root is discrete), and then never pay for the rows.
+func (s *searcher) freshBestRows() {
+	if s.bestRows == nil {
+		s.bestRows = make([]int32, len(s.g.outAdj))
+		s.candRows = make([]int32, len(s.g.outAdj))
+	}
+	if !s.bestStale {
+		return
+	}
+	if s.bestPos == nil {
+		s.bestPos = make([]int32, s.g.n)
+	}
+	for i, v := range s.bestElems {
+		s.bestPos[v] = int32(i)
+	}
+	s.buildRows(s.bestRows, s.bestElems, s.bestPos, false)
+	s.bestStale = false
+}
+
+// buildRows writes the out-lists of the permuted graph of the leaf with the
+// given elems and pos into dst. With cmp set it compares them with bestRows as it goes and returns
 // -1 as soon as they are smaller, or 1 (all rows built) if larger, or 0 if
 // equal.
-func (s *searcher) buildRows(dst []int32, cmp bool) int {
-	p, g := s.p, s.g
+func (s *searcher) buildRows(dst, elems, pos []int32, cmp bool) int {
+	g := s.g
+	if len(g.outAdj) > denseDegree*g.n {
+		s.transposeRows(dst, elems, pos)
+		if !cmp {
+			return 0
+		}
+		return slices.Compare(dst, s.bestRows)
+	}
 	res := 0
-	for i, u := range p.elems {
+	for i, u := range elems {
 		row := dst[s.rowStart[i]:s.rowStart[i+1]]
 		for j, w := range g.outAdj[g.outStart[u]:g.outStart[u+1]] {
-			row[j] = p.pos[w]
+			row[j] = pos[w]
 		}
 		sortSmall(row)
 		if cmp && res == 0 {
@@ -626,6 +687,32 @@ func (s *searcher) buildRows(dst []int32, cmp bool) int {
 		}
 	}
 	return res
+}
+
+// denseDegree is the average out-degree above which buildRows fills the
+// rows by transposition instead of sorting each row.
+var denseDegree = 16
+
+// transposeRows writes the same rows as buildRows, sorted, without sorting:
+// it visits the leaf's vertices in position order and appends each one's
+// position to the rows of its in-neighbours, in O(n + m). The rows have the
+// same lengths for every leaf with the first leaf's trace, so comparing the
+// whole arrays compares the rows in order.
+func (s *searcher) transposeRows(dst, elems, pos []int32) {
+	g := s.g
+	n := g.n
+	if len(s.rowFill) < n {
+		s.rowFill = make([]int32, n)
+	}
+	fill := s.rowFill[:n]
+	copy(fill, s.rowStart[:n])
+	for i, x := range elems {
+		for _, y := range g.inAdj[g.inStart[x]:g.inStart[x+1]] {
+			j := pos[y]
+			dst[fill[j]] = int32(i)
+			fill[j]++
+		}
+	}
 }
 
 func sortSmall(a []int32) {
@@ -681,6 +768,7 @@ func (s *searcher) isAutomorphism(perm []int32) bool {
 // automorphisms from the best leaf are kept only if they do. This bounds the
 // generators by n-1.
 func (s *searcher) addGen(perm []int32, fromFirst bool) {
+	s.needOrbits()
 	joined := false
 	for v, w := range perm {
 		a, b := s.orbFind(int32(v)), s.orbFind(w)
@@ -701,6 +789,9 @@ func (s *searcher) addGen(perm []int32, fromFirst bool) {
 }
 
 func (s *searcher) orbFind(v int32) int32 {
+	if s.orb == nil {
+		return v
+	}
 	for s.orb[v] != v {
 		s.orb[v] = s.orb[s.orb[v]]
 		v = s.orb[v]
