@@ -441,3 +441,23 @@ func (c *Checker) describe(pr pair, ce *Counterexample) string {
 	}
 	return sb.String()
 }
+
+// Pair is a reasoning function of A and its image in B under a mapping: one
+// question of Verify (a goal value missing on one side is grounding.False
+// there).
+type Pair struct {
+	Name string             // "<function of A> vs <function of B>", as in Result.Function
+	Kind grounding.FuncKind // how the does-inputs are read (see CheckFunc)
+	A, B grounding.Lit      // the two functions
+}
+
+// Pairs lists the function pairs that Verify compares under m, in its order,
+// for example to write each miter with Checker.WriteDIMACS. m must fit a and
+// b (as Verify checks); it panics otherwise.
+func Pairs(a, b *grounding.Program, m Mapping) []Pair {
+	var out []Pair
+	for _, pr := range pairs(a, b, m) {
+		out = append(out, Pair{Name: pairName(a, b, pr), Kind: pr.fa.Kind, A: pr.fa.Lit, B: pr.fb.Lit})
+	}
+	return out
+}
