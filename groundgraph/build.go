@@ -1,0 +1,892 @@
+package groundgraph
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// FuncFeatures are the semantic features of one reasoning function: what
+// Build knows about it besides its place in the graph. Every field except
+// Function is invariant under space-consistent equivalence: the image of
+// the function under an SCGE has the same values, input by input.
+type FuncFeatures struct {
+	Function grounding.Function
+	// Support is the semantic support (satcheck.SemanticSupport): the
+	// circuit inputs, ascending, whose change can change the function. For
+	// legal, goal and terminal it holds propositions only.
+	Support []int
+	// RowsLog2 is log2 of the size of the semantic input space:
+	// 2^(propositions of Support) × Π (actions of each role of Support).
+	RowsLog2 float64
+	// Tabled reports whether the complete truth table over the semantic
+	// input space was computed (see Options). Models, Influence and
+	// Interaction are zero otherwise.
+	Tabled bool
+	// Rows is the size of the semantic input space, or 0 when it exceeds
+	// 2^40 (such a function is never tabled).
+	Rows int64
+	// Models counts the rows where the function is true. A function with an
+	// empty Support is constant: Models is then its value, 0 or 1.
+	Models int64
+	// Influence[i] is the influence of Support[i]: for a proposition, the
+	// number of rows x with f(x) ≠ f(x with the proposition flipped); for an
+	// action a of role r, the number of rows (whose choice for r is some
+	// action b) with f ≠ f with b replaced by a.
+	Influence []int64
+	// Interaction lists, for each pair of propositions of Support (i < j in
+	// the order (0,1), (0,2), ..., (1,2), ...), the number of rows x with
+	// f(x) ⊕ f(x^i) ⊕ f(x^j) ⊕ f(x^ij) = 1; nil when the function has more
+	// than Options.MaxInteractionProps propositions or is not tabled.
+	Interaction []int64
+	// CornerRadius is the distance up to which corners were searched (0:
+	// not searched, see Options.MaxCornerWeight). Corners of up to
+	// CornerRadius propositions are searched from both anchors: the state
+	// where no proposition of Support holds and the one where all hold.
+	// Only functions that read no actions semantically have corners.
+	CornerRadius int
+	// Corners lists the corners found, from the all-false anchor first,
+	// each group in colex order of positions in Support.
+	Corners []CornerSet
+	// TooManyCorners[a] reports that the anchor (0: all false, 1: all
+	// true) has more than Options.MaxCorners corners; none of them are in
+	// Corners.
+	TooManyCorners [2]bool
+	// Color is the function's colour: a hash of its kind (and goal value)
+	// and of the invariant features above, as multisets.
+	Color int32
+
+	nProps int    // propositions in Support (they come first)
+	roles  []int  // roles of the actions in Support, ascending
+	hash   uint64 // full-width colour
+}
+
+// Constant reports whether f is a constant function, and its value.
+func (ff *FuncFeatures) Constant() (value, ok bool) {
+	if len(ff.Support) != 0 || !ff.Tabled {
+		return false, false
+	}
+	return ff.Models == 1, true
+}
+
+// Build returns the coloured ground graph of p. It fails only on a cancelled
+// context, a malformed Program, or a satcheck error (a SAT limit) while
+// computing semantic supports; options never make it fail, they make it
+// compute fewer features.
+func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, error) {
+	t0 := time.Now()
+	opt = opt.withDefaults()
+	if err := checkProgram(p); err != nil {
+		return nil, err
+	}
+	b := &builder{p: p, opt: opt, moves: true}
+	for _, as := range p.Actions {
+		if len(as) == 0 {
+			b.moves = false
+		}
+	}
+	for _, f := range p.Functions() {
+		if f.Kind == grounding.FuncNext && !b.moves {
+			continue
+		}
+		b.funcs = append(b.funcs, FuncFeatures{Function: f})
+	}
+	if err := b.supports(ctx); err != nil {
+		return nil, err
+	}
+	t1 := time.Now()
+	if err := b.tables(ctx); err != nil {
+		return nil, err
+	}
+	if err := b.corners(ctx); err != nil {
+		return nil, err
+	}
+	for i := range b.funcs {
+		b.funcs[i].hash = b.funcHash(&b.funcs[i])
+		b.funcs[i].Color = color32(b.funcs[i].hash)
+	}
+	t2 := time.Now()
+	b.stats.GateWords = b.gateWords.Load()
+	b.stats.DependsOnCalls = b.dependsOn.Load()
+	g := b.graph()
+	g.stats.Support = t1.Sub(t0)
+	g.stats.Features = t2.Sub(t1)
+	g.stats.Total = time.Since(t0)
+	return g, nil
+}
+
+// checkProgram rejects Programs whose shape the builder would index out of
+// range.
+func checkProgram(p *grounding.Program) error {
+	if p == nil {
+		return errors.New("groundgraph: nil program")
+	}
+	n := len(p.Props)
+	if len(p.Actions) != len(p.Roles) || len(p.Legal) != len(p.Roles) || len(p.Goals) != len(p.Roles) {
+		return fmt.Errorf("groundgraph: %s: %d roles but %d action, %d legal and %d goal lists",
+			p.Name, len(p.Roles), len(p.Actions), len(p.Legal), len(p.Goals))
+	}
+	for r, as := range p.Actions {
+		if len(p.Legal[r]) != len(as) {
+			return fmt.Errorf("groundgraph: %s: role %s has %d actions but %d legal functions", p.Name, p.Roles[r], len(as), len(p.Legal[r]))
+		}
+		n += len(as)
+	}
+	if len(p.Next) != len(p.Props) {
+		return fmt.Errorf("groundgraph: %s: %d propositions but %d next functions", p.Name, len(p.Props), len(p.Next))
+	}
+	if p.Circuit.NumInputs != n {
+		return fmt.Errorf("groundgraph: %s: circuit has %d inputs, want %d", p.Name, p.Circuit.NumInputs, n)
+	}
+	nn := p.Circuit.NumNodes()
+	for _, f := range p.Functions() {
+		if f.Lit.Node() >= nn {
+			return fmt.Errorf("groundgraph: %s: %s is literal %d beyond %d circuit nodes", p.Name, p.FunctionName(f), f.Lit, nn)
+		}
+	}
+	return nil
+}
+
+type builder struct {
+	p     *grounding.Program
+	opt   Options
+	moves bool // every role has an action, so next functions are constrained
+	funcs []FuncFeatures
+	stats Stats
+
+	gateWords atomic.Int64 // gate evaluations × words of all tables
+	dependsOn atomic.Int64 // calls of satcheck.DependsOn
+}
+
+// supports computes each function's semantic support and the size of its
+// semantic input space.
+func (b *builder) supports(ctx context.Context) error {
+	p := b.p
+	nProps := len(p.Props)
+	// The support depends only on the literal and on whether moves are
+	// read (next functions): functions that share both (say two goals that
+	// are the same function) share one computation.
+	type suppKey struct {
+		lit  grounding.Lit
+		next bool
+	}
+	firstOf := map[suppKey]int{}
+	var uniq []int
+	for i := range b.funcs {
+		f := b.funcs[i].Function
+		key := suppKey{f.Lit, f.Kind == grounding.FuncNext}
+		if _, ok := firstOf[key]; !ok {
+			firstOf[key] = i
+			uniq = append(uniq, i)
+		}
+	}
+	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+		ff := &b.funcs[uniq[k]]
+		f := ff.Function
+		supp, err := b.semanticSupport(ctx, f)
+		if err != nil {
+			return fmt.Errorf("groundgraph: semantic support of %s: %w", p.FunctionName(f), err)
+		}
+		ff.Support = supp
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range b.funcs {
+		ff := &b.funcs[i]
+		f := ff.Function
+		if j := firstOf[suppKey{f.Lit, f.Kind == grounding.FuncNext}]; j != i {
+			ff.Support = slices.Clone(b.funcs[j].Support)
+		}
+		supp := ff.Support
+		rows := uint64(1)
+		for _, in := range supp {
+			if in >= nProps {
+				r, _ := p.InputOf(in)
+				if len(ff.roles) == 0 || ff.roles[len(ff.roles)-1] != r {
+					ff.roles = append(ff.roles, r)
+					ff.RowsLog2 += math.Log2(float64(len(p.Actions[r])))
+					rows = mulSat(rows, uint64(len(p.Actions[r])))
+				}
+				continue
+			}
+			ff.nProps++
+			ff.RowsLog2++
+			rows = mulSat(rows, 2)
+		}
+		if rows <= 1<<maxTableBits {
+			ff.Rows = int64(rows)
+		}
+	}
+	return nil
+}
+
+// semanticSupport returns the semantic support of f (as
+// satcheck.SemanticSupport defines it, restricted to propositions for
+// functions of the state alone). When the syntactic input space is small
+// enough it is read off a truth table of the cone; otherwise satcheck
+// decides it by simulation and SAT. Both are exact, so the choice, which
+// depends on the description, does not change the result.
+func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]int, error) {
+	p := b.p
+	nProps := len(p.Props)
+	moves := f.Kind == grounding.FuncNext
+	cn := newCone(&p.Circuit, f.Lit)
+	var sp fnSpace
+	logRows := 0.0
+	for _, in := range cn.inputs {
+		if int(in) < nProps {
+			sp.props = append(sp.props, in)
+			logRows++
+			continue
+		}
+		if !moves {
+			break
+		}
+		r, _ := p.InputOf(int(in))
+		if len(sp.roles) == 0 || sp.roles[len(sp.roles)-1] != r {
+			sp.roles = append(sp.roles, r)
+		}
+	}
+	if len(sp.roles) > 0 {
+		for _, r := range sp.roles {
+			read := 0
+			for _, in := range cn.inputs {
+				if int(in) >= nProps {
+					if r2, _ := p.InputOf(int(in)); r2 == r {
+						read++
+					}
+				}
+			}
+			radix := read
+			if read < len(p.Actions[r]) {
+				radix++
+			}
+			logRows += math.Log2(float64(radix))
+		}
+	}
+	if logRows > float64(b.opt.SupportTableBits) {
+		return b.simSupport(ctx, f, cn, sp.props, sp.roles)
+	}
+	t, err := newTable(ctx, p, cn, sp, moves)
+	if err != nil {
+		return nil, err
+	}
+	b.gateWords.Add(t.gateOps)
+	var supp []int
+	for j, in := range sp.props {
+		if t.dependsOnProp(j) {
+			supp = append(supp, int(in))
+		}
+	}
+	for ri, r := range sp.roles {
+		if t.dependsOnRole(ri) {
+			base := p.ActionInputBase(r)
+			for a := range p.Actions[r] {
+				supp = append(supp, base+a)
+			}
+		}
+	}
+	return supp, nil
+}
+
+// mulSat multiplies, saturating at 2^64-1.
+func mulSat(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 {
+		return math.MaxUint64
+	}
+	return lo
+}
+
+// tables selects the functions to tabulate and computes their features.
+// Constant functions (Rows == 1) are always tabulated: their value decides
+// whether a goal vertex exists.
+func (b *builder) tables(ctx context.Context) error {
+	var cand []int
+	for i, ff := range b.funcs {
+		if ff.Rows > 1 && b.opt.MaxTableBits >= 0 && ff.Rows <= 1<<b.opt.MaxTableBits {
+			cand = append(cand, i)
+		}
+	}
+	slices.SortStableFunc(cand, func(i, j int) int { return cmp.Compare(b.funcs[i].Rows, b.funcs[j].Rows) })
+	total := int64(0)
+	chosen := []int{}
+	for i := 0; i < len(cand); {
+		j := i
+		sum := int64(0)
+		for j < len(cand) && b.funcs[cand[j]].Rows == b.funcs[cand[i]].Rows {
+			sum += b.funcs[cand[j]].Rows
+			j++
+		}
+		if total+sum > b.opt.MaxTableRows {
+			break
+		}
+		total += sum
+		chosen = append(chosen, cand[i:j]...)
+		i = j
+	}
+	b.stats.SkippedTables = len(cand) - len(chosen)
+	for i, ff := range b.funcs {
+		if ff.Rows == 1 {
+			chosen = append(chosen, i)
+		}
+	}
+	slices.Sort(chosen)
+	err := parallel(ctx, len(chosen), b.opt.Workers, func(k int) error {
+		ff := &b.funcs[chosen[k]]
+		ops, err := b.tabulate(ctx, ff)
+		b.gateWords.Add(ops)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, i := range chosen {
+		ff := &b.funcs[i]
+		b.stats.Tabled++
+		b.stats.TableRows += ff.Rows
+		b.stats.LargestTableBits = max(b.stats.LargestTableBits, int(math.Ceil(ff.RowsLog2)))
+	}
+	return nil
+}
+
+// corners selects the functions whose corners are searched and finds them.
+func (b *builder) corners(ctx context.Context) error {
+	if b.opt.MaxCornerWeight < 0 {
+		return nil
+	}
+	var cand []int
+	cost := make([]int64, len(b.funcs))
+	for i := range b.funcs {
+		ff := &b.funcs[i]
+		if ff.nProps == 0 || len(ff.roles) > 0 {
+			continue
+		}
+		for d := 1; d <= min(b.opt.MaxCornerWeight, ff.nProps); d++ {
+			pts := ballPoints(ff.nProps, d)
+			if pts > b.opt.MaxCornerPoints/2 {
+				break
+			}
+			ff.CornerRadius, cost[i] = d, 2*pts
+		}
+		if ff.CornerRadius > 0 {
+			cand = append(cand, i)
+		}
+	}
+	slices.SortStableFunc(cand, func(i, j int) int { return cmp.Compare(cost[i], cost[j]) })
+	total := int64(0)
+	var chosen []int
+	for i := 0; i < len(cand); {
+		j := i
+		sum := int64(0)
+		for j < len(cand) && cost[cand[j]] == cost[cand[i]] {
+			sum += cost[cand[j]]
+			j++
+		}
+		if total+sum > b.opt.MaxCornerTotal {
+			break
+		}
+		total += sum
+		chosen = append(chosen, cand[i:j]...)
+		i = j
+	}
+	for _, i := range cand[len(chosen):] {
+		b.funcs[i].CornerRadius = 0
+	}
+	b.stats.SkippedCorners = len(cand) - len(chosen)
+	b.stats.CornerFuncs = len(chosen)
+	b.stats.CornerPoints = total
+	slices.Sort(chosen)
+	// Functions with the same literal and kind class (next or of the state)
+	// have the same semantic support, radius and corners: search once, in
+	// the first of them, and copy.
+	type cornerKey struct {
+		lit  grounding.Lit
+		next bool
+	}
+	firstOf := map[cornerKey]int{}
+	var uniq []int
+	dup := map[int]int{} // function -> function whose search it shares
+	for _, i := range chosen {
+		f := b.funcs[i].Function
+		key := cornerKey{f.Lit, f.Kind == grounding.FuncNext}
+		if j, ok := firstOf[key]; ok {
+			dup[i] = j
+			continue
+		}
+		firstOf[key] = i
+		uniq = append(uniq, i)
+	}
+	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+		ff := &b.funcs[uniq[k]]
+		w := &cornersWork{cn: newCone(&b.p.Circuit, ff.Function.Lit), d: ff.CornerRadius, max: b.opt.MaxCorners}
+		for _, in := range ff.Support[:ff.nProps] {
+			w.props = append(w.props, int32(in))
+		}
+		if ff.Function.Kind == grounding.FuncNext {
+			for k, in := range w.cn.inputs {
+				if int(in) >= len(b.p.Props) {
+					if _, a := b.p.InputOf(int(in)); a == 0 {
+						w.on = append(w.on, k)
+					}
+				}
+			}
+		}
+		for a, anchor := range []bool{false, true} {
+			cs, tooMany, err := w.run(ctx, anchor)
+			if err != nil {
+				return err
+			}
+			ff.TooManyCorners[a] = tooMany
+			for _, c := range cs {
+				set := CornerSet{FromTrue: anchor}
+				for _, j := range c {
+					set.Props = append(set.Props, ff.Support[j])
+				}
+				ff.Corners = append(ff.Corners, set)
+			}
+		}
+		b.gateWords.Add(w.ops)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, j := range dup {
+		ff, src := &b.funcs[i], &b.funcs[j]
+		ff.TooManyCorners = src.TooManyCorners
+		ff.Corners = slices.Clone(src.Corners)
+	}
+	return nil
+}
+
+// tabulate computes the truth-table features of one function.
+func (b *builder) tabulate(ctx context.Context, ff *FuncFeatures) (int64, error) {
+	p := b.p
+	cn := newCone(&p.Circuit, ff.Function.Lit)
+	sp := fnSpace{roles: ff.roles}
+	for _, in := range ff.Support[:ff.nProps] {
+		sp.props = append(sp.props, int32(in))
+	}
+	t, err := newTable(ctx, p, cn, sp, ff.Function.Kind == grounding.FuncNext)
+	if err != nil {
+		return 0, err
+	}
+	ff.Tabled = true
+	ff.Models = t.models()
+	ff.Influence = append(t.propInfluence(), make([]int64, len(ff.Support)-ff.nProps)...)
+	for ri, r := range ff.roles {
+		inf := t.actionInfluence(ri, len(p.Actions[r]))
+		base := p.ActionInputBase(r)
+		for k := ff.nProps; k < len(ff.Support); k++ {
+			if in := ff.Support[k]; in >= base && in < base+len(inf) {
+				ff.Influence[k] = inf[in-base]
+			}
+		}
+	}
+	if ff.nProps >= 2 && ff.nProps <= b.opt.MaxInteractionProps {
+		ff.Interaction, err = t.interactions(ctx)
+		if err != nil {
+			return 0, err
+		}
+	}
+	return t.gateOps, nil
+}
+
+// funcHash is the colour of a function: its kind, goal value, and every
+// invariant feature, with inputs taken as multisets (their identities are
+// not invariant).
+func (b *builder) funcHash(ff *FuncFeatures) uint64 {
+	h := newHasher(tagFunc)
+	f := ff.Function
+	h.add(uint64(f.Kind))
+	if f.Kind == grounding.FuncGoal {
+		h.addInt(int64(f.Index))
+	}
+	h.add(uint64(ff.nProps))
+	sizes := make([]int64, len(ff.roles))
+	for i, r := range ff.roles {
+		sizes[i] = int64(len(b.p.Actions[r]))
+	}
+	h.addInts(sortedInts(sizes))
+	h.addInt(int64(ff.CornerRadius))
+	for a := range 2 {
+		if ff.TooManyCorners[a] {
+			h.add(tagNone)
+			continue
+		}
+		var cs []int64
+		for _, c := range ff.Corners {
+			if c.FromTrue == (a == 1) {
+				cs = append(cs, int64(len(c.Props)))
+			}
+		}
+		h.addInts(sortedInts(cs))
+	}
+	if !ff.Tabled {
+		h.add(tagNone)
+		return h.sum()
+	}
+	h.addInt(ff.Models)
+	h.addInts(sortedInts(ff.Influence[:ff.nProps]))
+	// Action influences, one multiset per role, the roles as a multiset.
+	var perRole []uint64
+	k := ff.nProps
+	for _, r := range ff.roles {
+		base := b.p.ActionInputBase(r)
+		var inf []int64
+		for ; k < len(ff.Support) && ff.Support[k] < base+len(b.p.Actions[r]); k++ {
+			inf = append(inf, ff.Influence[k])
+		}
+		rh := newHasher(tagAction)
+		rh.addInt(int64(len(b.p.Actions[r])))
+		rh.addInts(sortedInts(inf))
+		perRole = append(perRole, rh.sum())
+	}
+	h.addMultiset(perRole)
+	if ff.Interaction != nil {
+		h.addInts(sortedInts(ff.Interaction))
+	} else {
+		h.add(tagNone)
+	}
+	return h.sum()
+}
+
+// interactionPairs returns the pairs (i, j) of proposition positions in
+// Support that get an interaction vertex, with their interaction: those
+// with a non-zero interaction, unless all pairs have the same interaction.
+func interactionPairs(ff *FuncFeatures) (pairs [][2]int, val []int64) {
+	if len(ff.Interaction) == 0 {
+		return nil, nil
+	}
+	uniform := true
+	for _, x := range ff.Interaction {
+		if x != ff.Interaction[0] {
+			uniform = false
+		}
+	}
+	if uniform {
+		return nil, nil
+	}
+	n := 0
+	for i := range ff.nProps {
+		for j := i + 1; j < ff.nProps; j++ {
+			if x := ff.Interaction[n]; x != 0 {
+				pairs = append(pairs, [2]int{i, j})
+				val = append(val, x)
+			}
+			n++
+		}
+	}
+	return pairs, val
+}
+
+// graph lays out the vertices and edges and computes the colours.
+func (b *builder) graph() *Graph {
+	p := b.p
+	g := &Graph{prog: p, funcs: b.funcs, stats: b.stats}
+	g.stats.Functions = len(b.funcs)
+	add := func(x Vertex) int {
+		g.verts = append(g.verts, x)
+		return len(g.verts) - 1
+	}
+	for i := range p.Props {
+		add(Vertex{Kind: Prop, Role: -1, Index: i})
+	}
+	g.actionBase = make([]int, len(p.Roles))
+	for r, as := range p.Actions {
+		g.actionBase[r] = len(g.verts)
+		for a := range as {
+			add(Vertex{Kind: Action, Role: r, Index: a})
+		}
+	}
+	g.roleBase = len(g.verts)
+	for r := range p.Roles {
+		add(Vertex{Kind: Role, Role: r, Index: -1})
+	}
+	// Goal vertices for the goal functions that are not constantly false.
+	byFunc := map[grounding.Function]*FuncFeatures{}
+	for i := range b.funcs {
+		f := b.funcs[i].Function
+		f.Lit = 0
+		byFunc[f] = &b.funcs[i]
+	}
+	feat := func(kind grounding.FuncKind, role, index int) *FuncFeatures {
+		return byFunc[grounding.Function{Kind: kind, Role: role, Index: index}]
+	}
+	g.goalVertex = make([]map[int]int, len(p.Roles))
+	goalValues := make([][]int64, len(p.Roles))
+	for r, gs := range p.Goals {
+		g.goalVertex[r] = map[int]int{}
+		for i, gl := range gs {
+			if v, ok := feat(grounding.FuncGoal, r, gl.Value).Constant(); ok && !v {
+				continue
+			}
+			g.goalVertex[r][gl.Value] = add(Vertex{Kind: Goal, Role: r, Index: i, Value: gl.Value})
+			goalValues[r] = append(goalValues[r], int64(gl.Value))
+		}
+	}
+	g.terminal = add(Vertex{Kind: Terminal, Role: -1, Index: -1})
+
+	// Dependency edges, interaction vertices, and the uses of each input.
+	type arc struct{ u, v int }
+	var arcs []arc
+	uses := make([][]uint64, len(g.verts))
+	inputVertex := func(in int) int {
+		if in < len(p.Props) {
+			return in
+		}
+		r, a := p.InputOf(in)
+		return g.ActionVertex(r, a)
+	}
+	type inter struct {
+		v    int
+		hash uint64
+	}
+	var inters []inter
+	for fi := range b.funcs {
+		ff := &b.funcs[fi]
+		fv, ok := g.FunctionVertex(ff.Function)
+		if !ok {
+			continue
+		}
+		// How many corners of f, from each anchor, each input is in.
+		inCorners := map[int][2]int64{}
+		for _, c := range ff.Corners {
+			for _, q := range c.Props {
+				n := inCorners[q]
+				if c.FromTrue {
+					n[1]++
+				} else {
+					n[0]++
+				}
+				inCorners[q] = n
+			}
+		}
+		for k, in := range ff.Support {
+			u := inputVertex(in)
+			arcs = append(arcs, arc{u, fv})
+			h := newHasher(tagUse)
+			h.add(ff.hash)
+			if ff.Tabled {
+				h.addInt(ff.Influence[k])
+			} else {
+				h.add(tagNone)
+			}
+			n := inCorners[in]
+			h.addInt(n[0])
+			h.addInt(n[1])
+			uses[u] = append(uses[u], h.sum())
+		}
+		for ci, c := range ff.Corners {
+			cv := add(Vertex{Kind: Corner, Role: -1, Index: fi, Corner: ci})
+			for _, q := range c.Props {
+				arcs = append(arcs, arc{inputVertex(q), cv})
+			}
+			arcs = append(arcs, arc{cv, fv})
+			h := newHasher(tagCorner)
+			h.add(ff.hash)
+			if c.FromTrue {
+				h.add(1)
+			} else {
+				h.add(0)
+			}
+			h.addInt(int64(len(c.Props)))
+			inters = append(inters, inter{cv, h.sum()})
+		}
+		pairs, val := interactionPairs(ff)
+		for k, pr := range pairs {
+			a, c := inputVertex(ff.Support[pr[0]]), inputVertex(ff.Support[pr[1]])
+			iv := add(Vertex{Kind: Interaction, Role: -1, Index: fi, Pair: [2]int{min(a, c), max(a, c)}})
+			arcs = append(arcs, arc{a, iv}, arc{c, iv}, arc{iv, fv})
+			h := newHasher(tagInteraction)
+			h.add(ff.hash)
+			h.addInt(val[k])
+			h.addInts(sortedInts([]int64{ff.Influence[pr[0]], ff.Influence[pr[1]]}))
+			inters = append(inters, inter{iv, h.sum()})
+		}
+	}
+	// Consistency edges: every action and every goal to its role.
+	for r, as := range p.Actions {
+		for a := range as {
+			arcs = append(arcs, arc{g.ActionVertex(r, a), g.RoleVertex(r)})
+		}
+	}
+	for r := range p.Roles {
+		for _, v := range g.goalVertex[r] {
+			arcs = append(arcs, arc{v, g.RoleVertex(r)})
+		}
+	}
+	n := len(g.verts)
+	g.out = make([][]int32, n)
+	for _, a := range arcs {
+		g.out[a.u] = append(g.out[a.u], int32(a.v))
+	}
+	for v := range g.out {
+		slices.Sort(g.out[v])
+		g.out[v] = slices.Clip(slices.Compact(g.out[v]))
+		g.nEdges += len(g.out[v])
+	}
+
+	// Semantic colours.
+	initial := make([]bool, len(p.Props))
+	for _, q := range p.Init {
+		initial[q] = true
+	}
+	sem := make([]uint64, n)
+	for v := range g.verts {
+		x := g.verts[v]
+		var h hasher
+		switch x.Kind {
+		case Prop:
+			h = newHasher(tagProp)
+			if initial[x.Index] {
+				h.add(1)
+			} else {
+				h.add(0)
+			}
+			if ff := feat(grounding.FuncNext, 0, x.Index); ff != nil {
+				h.add(ff.hash)
+			} else {
+				h.add(tagNone)
+			}
+		case Action:
+			h = newHasher(tagAction)
+			h.addInt(int64(len(p.Actions[x.Role])))
+			h.add(feat(grounding.FuncLegal, x.Role, x.Index).hash)
+		case Role:
+			h = newHasher(tagRole)
+			h.addInt(int64(len(p.Actions[x.Role])))
+			h.addInts(goalValues[x.Role])
+		case Goal:
+			h = newHasher(tagGoal)
+			h.addInt(int64(x.Value))
+			h.add(feat(grounding.FuncGoal, x.Role, x.Value).hash)
+		case Terminal:
+			h = newHasher(tagTerminal)
+			h.add(feat(grounding.FuncTerminal, 0, 0).hash)
+		case Interaction, Corner:
+			continue
+		}
+		h.addMultiset(uses[v])
+		sem[v] = h.sum()
+	}
+	for _, it := range inters {
+		sem[it.v] = it.hash
+	}
+	g.semColors = make([]int32, n)
+	for v, h := range sem {
+		g.semColors[v] = color32(h)
+	}
+	final := refineColors(g.out, sem)
+	g.colors = make([]int32, n)
+	for v, h := range final {
+		g.colors[v] = color32(h)
+	}
+
+	g.stats.Vertices = n
+	g.stats.Edges = g.nEdges
+	for _, x := range g.verts {
+		g.stats.ByKind[x.Kind]++
+	}
+	distinct := slices.Clone(g.colors)
+	slices.Sort(distinct)
+	g.stats.Colors = len(slices.Compact(distinct))
+	return g
+}
+
+// refineColors runs colour refinement with hashed colours (one-dimensional
+// Weisfeiler-Leman on the digraph): a vertex's new colour hashes its colour
+// and the multisets of its out- and in-neighbours' colours. It stops when a
+// round splits no class and returns the colours of that last round. The
+// number of rounds and the colours depend only on the isomorphism class of
+// the coloured graph.
+func refineColors(out [][]int32, c []uint64) []uint64 {
+	n := len(out)
+	in := make([][]int32, n)
+	for u, vs := range out {
+		for _, v := range vs {
+			in[v] = append(in[v], int32(u))
+		}
+	}
+	classes := countDistinct(c)
+	buf := []uint64{}
+	for {
+		next := make([]uint64, n)
+		for v := range n {
+			h := newHasher(tagRefine)
+			h.add(c[v])
+			buf = buf[:0]
+			for _, w := range out[v] {
+				buf = append(buf, c[w])
+			}
+			h.addMultiset(buf)
+			buf = buf[:0]
+			for _, w := range in[v] {
+				buf = append(buf, c[w])
+			}
+			h.addMultiset(buf)
+			next[v] = h.sum()
+		}
+		c = next
+		k := countDistinct(c)
+		if k <= classes {
+			return c
+		}
+		classes = k
+	}
+}
+
+func countDistinct(c []uint64) int {
+	s := slices.Clone(c)
+	slices.Sort(s)
+	return len(slices.Compact(s))
+}
+
+// parallel calls fn(0..n-1) on up to `workers` goroutines and returns the
+// error of the smallest index that failed.
+func parallel(ctx context.Context, n, workers int, fn func(i int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					errs[i] = err
+					failed.Store(true)
+					return
+				}
+				if err := fn(i); err != nil {
+					errs[i] = err
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,299 @@
+package groundgraph
+
+import (
+	"context"
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Corners: the structure of a big function near the two canonical states.
+//
+// Every SCGE maps the state where no proposition holds onto the same state
+// of the other game, and likewise the state where all hold. For a function
+// f of the state with semantic propositions S and an anchor a (all of S
+// false, or all true), a corner is a set T ⊆ S, |T| ≤ d, such that flipping T
+// from the anchor changes f, and flipping any T minus one proposition does
+// not: a locally minimal change. For "a line of x" (Tic-tac-toe's goal, or
+// Connect Four's) the corners from the all-false state are exactly the lines.
+// They are found by evaluating f on every point within distance d of the
+// anchor, 64 points per word, so the work is Σ_{k≤d} C(|S|, k) points: an
+// invariant quantity, like every bound applied to it.
+
+// binomial returns C(n, k), saturating at MaxInt64.
+func binomial(n, k int) int64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	k = min(k, n-k)
+	c := uint64(1)
+	for i := 1; i <= k; i++ {
+		hi, lo := bits.Mul64(c, uint64(n-k+i))
+		if hi != 0 {
+			return math.MaxInt64
+		}
+		c = lo / uint64(i) // exact: c·(n-k+i) is divisible by i
+		if c > math.MaxInt64 {
+			return math.MaxInt64
+		}
+	}
+	return int64(c)
+}
+
+// ballPoints returns the number of points within distance d of a point of
+// {0,1}^n, excluding the point itself, saturating.
+func ballPoints(n, d int) int64 {
+	var s int64
+	for k := 1; k <= d; k++ {
+		c := binomial(n, k)
+		if c == math.MaxInt64 || s > math.MaxInt64-c {
+			return math.MaxInt64
+		}
+		s += c
+	}
+	return s
+}
+
+// CornerSet is a corner of a function: a locally minimal set of
+// propositions whose flip from a canonical state changes it (see
+// FuncFeatures.Corners).
+type CornerSet struct {
+	// FromTrue says the anchor is the state where every proposition holds
+	// (the set's propositions are turned off); otherwise it is the empty
+	// state (they are turned on).
+	FromTrue bool
+	// Props are the proposition ids, ascending.
+	Props []int
+}
+
+// cornersWork is one function's corner enumeration.
+type cornersWork struct {
+	cn    *cone
+	props []int32 // semantic propositions, ascending (support positions 0..n-1)
+	d     int     // radius
+	max   int     // give up (nil, tooMany) beyond this many corners
+	on    []int   // cone input positions fixed to true: for a next function, each role read does its first action
+	ops   int64   // gate-word evaluations
+}
+
+// cornerBatchWords is the number of words evaluated at once.
+const cornerBatchWords = 64
+
+// run enumerates the corners from one anchor. It returns them as
+// positions into w.props, or tooMany when there are more than w.max.
+//
+// Level k (the subsets of k propositions) is evaluated from level k-1: a
+// batch puts one (k-1)-subset B per lane (64·cornerBatchWords lanes, colex
+// order) and evaluates the cone on them once; then, for each proposition j,
+// it re-evaluates only j's fanout with j flipped, on the lanes whose B lies
+// below j (a prefix of the batch, colex order sorting subsets by their
+// largest element), which gives f at B ∪ {j}: every k-subset exactly once,
+// at the cost of a fanout (a few gates for the big functions corners are
+// for) instead of the whole cone. The subsets that change f are then read
+// in colex order.
+func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, tooMany bool, err error) {
+	n, cn := len(w.props), w.cn
+	// Cone input position of each semantic proposition. Other propositions
+	// stay false (they cannot matter); a next function sees each role it
+	// reads do its first action (it depends on no role, so any joint move
+	// will do, but it must be a joint move); functions of the state see no
+	// moves.
+	pos := make([]int, n)
+	for j, q := range w.props {
+		k, _ := slices.BinarySearch(cn.inputs, q)
+		pos[j] = k
+	}
+	s := newConeSim(cn, cornerBatchWords)
+	base := uint64(0)
+	if anchor {
+		base = ^uint64(0)
+	}
+	// f at the anchor.
+	for k := range cn.inputs {
+		fill(s.in(k), 0)
+	}
+	for _, k := range w.on {
+		fill(s.in(k), ^uint64(0))
+	}
+	for _, k := range pos {
+		fill(s.in(k), base)
+	}
+	out := make([]uint64, cornerBatchWords)
+	s.eval(out)
+	w.ops += int64(len(cn.gates) * cornerBatchWords)
+	f0 := out[0]&1 == 1
+	f0mask := uint64(0)
+	if f0 {
+		f0mask = ^uint64(0)
+	}
+	d := min(w.d, n)
+	// bin[i][a] = C(a, i) for i ≤ d, a ≤ n: colex ranks. They fit, since
+	// the radius keeps Σ_{k≤d} C(n, k) within the point budget.
+	bin := make([][]int64, d+1)
+	for i := range bin {
+		bin[i] = make([]int64, n+1)
+		for a := range n + 1 {
+			bin[i][a] = binomial(a, i)
+		}
+	}
+	// inOff[j]: offset in s.vals of the input vector of proposition j.
+	inOff := make([]int, n)
+	for j, k := range pos {
+		inOff[j] = (1 + k) * cornerBatchWords
+	}
+	vals := s.vals
+	const batchCap = 64 * cornerBatchWords
+	laneMax := make([]int, batchCap) // largest element of each lane's subset, -1 if empty
+	res := make([]uint64, cornerBatchWords)
+	prev := []uint64{0} // level k-1: bit r is set when the subset of colex rank r changes f
+	for k := 1; k <= d; k++ {
+		cur := make([]uint64, (bin[k][n]+63)/64)
+		nBases := bin[k-1][n]
+		bset := make([]int, k-1)
+		for i := range bset {
+			bset[i] = i
+		}
+		done := int64(0) // bases evaluated
+		for done < nBases {
+			if err := ctx.Err(); err != nil {
+				return nil, false, err
+			}
+			for _, j := range pos {
+				fill(s.in(j), base)
+			}
+			nb := 0
+			for nb < batchCap && done < nBases {
+				bit := uint64(1) << (nb % 64)
+				for _, j := range bset {
+					vals[inOff[j]+nb/64] ^= bit
+				}
+				laneMax[nb] = -1
+				if k > 1 {
+					laneMax[nb] = bset[k-2]
+				}
+				nb++
+				done++
+				if done < nBases {
+					nextComb(bset, n)
+				}
+			}
+			s.eval(out)
+			w.ops += int64(len(cn.gates) * cornerBatchWords)
+			r0 := done - int64(nb)
+			lanes := 0 // lanes whose subset lies below j
+			for j := range n {
+				for lanes < nb && laneMax[lanes] < j {
+					lanes++
+				}
+				if lanes == 0 {
+					continue
+				}
+				wn := (lanes + 63) / 64
+				w.ops += s.flip64(pos[j], wn, res)
+				for i := range wn {
+					diff := res[i] ^ f0mask
+					if rest := lanes - 64*i; rest < 64 {
+						diff &= 1<<rest - 1
+					}
+					for ; diff != 0; diff &= diff - 1 {
+						r := r0 + int64(64*i+bits.TrailingZeros64(diff)) + bin[k][j]
+						cur[r/64] |= 1 << (r % 64)
+					}
+				}
+			}
+		}
+		// The corners of level k, in colex order: the subsets that change f
+		// and none of whose (k-1)-subsets does.
+		c := make([]int, k)
+		for wi, word := range cur {
+			if word == 0 {
+				continue
+			}
+			cr := int64(64 * wi)
+			colexUnrank(cr, c, bin)
+			for ; word != 0; word &= word - 1 {
+				for target := int64(64*wi + bits.TrailingZeros64(word)); cr < target; cr++ {
+					nextComb(c, n)
+				}
+				minimal := true
+				for drop := range c {
+					var sr int64
+					t := 0
+					for e, a := range c {
+						if e != drop {
+							sr += bin[t+1][a]
+							t++
+						}
+					}
+					if prev[sr/64]>>(sr%64)&1 == 1 {
+						minimal = false
+						break
+					}
+				}
+				if minimal {
+					if len(corners) == w.max {
+						return nil, true, nil
+					}
+					corners = append(corners, slices.Clone(c))
+				}
+			}
+		}
+		prev = cur
+	}
+	return corners, false, nil
+}
+
+// colexUnrank sets c (len(c) = k) to the k-subset of colex rank r, given
+// bin[i][a] = C(a, i) for i ≤ k.
+func colexUnrank(r int64, c []int, bin [][]int64) {
+	a := len(bin[0]) - 1
+	for i := len(c) - 1; i >= 0; i-- {
+		for bin[i+1][a] > r {
+			a--
+		}
+		c[i] = a
+		r -= bin[i+1][a]
+		a--
+	}
+}
+
+type tooManyError struct{}
+
+func (tooManyError) Error() string { return "too many corners" }
+
+var errTooManyCorners error = tooManyError{}
+
+// nextComb advances c, a k-subset of 0..n-1 in increasing order, to the next
+// one in colex order, and reports false after the last.
+func nextComb(c []int, n int) bool {
+	k := len(c)
+	for i := range k {
+		limit := n
+		if i+1 < k {
+			limit = c[i+1]
+		}
+		if c[i]+1 < limit {
+			c[i]++
+			for j := range i {
+				c[j] = j
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// colexRankWithout returns the colex rank of the subset c minus its
+// element at index drop: Σ C(a_i, i+1) over the remaining elements.
+func colexRankWithout(c []int, drop int) int64 {
+	var r int64
+	i := 0
+	for j, a := range c {
+		if j == drop {
+			continue
+		}
+		r += binomial(a, i+1)
+		i++
+	}
+	return r
+}

@@ -1,0 +1,207 @@
+// Package groundgraph builds the coloured ground graph of a ground game
+// (grounding.Program): phase 2 of space-consistent game equivalence (SCGE)
+// detection after Zhang & Liu, with the graph's initial colouring (their
+// "heuristic grouping") computed from the exact semantics of the reasoning
+// functions. Two games are candidates for equivalence when their graphs are
+// isomorphic (isomorph.Find, All, Search); each isomorphism gives, through
+// Graph.Mapping, a candidate σ for satcheck to verify.
+//
+// # The graph
+//
+// Vertices, in this order (Vertex says what each one stands for):
+//
+//   - Prop: one per state proposition p, standing for both "true p" and
+//     "next p" (the paper's first simplification). Its colour records
+//     whether p is in the initial state (replacing the paper's init vertices).
+//   - Action: one per action a of a role r, standing for both "does r a" and
+//     "legal r a" (second simplification).
+//   - Role: one per role.
+//   - Goal: one per goal function "goal r n" that is not constantly false;
+//     the utility n is part of its colour (replacing the integer vertices).
+//   - Terminal: one vertex for "terminal".
+//   - Interaction: for a function f tabled (see below) with at most
+//     Options.MaxInteractionProps semantic propositions, one vertex per pair
+//     {p, q} of them with a non-zero interaction in f, that is
+//     #{x : f(x) ⊕ f(x^p) ⊕ f(x^q) ⊕ f(x^pq) = 1} ≠ 0 — unless all pairs
+//     of f have the same interaction, which would say nothing the edges do
+//     not. Arcs p → i, q → i, i → f.
+//   - Corner: for a function f whose corners were searched (below), one
+//     vertex per corner C, with arcs p → c for p in C and c → f.
+//
+// The vertex of a function is p's vertex for next(p), (r,a)'s vertex for
+// legal(r,a), the goal or the terminal vertex. Arcs:
+//
+//   - dependency: input → function, for every input in the function's
+//     semantic support: a proposition whose flip, or an action whose
+//     replacement by another action of its role (every role doing exactly one
+//     action), can change the function's value (satcheck.SemanticSupport,
+//     computed here from a truth table when the cone's inputs are few). A
+//     redundant literal therefore never adds an arc. Next functions read
+//     propositions and actions; legal, goal and terminal read propositions.
+//   - consistency: action → its role, goal → its role.
+//
+// Functions are exactly the Boolean functions satcheck compares: legal,
+// goal and terminal over all 2^|P| states with no moves; next over all
+// states and all joint moves in which each role does exactly one action.
+// When some role has no action there is no joint move, an SCGE says nothing
+// about next functions, and Build leaves them out (no arcs into Prop
+// vertices, no next features).
+//
+// # Semantic features and colours
+//
+// For a function f, its semantic input space is {0,1}^k × Π A_r over its k
+// semantic propositions and the roles r of its semantic actions (a role is
+// semantic with all of its actions or not at all). When that space has at
+// most 2^Options.MaxTableBits rows (and within Options.MaxTableRows over all
+// functions, taken by increasing size, equal sizes together) Build
+// evaluates f's cone on every row, 64 rows per machine word (a role's
+// actions that the cone does not read share one weighted row), and reads
+// off exactly:
+//
+//   - the model count, #{x : f(x)};
+//   - the influence of each proposition, #{x : f(x) ≠ f(x^p)}, and of each
+//     action a of role r, #{(x, b) : f(x, r does b) ≠ f(x, r does a)};
+//   - the interaction of each pair of propositions (above), when k is at most
+//     Options.MaxInteractionProps.
+//
+// Corners describe big functions, whose tables are out of reach, near the
+// two states that every SCGE fixes: the one where no proposition holds and
+// the one where all hold. For a function of the state (or a next function
+// that reads no action semantically) with k semantic propositions, a corner
+// from anchor a is a set C of at most d of them such that flipping C from a
+// changes f, while flipping C minus any one proposition does not (a locally
+// minimal change). Build evaluates f on every point within distance d of
+// both anchors, 64 points per word, with d the largest radius up to
+// Options.MaxCornerWeight whose 2·Σ_{j≤d} C(k,j) points fit
+// Options.MaxCornerPoints (and functions taken by increasing cost within
+// Options.MaxCornerTotal). For "a line of x" the corners from the empty
+// state are the lines: Connect Four's goals (48 to 96 propositions, far
+// beyond a table) give its 84 lines of four per colour, which tie the
+// columns together (its graph's group is then the mirror, of order 2,
+// instead of the 8! column permutations).
+//
+// A function's colour hashes its kind, its goal value, k, the multiset of
+// the action counts of its semantic roles, its corner radius and the sizes
+// of its corners (or the fact that an anchor has more than Options.MaxCorners
+// of them), and, when tabled, its model count and the multisets of its
+// influences and interactions. A vertex's semantic colour hashes its kind
+// and:
+//
+//   - Prop: init membership, the colour of next(p), and the multiset of
+//     (colour of g, influence of p in g, number of corners of g from each
+//     anchor that hold p) over the functions g that p is in the semantic
+//     support of;
+//   - Action: the number of actions of its role, the colour of legal(r,a),
+//     and the multiset of (colour of g, influence) over the next functions g
+//     it is in the support of;
+//   - Role: its number of actions and its (non-false) goal values;
+//   - Goal, Terminal: the function's colour (and the utility);
+//   - Interaction: the function's colour, the interaction, and the two
+//     influences as a multiset;
+//   - Corner: the function's colour, the anchor and the corner's size.
+//
+// Color then refines these colours with hashed colour refinement (a colour
+// becomes the hash of itself and the multisets of its out- and
+// in-neighbours' colours) until a round splits no class: the partition is
+// the coarsest equitable refinement, and the colour values are comparable
+// across games. Colours are hashes of features, not ranks, so equal
+// features give equal colours in two independent Builds; a hash collision
+// can only merge classes (a slower search, never a lost isomorphism).
+//
+// # Soundness: every SCGE is a graph isomorphism
+//
+// Let σ = (σR, σP, σA) be an SCGE from game A to game B. Define φ on
+// vertices: p ↦ σP(p), (r,a) ↦ (σR(r), σA(a)), r ↦ σR(r), goal (r,n) ↦
+// goal (σR(r), n), terminal ↦ terminal, interaction (f,p,q) ↦ (σf, σp, σq),
+// corner (f, anchor, C) ↦ (σf, anchor, σC), where σf is the corresponding
+// function (next p ↦ next σP(p) and so on).
+//
+// σ maps the inputs of A's circuit bijectively onto B's, propositions to
+// propositions and each role's actions onto its image role's actions, so it
+// maps A's input space bijectively onto B's: all states, and all one-hot
+// joint moves. The SCGE conditions say exactly that f_B(σx) = f_A(x) for
+// every pair (f, σf) and every point x of that space. Hence:
+//
+//  1. φ is a bijection. σ is bijective on propositions, roles and actions.
+//     goal(r,n) is constantly false iff goal(σr,n) is, so goal vertices
+//     correspond. Interaction and corner vertices correspond by 2 and 3
+//     below.
+//  2. Arcs are preserved. Input i changes f at x iff σi changes σf at σx
+//     (flipping i, or replacing action a by b, commutes with σ), so the
+//     semantic supports correspond and so do dependency arcs. Consistency
+//     arcs correspond because σA respects roles.
+//  3. Colours are preserved. Every feature is a count over the input space
+//     of a predicate built from f's values at points related by flips or
+//     action changes; σ is a bijection of the space that commutes with those
+//     operations and preserves f's values, so the counts are equal input by
+//     input. Corners too: σ maps the all-false state of A onto that of B
+//     (σS(∅) = ∅) and the all-true state onto the all-true state, and a
+//     flip of C onto a flip of σC, so C is a corner of f iff σC is one of
+//     σf. Support sizes, role action counts, init membership (an SCGE maps
+//     init onto init), goal values and kinds are preserved by definition.
+//     Every bound that decides whether a feature is computed depends only on
+//     semantic row counts or proposition counts (and on exact counts of
+//     corners), and the tabled set (like the set of corner searches) is
+//     chosen from their multiset, so A and B compute the same features for
+//     corresponding functions.
+//     Colours hash these values in a fixed order, taking every collection
+//     of inputs as a multiset, so equal features give equal semantic
+//     colours. Colour refinement commutes with isomorphisms and the number
+//     of rounds depends only on the isomorphism class, so final colours are
+//     equal too.
+//
+// So φ is an isomorphism of the coloured graphs, and enumerating all
+// isomorphisms G_A → G_B enumerates (among others) every SCGE. Features are
+// never sampled: a feature that could differ between two equivalent games
+// would lose a true equivalence. (Random simulation is used, but only to
+// find witnesses of dependence faster; every answer is exact.) The converse
+// does not hold: a graph isomorphism need not be an SCGE (ggp-base's
+// buttons.kif has a graph automorphism that is not a symmetry), which is
+// why satcheck verifies every candidate.
+//
+// # Worked example: Tic-tac-toe
+//
+// ggp-base-repo/ticTacToe.kif has 29 propositions ((cell i j b|x|o) and
+// (control r)), 2 roles with 10 actions each ((mark i j), noop), 6 goals and
+// terminal: 58 vertices in the paper's simplified graph. goal(xplayer,100)
+// = "a line of x" has support the nine x cells, 2^9 = 512 rows, 282 models,
+// and influences 184 (centre), 132 (corner cells), 84 (edge cells): the paper's
+// "number of lines through a cell" (4, 3, 2), made exact. next(cell 1 1 b)
+// reads (cell 1 1 b) and every action of both roles: 2 × 10 × 10 = 200
+// rows, influence 192 for the proposition, 16 for both (mark 1 1), 4 for
+// every other action. The x and o cells thus get three semantic colours
+// each (centre, corner cell, edge cell), and refinement carries the split to the
+// blank cells and the marks. goal(xplayer,50) and terminal read all 27
+// cells (2^27 rows) and are not tabled by default. The pairs of x cells of
+// goal(xplayer,100) interact differently when they share a line (144
+// interaction vertices), and its corners from the empty state are the eight
+// lines (terminal is true in the empty state, which has no blank cell; its
+// corners are the nine blank cells). The graph has 427 vertices (29 props,
+// 20 actions, 2 roles, 6 goals, terminal, 144 interactions, 225 corners),
+// 1824 arcs and 135 colour classes, and its automorphism group is the
+// board's dihedral group of order 8, found from 3 search-tree leaves
+// (against 4!·4!·1! = 576 in the paper). Number Scrabble (sum15.kif) gets
+// an isomorphic graph: the magic square is one of the isomorphisms.
+//
+// # Cost
+//
+// Semantic supports cost one truth table per function whose cone reads at
+// most Options.SupportTableBits rows' worth of inputs. Larger cones are
+// simulated: random samples with skewed densities, samples where one role
+// does each of its moves in turn, then samples next to the witnesses found
+// (one to three propositions flipped, or another move for one role), and,
+// for a function of the state, samples where it takes a value random
+// samples rarely give (Connect Four's draw: a full board without a line),
+// built by justifying that value back through the cone. This finds almost
+// every dependency; satcheck.DependsOn (SAT) decides the rest, one call per
+// input (Stats.DependsOnCalls). satcheck runs one SAT solve at a time
+// process-wide, and these calls dominate on the few big games whose
+// dependencies need rare contexts (minutes for blobwars and brawl).
+// Functions with the same literal share their support and corner search.
+// Features cost at most Options.MaxTableRows table rows and
+// Options.MaxCornerTotal corner points over all functions, each 64 rows
+// evaluating the function's cone once (corner points of radius k are
+// evaluated from those of radius k-1, re-evaluating one proposition's
+// fanout); Stats reports the rows, points, gate-word evaluations, SAT calls
+// and times.
+package groundgraph

@@ -1,0 +1,247 @@
+package groundgraph
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/isomorph"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// Kind says what a vertex stands for.
+type Kind uint8
+
+// Kinds of vertices. A Graph numbers its Prop, Action, Role, Goal and
+// Terminal vertices first, in this order; Interaction and Corner vertices
+// follow, function by function.
+const (
+	// Prop is a state proposition p: "true p" merged with "next p".
+	Prop Kind = iota
+	// Action is an action a of a role r: "does r a" merged with "legal r a".
+	Action
+	// Role is a role.
+	Role
+	// Goal is the function "goal r n" of a role r and a utility n (only for
+	// goal functions that are not constantly false).
+	Goal
+	// Terminal is the function "terminal".
+	Terminal
+	// Interaction is a pair of semantic propositions of one function whose
+	// second derivative is not zero: the pair interacts in the function.
+	Interaction
+	// Corner is a corner of a function: a locally minimal set of
+	// propositions whose flip from the all-false (or all-true) state changes
+	// it. Arcs p → c for its propositions, c → the function.
+	Corner
+)
+
+// NumKinds is the number of vertex kinds.
+const NumKinds = int(Corner) + 1
+
+var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner"}
+
+// String returns the kind's name as written by WriteJSON: "prop", "action",
+// "role", "goal", "terminal", "interaction" or "corner".
+func (k Kind) String() string {
+	if int(k) < NumKinds {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Vertex is what one vertex of a Graph stands for.
+type Vertex struct {
+	Kind Kind
+	// Role is the role id of an Action, Role or Goal vertex, -1 otherwise.
+	Role int
+	// Index is the proposition id of a Prop, the action id (within its role)
+	// of an Action, the position in Program.Goals[Role] of a Goal, and the
+	// index in Graph.Functions of an Interaction's or a Corner's function; -1
+	// otherwise.
+	Index int
+	// Value is the utility of a Goal.
+	Value int
+	// Pair holds the two proposition vertices of an Interaction, ascending.
+	Pair [2]int
+	// Corner is the index of a Corner vertex's set in the Corners of its
+	// function (Graph.Functions()[Index].Corners).
+	Corner int
+}
+
+// Graph is the coloured ground graph of a Program (see the package
+// documentation). It satisfies isomorph.Digraph. It is immutable once built
+// and safe for concurrent reads.
+type Graph struct {
+	prog      *grounding.Program
+	verts     []Vertex
+	out       [][]int32
+	colors    []int32 // final colours (semantic colours refined to stability)
+	semColors []int32 // semantic colours before refinement
+	funcs     []FuncFeatures
+	nEdges    int
+
+	actionBase []int // actionBase[r]: vertex of action 0 of role r
+	roleBase   int
+	goalVertex []map[int]int // goalVertex[r][value]
+	terminal   int
+	stats      Stats
+}
+
+var _ isomorph.Digraph = (*Graph)(nil)
+
+// Order returns the number of vertices.
+func (g *Graph) Order() int { return len(g.verts) }
+
+// Color returns the colour of vertex v: a hash of its semantic features,
+// refined by its neighbourhood until the colour classes are stable. Equal
+// features give equal colours in every game, so colours of two graphs can be
+// compared directly.
+func (g *Graph) Color(v int) int32 { return g.colors[v] }
+
+// SemanticColor returns the colour of vertex v computed from its own
+// semantic features only, before the neighbourhood refinement that Color
+// applies. It is what the heuristic grouping alone tells apart.
+func (g *Graph) SemanticColor(v int) int32 { return g.semColors[v] }
+
+// Out returns the out-neighbours of v, ascending. The slice must not be
+// modified.
+func (g *Graph) Out(v int) []int32 { return g.out[v] }
+
+// Vertex returns what vertex v stands for.
+func (g *Graph) Vertex(v int) Vertex { return g.verts[v] }
+
+// Program returns the program the graph was built from.
+func (g *Graph) Program() *grounding.Program { return g.prog }
+
+// Stats returns the size of the graph and the work Build spent on it.
+func (g *Graph) Stats() Stats { return g.stats }
+
+// Functions returns the features of every reasoning function that Build
+// analysed, in the order of grounding.Program.Functions (next functions are
+// left out when some role has no action, see the package documentation).
+// The slice must not be modified.
+func (g *Graph) Functions() []FuncFeatures { return g.funcs }
+
+// PropVertex returns the vertex of proposition p.
+func (g *Graph) PropVertex(p int) int { return p }
+
+// ActionVertex returns the vertex of action a of role r.
+func (g *Graph) ActionVertex(r, a int) int { return g.actionBase[r] + a }
+
+// RoleVertex returns the vertex of role r.
+func (g *Graph) RoleVertex(r int) int { return g.roleBase + r }
+
+// GoalVertex returns the vertex of goal value `value` of role r, if the goal
+// function exists and is not constantly false.
+func (g *Graph) GoalVertex(r, value int) (int, bool) {
+	v, ok := g.goalVertex[r][value]
+	return v, ok
+}
+
+// TerminalVertex returns the vertex of the terminal function.
+func (g *Graph) TerminalVertex() int { return g.terminal }
+
+// Label renders vertex v in KIF: the proposition "(cell 1 1 b)", the move
+// "(does xplayer (mark 1 1))", the role "xplayer", "(goal xplayer 100)",
+// "terminal", "(interaction F P Q)" for the function F and its
+// propositions P and Q, or "(corner F from-false P...)" (from-true) for a
+// corner of F.
+func (g *Graph) Label(v int) string {
+	x := g.verts[v]
+	p := g.prog
+	switch x.Kind {
+	case Prop:
+		return p.Props[x.Index]
+	case Action:
+		return fmt.Sprintf("(does %s %s)", p.Roles[x.Role], p.Actions[x.Role][x.Index])
+	case Role:
+		return p.Roles[x.Role]
+	case Goal:
+		return fmt.Sprintf("(goal %s %d)", p.Roles[x.Role], x.Value)
+	case Terminal:
+		return "terminal"
+	case Interaction:
+		f := g.funcs[x.Index].Function
+		return fmt.Sprintf("(interaction %s %s %s)", p.FunctionName(f), g.Label(x.Pair[0]), g.Label(x.Pair[1]))
+	case Corner:
+		ff := &g.funcs[x.Index]
+		t := ff.Corners[x.Corner]
+		var b strings.Builder
+		fmt.Fprintf(&b, "(corner %s from-%t", p.FunctionName(ff.Function), t.FromTrue)
+		for _, q := range t.Props {
+			b.WriteByte(' ')
+			b.WriteString(p.Props[q])
+		}
+		b.WriteByte(')')
+		return b.String()
+	}
+	return "?"
+}
+
+// FunctionVertex returns the vertex that stands for reasoning function f:
+// p's vertex for next(p), (r,a)'s vertex for legal(r,a), the goal or the
+// terminal vertex; false for a constantly false goal, which has none.
+func (g *Graph) FunctionVertex(f grounding.Function) (int, bool) {
+	switch f.Kind {
+	case grounding.FuncNext:
+		return g.PropVertex(f.Index), true
+	case grounding.FuncLegal:
+		return g.ActionVertex(f.Role, f.Index), true
+	case grounding.FuncGoal:
+		return g.GoalVertex(f.Role, f.Index)
+	}
+	return g.terminal, true
+}
+
+// Mapping turns an isomorphism m from g to h (as found by isomorph.Find,
+// All or Search on the two graphs) into the candidate equivalence it
+// induces: roles, propositions and each role's actions of g's program onto
+// h's. It returns an error if m does not map every role, proposition and
+// action vertex onto a vertex of the same kind.
+func (g *Graph) Mapping(h *Graph, m isomorph.Mapping) (satcheck.Mapping, error) {
+	var sm satcheck.Mapping
+	if len(m) != len(g.verts) {
+		return sm, fmt.Errorf("groundgraph: mapping has %d vertices, graph %d", len(m), len(g.verts))
+	}
+	img := func(v int, k Kind) (Vertex, error) {
+		w := int(m[v])
+		if w < 0 || w >= len(h.verts) || h.verts[w].Kind != k {
+			return Vertex{}, fmt.Errorf("groundgraph: vertex %d (%s) maps to %d, not a %s vertex", v, g.Label(v), w, k)
+		}
+		return h.verts[w], nil
+	}
+	p := g.prog
+	sm.Roles = make([]int, len(p.Roles))
+	for r := range p.Roles {
+		x, err := img(g.RoleVertex(r), Role)
+		if err != nil {
+			return sm, err
+		}
+		sm.Roles[r] = x.Role
+	}
+	sm.Props = make([]int, len(p.Props))
+	for i := range p.Props {
+		x, err := img(g.PropVertex(i), Prop)
+		if err != nil {
+			return sm, err
+		}
+		sm.Props[i] = x.Index
+	}
+	sm.Actions = make([][]int, len(p.Roles))
+	for r, as := range p.Actions {
+		sm.Actions[r] = make([]int, len(as))
+		for a := range as {
+			x, err := img(g.ActionVertex(r, a), Action)
+			if err != nil {
+				return sm, err
+			}
+			if x.Role != sm.Roles[r] {
+				return sm, fmt.Errorf("groundgraph: action %s maps to an action of role %d, not of the image %d of its role", g.Label(g.ActionVertex(r, a)), x.Role, sm.Roles[r])
+			}
+			sm.Actions[r][a] = x.Index
+		}
+	}
+	return sm, nil
+}

@@ -1,0 +1,152 @@
+package groundgraph
+
+import (
+	"runtime"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMaxTableBits: functions whose semantic input space has at most
+	// 2^22 rows get exact truth-table features.
+	DefaultMaxTableBits = 22
+	// DefaultMaxTableRows bounds the rows of all truth tables of one Build.
+	DefaultMaxTableRows = 1 << 28
+	// DefaultMaxCornerWeight: corners of up to 4 propositions.
+	DefaultMaxCornerWeight = 4
+	// DefaultMaxCornerPoints bounds the points one function's corner search
+	// evaluates (both anchors).
+	DefaultMaxCornerPoints = 1 << 23
+	// DefaultMaxCornerTotal bounds the points of all corner searches of a Build.
+	DefaultMaxCornerTotal = 1 << 26
+	// DefaultMaxCorners: a function with more than 256 corners from an anchor
+	// gets none from it.
+	DefaultMaxCorners = 256
+	// DefaultSupportTableBits: semantic supports of functions whose
+	// syntactic input space has at most 2^22 rows are read off truth tables.
+	DefaultSupportTableBits = 22
+	// DefaultMaxInteractionProps: interaction vertices for functions of at
+	// most 12 semantic propositions (at most 66 pairs each).
+	DefaultMaxInteractionProps = 12
+)
+
+// maxTableBits caps Options.MaxTableBits: one table of 2^40 rows is far
+// beyond any sensible budget and keeps row counts inside int64 with room for
+// the weighted sums.
+const maxTableBits = 40
+
+// Options bound the work of Build. The zero value is the documented default
+// of every field. Every bound is applied to quantities that an SCGE preserves
+// (sizes of semantic input spaces), so two equivalent games are always
+// treated alike: a feature skipped in one game is skipped in the other.
+type Options struct {
+	// MaxTableBits: a reasoning function gets exact truth-table features
+	// (model count, influence of every input, pairwise interactions) only
+	// when its semantic input space, 2^(semantic propositions) × the product
+	// of the action counts of the roles it semantically reads, has at most
+	// 2^MaxTableBits rows. 0 means DefaultMaxTableBits; a negative value
+	// disables truth tables (only support sizes then colour functions);
+	// values above 40 are treated as 40.
+	MaxTableBits int
+	// MaxTableRows bounds the total rows of all truth tables of one Build.
+	// The functions are taken by increasing table size, all functions of one
+	// size together, while the total stays within the bound. 0 means
+	// DefaultMaxTableRows; a negative value means no bound.
+	MaxTableRows int64
+	// MaxInteractionProps: a tabled function with 2..MaxInteractionProps
+	// semantic propositions gets one interaction vertex per pair of its
+	// propositions whose second derivative is not zero (unless every pair
+	// has the same interaction, which says nothing that its edges do not).
+	// 0 means DefaultMaxInteractionProps; a negative value disables
+	// interaction vertices.
+	MaxInteractionProps int
+	// MaxCornerWeight is the largest corner searched (see Corner): corners of a
+	// function with n semantic propositions are searched up to the largest
+	// d ≤ MaxCornerWeight with 2·Σ_{k≤d} C(n,k) ≤ MaxCornerPoints. 0 means
+	// DefaultMaxCornerWeight; a negative value disables corners.
+	MaxCornerWeight int
+	// MaxCornerPoints bounds the points of one function's corner search; 0 means
+	// DefaultMaxCornerPoints.
+	MaxCornerPoints int64
+	// MaxCornerTotal bounds the points of all corner searches: functions are
+	// taken by increasing cost, equal costs together, within the bound. 0
+	// means DefaultMaxCornerTotal; a negative value means no bound.
+	MaxCornerTotal int64
+	// MaxCorners: when a function has more than MaxCorners corners from one
+	// anchor, none of them become vertices (the fact is part of its colour).
+	// 0 means DefaultMaxCorners.
+	MaxCorners int
+	// SupportTableBits: the semantic support of a function whose syntactic
+	// input space (the inputs its cone reads) has at most 2^SupportTableBits
+	// rows is read off its truth table; for larger ones random simulation
+	// finds the inputs that matter and satcheck.DependsOn (simulation, then
+	// SAT) decides the rest. Both ways are exact, so this only trades time:
+	// it never changes the graph. 0 means DefaultSupportTableBits; a
+	// negative value never uses tables; values above 30 are treated as 30.
+	SupportTableBits int
+	// Workers is the number of goroutines that analyse functions; 0 means
+	// GOMAXPROCS. The result does not depend on it.
+	Workers int
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxTableBits == 0 {
+		o.MaxTableBits = DefaultMaxTableBits
+	}
+	o.MaxTableBits = min(o.MaxTableBits, maxTableBits)
+	if o.MaxTableRows == 0 {
+		o.MaxTableRows = DefaultMaxTableRows
+	}
+	if o.MaxTableRows < 0 {
+		o.MaxTableRows = 1<<63 - 1
+	}
+	if o.MaxCornerWeight == 0 {
+		o.MaxCornerWeight = DefaultMaxCornerWeight
+	}
+	if o.MaxCornerPoints <= 0 {
+		o.MaxCornerPoints = DefaultMaxCornerPoints
+	}
+	if o.MaxCornerTotal == 0 {
+		o.MaxCornerTotal = DefaultMaxCornerTotal
+	}
+	if o.MaxCornerTotal < 0 {
+		o.MaxCornerTotal = 1<<63 - 1
+	}
+	if o.MaxCorners <= 0 {
+		o.MaxCorners = DefaultMaxCorners
+	}
+	if o.SupportTableBits == 0 {
+		o.SupportTableBits = DefaultSupportTableBits
+	}
+	o.SupportTableBits = min(o.SupportTableBits, 30)
+	if o.MaxInteractionProps == 0 {
+		o.MaxInteractionProps = DefaultMaxInteractionProps
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+// Stats reports the size of a Graph and the work that built it.
+type Stats struct {
+	Vertices int           // vertices of the graph
+	Edges    int           // arcs of the graph
+	ByKind   [NumKinds]int // vertices of each Kind
+	Colors   int           // distinct colours (colour classes)
+
+	Functions        int   // reasoning functions analysed
+	Tabled           int   // functions with exact truth-table features
+	TableRows        int64 // rows of their semantic input spaces, summed
+	GateWords        int64 // gate evaluations × 64-row words: tables (supports, features) and corner searches
+	LargestTableBits int   // log2 of the largest table built (rounded up)
+	SkippedTables    int   // functions whose tables the bounds excluded
+	CornerFuncs      int   // functions whose corners were searched
+	CornerPoints     int64 // points evaluated by corner searches
+	SkippedCorners   int   // functions whose corner search the bounds excluded
+	DependsOnCalls   int64 // inputs that simulation left to satcheck.DependsOn (SAT)
+
+	Support  time.Duration // semantic supports (tables, simulation, satcheck)
+	Features time.Duration // truth-table features and corner searches
+	Total    time.Duration // all of Build
+}

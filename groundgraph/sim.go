@@ -1,0 +1,737 @@
+package groundgraph
+
+import (
+	"context"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// Semantic support of functions whose cones read too many inputs for a
+// truth table: random simulation finds witnesses of dependence (an input is
+// a dependency as soon as one sample shows it), and satcheck.DependsOn
+// decides the inputs left over exactly. The samples only save time: the
+// answer is the same whatever they are.
+
+// simRounds is the number of 64-sample words of each simulation round; a
+// round simulates only the inputs that earlier rounds could not show to
+// matter.
+var simRounds = []int{8, 128}
+
+// simBias lists the probabilities that a proposition is true, used word by
+// word in turn: skewed words find witnesses that need many propositions
+// true (or false) at once.
+var simBias = []float64{0.5, 0.25, 0.75, 0.1, 0.9, 0.03, 0.97, 0.4, 0.6, 0.15, 0.85, 0.01, 0.99, 0.3, 0.7, 0.06}
+
+// coneSim evaluates a cone on w words of samples.
+type coneSim struct {
+	cn   *cone
+	w    int
+	vals []uint64 // slot s at vals[s*w:]
+	mark []int32  // evalFlip: 1 + position in the fanout of a slot, or 0
+	tmp  []uint64 // evalFlip: values of the fanout gates
+}
+
+func newConeSim(cn *cone, w int) *coneSim {
+	n := 1 + len(cn.inputs) + len(cn.gates)
+	return &coneSim{cn: cn, w: w, vals: make([]uint64, n*w), mark: make([]int32, n)}
+}
+
+// fanout returns the gates (indices into cn.gates, ascending) that cone
+// input k reaches.
+func (cn *cone) fanout(k int) []int32 {
+	if cn.users == nil {
+		first := 1 + len(cn.inputs)
+		cn.users = make([][]int32, first+len(cn.gates))
+		for gi := range cn.gates {
+			for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
+				cn.users[l>>1] = append(cn.users[l>>1], int32(gi))
+			}
+		}
+		cn.fanouts = make([][]int32, len(cn.inputs))
+	}
+	if fo := cn.fanouts[k]; fo != nil {
+		return fo
+	}
+	first := 1 + len(cn.inputs)
+	seen := map[int32]bool{}
+	stack := slices.Clone(cn.users[1+k])
+	var fo []int32
+	for len(stack) > 0 {
+		gi := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[gi] {
+			continue
+		}
+		seen[gi] = true
+		fo = append(fo, gi)
+		stack = append(stack, cn.users[first+int(gi)]...)
+	}
+	slices.Sort(fo)
+	if fo == nil {
+		fo = []int32{}
+	}
+	cn.fanouts[k] = fo
+	return fo
+}
+
+// evalFlip writes to out the root's value with cone input k negated,
+// re-evaluating only k's fanout against the values of the last eval.
+func (s *coneSim) evalFlip(k int, out []uint64) {
+	cn, w := s.cn, s.w
+	fo := cn.fanout(k)
+	inSlot := 1 + k
+	first := 1 + len(cn.inputs)
+	if cap(s.tmp) < len(fo)*w {
+		s.tmp = make([]uint64, len(fo)*w)
+	}
+	tmp := s.tmp[:len(fo)*w]
+	for i, gi := range fo {
+		s.mark[first+int(gi)] = int32(i + 1)
+	}
+	value := func(slot int) (src []uint64, neg uint64) {
+		switch m := s.mark[slot]; {
+		case slot == inSlot:
+			return s.slot(slot), ^uint64(0)
+		case m > 0:
+			return tmp[int(m-1)*w : int(m)*w], 0
+		}
+		return s.slot(slot), 0
+	}
+	for i, gi := range fo {
+		dst := tmp[i*w : (i+1)*w]
+		fill(dst, ^uint64(0))
+		for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
+			src, neg := value(int(l >> 1))
+			neg ^= -uint64(l & 1)
+			for j := range dst {
+				dst[j] &= src[j] ^ neg
+			}
+		}
+	}
+	src, neg := value(int(cn.root >> 1))
+	neg ^= -uint64(cn.root & 1)
+	for j := range out {
+		out[j] = src[j] ^ neg
+	}
+	for _, gi := range fo {
+		s.mark[first+int(gi)] = 0
+	}
+}
+
+func (s *coneSim) slot(x int) []uint64 { return s.vals[x*s.w : (x+1)*s.w] }
+
+// in returns the vector of cone input k, to be set before eval.
+func (s *coneSim) in(k int) []uint64 { return s.slot(1 + k) }
+
+// eval evaluates the gates and writes the root's vector to out.
+func (s *coneSim) eval(out []uint64) {
+	cn := s.cn
+	first := 1 + len(cn.inputs)
+	if s.w == 64 {
+		s.eval64(out)
+		return
+	}
+	for gi := range cn.gates {
+		dst := s.slot(first + gi)
+		fill(dst, ^uint64(0))
+		for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
+			src := s.slot(int(l >> 1))
+			neg := -uint64(l & 1)
+			for i := range dst {
+				dst[i] &= src[i] ^ neg
+			}
+		}
+	}
+	root := s.slot(int(cn.root >> 1))
+	neg := -uint64(cn.root & 1)
+	for i := range out {
+		out[i] = root[i] ^ neg
+	}
+}
+
+// eval64 is eval for 64 words: fixed-size vectors (no bounds checks in the
+// inner loops), and the first fanin copied instead of ANDed into all ones.
+func (s *coneSim) eval64(out []uint64) {
+	cn := s.cn
+	vals := s.vals
+	first := 1 + len(cn.inputs)
+	for gi := range cn.gates {
+		dst := (*[64]uint64)(vals[(first+gi)*64:])
+		fan := cn.fanin[cn.start[gi]:cn.start[gi+1]]
+		if len(fan) == 0 {
+			fill(dst[:], ^uint64(0))
+			continue
+		}
+		l := fan[0]
+		src := (*[64]uint64)(vals[int(l>>1)*64:])
+		neg := -uint64(l & 1)
+		for i := range dst {
+			dst[i] = src[i] ^ neg
+		}
+		for _, l := range fan[1:] {
+			src := (*[64]uint64)(vals[int(l>>1)*64:])
+			neg := -uint64(l & 1)
+			for i := range dst {
+				dst[i] &= src[i] ^ neg
+			}
+		}
+	}
+	root := (*[64]uint64)(vals[int(cn.root>>1)*64:])
+	neg := -uint64(cn.root & 1)
+	for i := range out[:64] {
+		out[i] = root[i] ^ neg
+	}
+}
+
+// flip64 writes to out[:wn] the root's value on the first wn words with
+// cone input k negated, re-evaluating only k's fanout against the values of
+// the last eval (the simulator must have 64 words). It returns the
+// gate-word evaluations done.
+func (s *coneSim) flip64(k, wn int, out []uint64) int64 {
+	cn := s.cn
+	fo := cn.fanout(k)
+	vals := s.vals
+	inSlot := 1 + k
+	first := 1 + len(cn.inputs)
+	if cap(s.tmp) < len(fo)*64 {
+		s.tmp = make([]uint64, len(fo)*64)
+	}
+	tmp := s.tmp[:len(fo)*64]
+	for i, gi := range fo {
+		s.mark[first+int(gi)] = int32(i + 1)
+	}
+	for i, gi := range fo {
+		dst := tmp[i*64 : i*64+wn]
+		fan := cn.fanin[cn.start[gi]:cn.start[gi+1]]
+		if len(fan) == 0 {
+			fill(dst, ^uint64(0))
+			continue
+		}
+		for fi, l := range fan {
+			slot := int(l >> 1)
+			neg := -uint64(l & 1)
+			var src []uint64
+			if m := int(s.mark[slot]); m > 0 {
+				src = tmp[(m-1)*64 : (m-1)*64+wn]
+			} else {
+				src = vals[slot*64 : slot*64+wn]
+				if slot == inSlot {
+					neg = ^neg
+				}
+			}
+			src = src[:len(dst)]
+			if fi == 0 {
+				for x := range dst {
+					dst[x] = src[x] ^ neg
+				}
+			} else {
+				for x := range dst {
+					dst[x] &= src[x] ^ neg
+				}
+			}
+		}
+	}
+	slot := int(cn.root >> 1)
+	neg := -uint64(cn.root & 1)
+	var src []uint64
+	if m := int(s.mark[slot]); m > 0 {
+		src = tmp[(m-1)*64 : (m-1)*64+wn]
+	} else {
+		src = vals[slot*64 : slot*64+wn]
+		if slot == inSlot {
+			neg = ^neg
+		}
+	}
+	for x := range wn {
+		out[x] = src[x] ^ neg
+	}
+	for _, gi := range fo {
+		s.mark[first+int(gi)] = 0
+	}
+	return int64(len(fo) * wn)
+}
+
+// simRole is one role whose actions a cone reads.
+type simRole struct {
+	role  int
+	ks    []int // cone input positions of the role's read actions
+	radix int   // len(ks), plus one for "another action" when the role has more
+}
+
+// simSupport decides the semantic support of f by simulation and, for the
+// inputs simulation cannot show to matter, satcheck.DependsOn. props are the
+// propositions of the cone (its first inputs), roles the roles whose actions
+// it reads (empty for functions of the state alone).
+//
+// Simulation runs random rounds (simRounds); then choice rounds, in which
+// each role in turn does each of its choices in every sample (a proposition
+// that matters under one move only is found there); then boundary rounds:
+// the samples next to a witness (a witness x of proposition i with i
+// flipped) lie on the function's boundary, where flipping another
+// proposition often changes the value too, even when random samples almost
+// never do. A flipped proposition re-evaluates only its fanout.
+func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) ([]int, error) {
+	p := b.p
+	nProps := len(p.Props)
+	var srs []simRole
+	for _, r := range roles {
+		sr := simRole{role: r}
+		for k, in := range cn.inputs {
+			if int(in) >= nProps {
+				if r2, _ := p.InputOf(int(in)); r2 == r {
+					sr.ks = append(sr.ks, k)
+				}
+			}
+		}
+		sr.radix = len(sr.ks)
+		if sr.radix < len(p.Actions[r]) {
+			sr.radix++
+		}
+		srs = append(srs, sr)
+	}
+	rng := rand.New(rand.NewPCG(uint64(f.Lit), 0x9b1d))
+	st := &simState{propDep: make([]bool, len(props)), roleDep: make([]bool, len(srs)), srs: srs, rng: rng}
+	var boundary []sample
+	for _, w := range simRounds {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if st.done() {
+			break
+		}
+		pool := randomPool(len(cn.inputs), len(props), srs, w, rng)
+		// Roles are tried in the first round only: a role whose few tried
+		// choices all agree is cheaper to settle by one SAT call.
+		boundary = append(boundary, st.run(newConeSim(cn, w), pool, w == simRounds[0])...)
+	}
+	nIn, nP := len(cn.inputs), len(props)
+	// Choice rounds: each role in turn does each of its choices in every
+	// sample, the rest staying random. A proposition that matters only
+	// under one particular move is found here.
+	choices := int64(0)
+	for _, sr := range srs {
+		choices += int64(sr.radix)
+	}
+	if !st.done() && choices*int64(len(cn.fanin)+len(cn.inputs)) <= maxChoiceWork {
+		s := newConeSim(cn, choiceWords)
+		pool := randomPool(nIn, nP, srs, choiceWords, rng)
+		zero, ones := make([]uint64, choiceWords), make([]uint64, choiceWords)
+		fill(ones, ^uint64(0))
+		for _, sr := range srs {
+			saved := make([][]uint64, len(sr.ks))
+			for j, k := range sr.ks {
+				saved[j], pool[k] = pool[k], zero
+			}
+			for k, v := range pool {
+				copy(s.in(k), v)
+			}
+			for c := range sr.radix {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if st.done() {
+					break
+				}
+				if c < len(sr.ks) {
+					pool[sr.ks[c]] = ones
+					copy(s.in(sr.ks[c]), ones)
+				}
+				boundary = append(boundary, st.runLoaded(s, pool, false)...)
+				if c < len(sr.ks) {
+					pool[sr.ks[c]] = zero
+					copy(s.in(sr.ks[c]), zero)
+				}
+			}
+			for j, k := range sr.ks {
+				pool[k] = saved[j]
+			}
+		}
+	}
+	runBoundary := func() error {
+		for range boundaryRounds {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if st.done() || len(boundary) == 0 {
+				break
+			}
+			// The boundary samples and random neighbours of them: one to three
+			// propositions flipped, or another choice for one role.
+			rng.Shuffle(len(boundary), func(i, j int) { boundary[i], boundary[j] = boundary[j], boundary[i] })
+			boundary = boundary[:min(len(boundary), 16*boundaryWords)]
+			cands := slices.Clone(boundary)
+			for len(cands) < 64*boundaryWords {
+				x := slices.Clone(boundary[rng.IntN(len(boundary))])
+				if len(srs) > 0 && (nP == 0 || rng.IntN(2) == 0) {
+					// Another choice for one role.
+					sr := &srs[rng.IntN(len(srs))]
+					for _, k := range sr.ks {
+						if x[k/64]>>(k%64)&1 == 1 {
+							x[k/64] &^= 1 << (k % 64) // the one action the role does
+							break
+						}
+					}
+					if c := rng.IntN(sr.radix); c < len(sr.ks) {
+						x[sr.ks[c]/64] |= 1 << (sr.ks[c] % 64)
+					}
+				} else {
+					for range 1 + rng.IntN(3) {
+						k := rng.IntN(nP)
+						x[k/64] ^= 1 << (k % 64)
+					}
+				}
+				cands = append(cands, x)
+			}
+			found := st.run(newConeSim(cn, boundaryWords), boundaryPool(cands, nIn, boundaryWords), false)
+			if len(found) == 0 {
+				break
+			}
+			boundary = append(boundary, found...)
+		}
+		return nil
+	}
+	if err := runBoundary(); err != nil {
+		return nil, err
+	}
+	// Justified rounds, for functions of the state: a function that is
+	// almost always 0 (or 1), like "the board is full and has no line",
+	// gives random samples no witness at all. Samples where it takes its
+	// rare value are built by justifying that value backwards through the
+	// cone (justify), and boundary rounds continue from them.
+	if !st.done() && len(srs) == 0 && nP == nIn {
+		for _, want := range []bool{true, false} {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if st.done() {
+				break
+			}
+			seeds := justify(cn, want, justifyAttempts, justifySamples, rng)
+			if len(seeds) == 0 {
+				continue
+			}
+			found := st.run(newConeSim(cn, boundaryWords), boundaryPool(seeds, nIn, boundaryWords), false)
+			boundary = append(seeds, found...)
+			if err := runBoundary(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var supp []int
+	for k, in := range props {
+		if !st.propDep[k] {
+			b.dependsOn.Add(1)
+			dep, err := satcheck.DependsOn(ctx, p, f.Lit, int(in))
+			if err != nil {
+				return nil, err
+			}
+			st.propDep[k] = dep
+		}
+		if st.propDep[k] {
+			supp = append(supp, int(in))
+		}
+	}
+	for i, sr := range srs {
+		if !st.roleDep[i] && sr.radix > 1 {
+			b.dependsOn.Add(1)
+			dep, err := satcheck.DependsOn(ctx, p, f.Lit, int(cn.inputs[sr.ks[0]]))
+			if err != nil {
+				return nil, err
+			}
+			st.roleDep[i] = dep
+		}
+		if st.roleDep[i] {
+			base := p.ActionInputBase(sr.role)
+			for a := range p.Actions[sr.role] {
+				supp = append(supp, base+a)
+			}
+		}
+	}
+	return supp, nil
+}
+
+// boundaryRounds and boundaryWords bound the boundary rounds of simSupport;
+// choiceWords and maxChoiceWork its choice rounds.
+const (
+	choiceWords = 8
+	// maxChoiceWork bounds choice rounds: choices × (fanins + inputs).
+	maxChoiceWork = 1 << 24
+	// maxRoleChoices bounds the choices tried per role and round when
+	// looking for a witness that the role matters.
+	maxRoleChoices = 32
+	boundaryRounds = 16
+	boundaryWords  = 64
+	// witnessesPerInput caps the boundary samples taken from one input's
+	// witnesses in one round.
+	witnessesPerInput = 16
+	// justifyAttempts bounds the tries of justify, justifySamples the
+	// samples it returns.
+	justifyAttempts = 256
+	justifySamples  = 64
+)
+
+// simState is what simulation has decided so far.
+type simState struct {
+	propDep, roleDep []bool
+	srs              []simRole
+	rng              *rand.Rand
+}
+
+func (st *simState) done() bool {
+	for _, d := range st.propDep {
+		if !d {
+			return false
+		}
+	}
+	for i, d := range st.roleDep {
+		if !d && st.srs[i].radix > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// sample is one point of the input space: cone input values (bit-packed).
+type sample []uint64
+
+// randomPool draws w words of samples: propositions biased word by word,
+// each role doing a random one of its read actions or none of them.
+func randomPool(nIn, nProps int, srs []simRole, w int, rng *rand.Rand) [][]uint64 {
+	pool := make([][]uint64, nIn)
+	for k := range pool {
+		pool[k] = make([]uint64, w)
+	}
+	for k := range nProps {
+		for i := range w {
+			bias := simBias[i%len(simBias)]
+			var x uint64
+			for bit := range 64 {
+				if rng.Float64() < bias {
+					x |= 1 << bit
+				}
+			}
+			pool[k][i] = x
+		}
+	}
+	for _, sr := range srs {
+		for bit := range 64 * w {
+			if c := rng.IntN(sr.radix); c < len(sr.ks) {
+				pool[sr.ks[c]][bit/64] |= 1 << (bit % 64)
+			}
+		}
+	}
+	return pool
+}
+
+// boundaryPool packs samples into w words per input.
+func boundaryPool(samples []sample, nIn, w int) [][]uint64 {
+	pool := make([][]uint64, nIn)
+	for k := range pool {
+		pool[k] = make([]uint64, w)
+	}
+	// Unused bits repeat the first sample, so they witness nothing new.
+	for b := range 64 * w {
+		x := samples[0]
+		if b < len(samples) {
+			x = samples[b]
+		}
+		for i, word := range x {
+			for ; word != 0; word &= word - 1 {
+				k := 64*i + bits.TrailingZeros64(word)
+				pool[k][b/64] |= 1 << (b % 64)
+			}
+		}
+	}
+	return pool
+}
+
+// run simulates the pool, marks the propositions (and, if roles is set, the
+// roles) it finds a witness for, and returns boundary samples: witnesses of
+// the propositions it decided, with the proposition flipped.
+func (st *simState) run(s *coneSim, pool [][]uint64, roles bool) []sample {
+	for k, v := range pool {
+		copy(s.in(k), v)
+	}
+	return st.runLoaded(s, pool, roles)
+}
+
+// runLoaded is run on a simulator whose inputs already hold the pool.
+func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool) []sample {
+	w := s.w
+	f0 := make([]uint64, w)
+	f1 := make([]uint64, w)
+	s.eval(f0)
+	nIn := len(pool)
+	var out []sample
+	for k := range st.propDep {
+		if st.propDep[k] {
+			continue
+		}
+		s.evalFlip(k, f1)
+		if slices.Equal(f0, f1) {
+			continue
+		}
+		st.propDep[k] = true
+		n := 0
+		for i := range w {
+			for d := f0[i] ^ f1[i]; d != 0 && n < witnessesPerInput; d &= d - 1 {
+				bit := 64*i + bits.TrailingZeros64(d)
+				x := make(sample, (nIn+63)/64)
+				for k2 := range nIn {
+					if pool[k2][bit/64]>>(bit%64)&1 == 1 {
+						x[k2/64] |= 1 << (k2 % 64)
+					}
+				}
+				x[k/64] ^= 1 << (k % 64)
+				out = append(out, x)
+				n++
+			}
+		}
+	}
+	for i := range st.srs {
+		sr := &st.srs[i]
+		if !roles || st.roleDep[i] || sr.radix < 2 {
+			continue
+		}
+		// f under some fixed choices; the role matters if two differ. A role
+		// whose choices all agree here is left to the next round or to SAT:
+		// trying every choice of a role with thousands of actions costs more
+		// than one SAT call.
+		cs := []int{0}
+		if sr.radix <= maxRoleChoices {
+			for c := 1; c < sr.radix; c++ {
+				cs = append(cs, c)
+			}
+		} else {
+			for range maxRoleChoices - 1 {
+				cs = append(cs, 1+st.rng.IntN(sr.radix-1))
+			}
+		}
+		var first []uint64
+		for _, k := range sr.ks {
+			clear(s.in(k))
+		}
+		prev := -1
+		for _, c := range cs {
+			if prev >= 0 && prev < len(sr.ks) {
+				clear(s.in(sr.ks[prev]))
+			}
+			if c < len(sr.ks) {
+				fill(s.in(sr.ks[c]), ^uint64(0))
+			}
+			prev = c
+			s.eval(f1)
+			if c == 0 {
+				first = slices.Clone(f1)
+			} else if !slices.Equal(first, f1) {
+				st.roleDep[i] = true
+				break
+			}
+		}
+		for _, k := range sr.ks {
+			copy(s.in(k), pool[k])
+		}
+	}
+	return out
+}
+
+// justify returns up to max samples of the cone's inputs (all of them
+// propositions) where the root has value want, found by justification:
+// the root's value is required, an AND gate required true requires every
+// fanin literal true, one required false requires one fanin literal false
+// (one already required so, else a random one not yet required), and an
+// attempt whose requirements conflict is abandoned. Inputs left free are
+// random. Every sample it returns has the value want (the requirements
+// force it), so it only ever serves as a starting point for simulation.
+func justify(cn *cone, want bool, attempts, max int, rng *rand.Rand) []sample {
+	nIn := len(cn.inputs)
+	first := 1 + nIn
+	req := make([]int8, first+len(cn.gates)) // 0 free, 1 false, 2 true
+	var stack []int32
+	var cands []uint32
+	var out []sample
+	for range attempts {
+		if len(out) == max {
+			break
+		}
+		clear(req)
+		req[0] = 1 // the constant slot is false
+		stack = stack[:0]
+		push := func(slot int, v bool) bool {
+			r := int8(1)
+			if v {
+				r = 2
+			}
+			if req[slot] != 0 {
+				return req[slot] == r
+			}
+			req[slot] = r
+			if slot >= first {
+				stack = append(stack, int32(slot))
+			}
+			return true
+		}
+		ok := push(int(cn.root>>1), want != (cn.root&1 == 1))
+		for ok && len(stack) > 0 {
+			slot := int(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+			gi := slot - first
+			fan := cn.fanin[cn.start[gi]:cn.start[gi+1]]
+			if req[slot] == 2 {
+				for _, l := range fan {
+					if !push(int(l>>1), l&1 == 0) {
+						ok = false
+						break
+					}
+				}
+				continue
+			}
+			// Some fanin literal false: its slot has value l&1.
+			done := false
+			cands = cands[:0]
+			for _, l := range fan {
+				ctrl := int8(1)
+				if l&1 == 1 {
+					ctrl = 2
+				}
+				switch req[int(l>>1)] {
+				case ctrl:
+					done = true
+				case 0:
+					cands = append(cands, l)
+				}
+				if done {
+					break
+				}
+			}
+			if done {
+				continue
+			}
+			if len(cands) == 0 {
+				ok = false
+				break
+			}
+			l := cands[rng.IntN(len(cands))]
+			push(int(l>>1), l&1 == 1)
+		}
+		if !ok {
+			continue
+		}
+		x := make(sample, (nIn+63)/64)
+		for k := range nIn {
+			v := req[1+k] == 2
+			if req[1+k] == 0 {
+				v = rng.IntN(2) == 1
+			}
+			if v {
+				x[k/64] |= 1 << (k % 64)
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}

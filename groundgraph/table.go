@@ -1,0 +1,423 @@
+package groundgraph
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// Exact truth-table features of one reasoning function.
+//
+// The table of a function f is laid out over its semantic input space only:
+// k semantic propositions (binary digits, padded with phantom digits up to
+// at least 6 so that one 64-bit word holds 64 rows that differ only in
+// propositions) and one mixed-radix digit per semantic role. A role's digit
+// ranges over the actions of that role that f's cone reads, plus one "other"
+// value standing for all the actions it does not read (they are
+// interchangeable for f), weighted by their number. Counts are weighted sums
+// over rows, divided by 2^phantom at the end, so they equal the counts over
+// the plain semantic input space {0,1}^k × Π_r A_r, whatever the description
+// reads syntactically.
+
+// cone is the part of the circuit that one literal reaches, renumbered into
+// slots: 0 the constant, 1..len(inputs) the inputs, then the gates.
+type cone struct {
+	inputs []int32  // circuit inputs, ascending (the syntactic support)
+	gates  []int32  // gate nodes, ascending
+	start  []int32  // len(gates)+1 offsets into fanin
+	fanin  []uint32 // slot<<1 | negated
+	root   uint32   // slot<<1 | negated
+
+	users   [][]int32 // users[slot]: gates (indices into gates) reading the slot; built by fanout
+	fanouts [][]int32 // fanouts[k]: cached fanout of input k
+}
+
+func newCone(c *grounding.Circuit, root grounding.Lit) *cone {
+	cn := &cone{}
+	r := root.Node()
+	seen := map[int32]bool{int32(r): true}
+	stack := []int32{int32(r)}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch {
+		case n == 0:
+		case int(n) <= c.NumInputs:
+			cn.inputs = append(cn.inputs, n-1)
+		default:
+			cn.gates = append(cn.gates, n)
+			for _, l := range c.Fanins(int(n)) {
+				if m := int32(l.Node()); !seen[m] {
+					seen[m] = true
+					stack = append(stack, m)
+				}
+			}
+		}
+	}
+	slices.Sort(cn.inputs)
+	slices.Sort(cn.gates)
+	slot := func(n int32) uint32 {
+		switch {
+		case n == 0:
+			return 0
+		case int(n) <= c.NumInputs:
+			k, _ := slices.BinarySearch(cn.inputs, n-1)
+			return uint32(1 + k)
+		}
+		k, _ := slices.BinarySearch(cn.gates, n)
+		return uint32(1 + len(cn.inputs) + k)
+	}
+	cn.start = make([]int32, 1, len(cn.gates)+1)
+	for _, g := range cn.gates {
+		for _, l := range c.Fanins(int(g)) {
+			cn.fanin = append(cn.fanin, slot(int32(l.Node()))<<1|uint32(l&1))
+		}
+		cn.start = append(cn.start, int32(len(cn.fanin)))
+	}
+	cn.root = slot(int32(r))<<1 | uint32(root&1)
+	return cn
+}
+
+// roleDigit is one semantic role of a table.
+type roleDigit struct {
+	role   int     // role id
+	read   []int32 // action ids of the role that the cone reads, ascending
+	other  int64   // number of actions it does not read (weight of the last value)
+	radix  int     // len(read), plus one when other > 0
+	stride int     // distance in words between consecutive values of the digit
+}
+
+func (d *roleDigit) weight(c int) int64 {
+	if c < len(d.read) {
+		return 1
+	}
+	return d.other
+}
+
+// digitOf returns the digit value of action a.
+func (d *roleDigit) digitOf(a int32) int {
+	if i, ok := slices.BinarySearch(d.read, a); ok {
+		return i
+	}
+	return len(d.read)
+}
+
+// table is a function's complete truth table over its semantic input space.
+type table struct {
+	k       int // semantic propositions
+	kk      int // proposition digits including phantom ones: max(k, 6)
+	roles   []roleDigit
+	words   int      // len(bits)
+	weight  []int64  // weight[q]: weight of every word w with w>>(kk-6) == q
+	bits    []uint64 // the truth table
+	scale   int64    // 2^(kk-k)
+	gateOps int64    // gate evaluations × words, for the cost report
+}
+
+// evalBlockWords is the number of words evaluated at once (bounds memory to
+// slots × evalBlockWords words whatever the table size).
+const evalBlockWords = 64
+
+// fnSpace describes the semantic input space of a function for newTable.
+type fnSpace struct {
+	props []int32 // semantic propositions (prop ids = input ids), ascending
+	roles []int   // semantic roles, ascending
+}
+
+// newTable evaluates cn on every row of the space. Inputs of the cone that are
+// not semantic are fixed: propositions to false, a role that is read but not
+// semantic to its first action (any choice gives the same value), every
+// action to false when moves is false (functions of the state alone).
+func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, moves bool) (*table, error) {
+	t := &table{k: len(sp.props), kk: max(len(sp.props), 6)}
+	t.scale = 1 << (t.kk - t.k)
+	nProps := len(p.Props)
+	// Semantic roles and the actions the cone reads.
+	readBy := map[int][]int32{}
+	for _, in := range cn.inputs {
+		if int(in) >= nProps {
+			r, a := p.InputOf(int(in))
+			readBy[r] = append(readBy[r], int32(a))
+		}
+	}
+	stride := 1 << (t.kk - 6)
+	for _, r := range sp.roles {
+		d := roleDigit{role: r, read: readBy[r], stride: stride}
+		d.other = int64(len(p.Actions[r]) - len(d.read))
+		d.radix = len(d.read)
+		if d.other > 0 {
+			d.radix++
+		}
+		t.roles = append(t.roles, d)
+		stride *= d.radix
+	}
+	t.words = stride
+	nq := t.words >> (t.kk - 6)
+	t.weight = make([]int64, nq)
+	for q := range nq {
+		w := int64(1)
+		for i := range t.roles {
+			d := &t.roles[i]
+			w *= d.weight(q * (1 << (t.kk - 6)) / d.stride % d.radix)
+		}
+		t.weight[q] = w
+	}
+	// What each cone input is: -1-v for semantic proposition v, role digit
+	// index and action digit, or a constant.
+	type src struct {
+		kind  uint8 // 0 false, 1 true, 2 prop digit, 3 role digit
+		v     int   // prop digit, or role digit index
+		digit int   // action's digit value
+	}
+	srcs := make([]src, len(cn.inputs))
+	semRole := map[int]int{}
+	for i, d := range t.roles {
+		semRole[d.role] = i
+	}
+	for k, in := range cn.inputs {
+		if int(in) < nProps {
+			if v, ok := slices.BinarySearch(sp.props, in); ok {
+				srcs[k] = src{kind: 2, v: v}
+			}
+			continue
+		}
+		if !moves {
+			continue
+		}
+		r, a := p.InputOf(int(in))
+		if i, ok := semRole[r]; ok {
+			srcs[k] = src{kind: 3, v: i, digit: t.roles[i].digitOf(int32(a))}
+		} else if a == 0 {
+			srcs[k] = src{kind: 1}
+		}
+	}
+	// roleInputs[ri][c]: cone input position of digit c of role ri, or -1.
+	roleInputs := make([][]int, len(t.roles))
+	for ri, d := range t.roles {
+		roleInputs[ri] = slices.Repeat([]int{-1}, len(d.read))
+	}
+	for k, s := range srcs {
+		if s.kind == 3 {
+			roleInputs[s.v][s.digit] = k
+		}
+	}
+	t.bits = make([]uint64, t.words)
+	nSlots := 1 + len(cn.inputs) + len(cn.gates)
+	vals := make([]uint64, nSlots*evalBlockWords)
+	first := 1 + len(cn.inputs)
+	for w0 := 0; w0 < t.words; w0 += evalBlockWords {
+		if w0&(1<<14-1) == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		bw := min(evalBlockWords, t.words-w0)
+		at := func(s int) []uint64 { return vals[s*evalBlockWords : s*evalBlockWords+bw] }
+		clear(at(0))
+		for k, s := range srcs {
+			dst := at(1 + k)
+			switch s.kind {
+			case 0:
+				clear(dst)
+			case 1:
+				fill(dst, ^uint64(0))
+			case 2:
+				if s.v < 6 {
+					fill(dst, propPattern[s.v])
+					break
+				}
+				for i := range dst {
+					dst[i] = -uint64((w0 + i) >> (s.v - 6) & 1)
+				}
+			case 3:
+				clear(dst) // set below, one word at a time
+			}
+		}
+		for ri := range t.roles {
+			d := &t.roles[ri]
+			ks := roleInputs[ri]
+			for i := range bw {
+				if c := (w0 + i) / d.stride % d.radix; c < len(ks) && ks[c] >= 0 {
+					at(1 + ks[c])[i] = ^uint64(0)
+				}
+			}
+		}
+		for gi := range cn.gates {
+			dst := at(first + gi)
+			fill(dst, ^uint64(0))
+			for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
+				src := at(int(l >> 1))
+				neg := -uint64(l & 1)
+				for i := range dst {
+					dst[i] &= src[i] ^ neg
+				}
+			}
+		}
+		root := at(int(cn.root >> 1))
+		neg := -uint64(cn.root & 1)
+		for i := range bw {
+			t.bits[w0+i] = root[i] ^ neg
+		}
+		t.gateOps += int64(len(cn.gates) * bw)
+	}
+	return t, nil
+}
+
+// propPattern[j] is the word of proposition digit j < 6: bit b is bit j of b.
+var propPattern = [6]uint64{
+	0xAAAAAAAAAAAAAAAA,
+	0xCCCCCCCCCCCCCCCC,
+	0xF0F0F0F0F0F0F0F0,
+	0xFF00FF00FF00FF00,
+	0xFFFF0000FFFF0000,
+	0xFFFFFFFF00000000,
+}
+
+func fill(s []uint64, x uint64) {
+	for i := range s {
+		s[i] = x
+	}
+}
+
+// wordWeight returns the weight of word w (the number of plain rows each of
+// its bits stands for).
+func (t *table) wordWeight(w int) int64 { return t.weight[w>>(t.kk-6)] }
+
+// count returns the weighted number of rows where x is 1.
+func (t *table) count(x []uint64) int64 {
+	var n int64
+	for w, b := range x {
+		if b != 0 {
+			n += int64(bits.OnesCount64(b)) * t.wordWeight(w)
+		}
+	}
+	return n / t.scale
+}
+
+// models counts the rows where the function is true.
+func (t *table) models() int64 { return t.count(t.bits) }
+
+// derivative returns x(row) XOR x(row with proposition digit j flipped).
+func (t *table) derivative(x []uint64, j int, out []uint64) []uint64 {
+	out = slices.Grow(out[:0], len(x))[:len(x)]
+	if j < 6 {
+		s := uint(1) << j
+		m := ^propPattern[j] // bits whose digit j is 0
+		for w, b := range x {
+			out[w] = b ^ ((b>>s)&m | (b&m)<<s)
+		}
+		return out
+	}
+	st := 1 << (j - 6)
+	for w, b := range x {
+		out[w] = b ^ x[w^st]
+	}
+	return out
+}
+
+// propInfluence returns, for each semantic proposition digit, the number of
+// rows x with f(x) ≠ f(x with that proposition flipped).
+func (t *table) propInfluence() []int64 {
+	inf := make([]int64, t.k)
+	var d []uint64
+	for j := range t.k {
+		d = t.derivative(t.bits, j, d)
+		inf[j] = t.count(d)
+	}
+	return inf
+}
+
+// interactions returns, for each pair i < j of semantic propositions (in
+// the order (0,1), (0,2), ..., (1,2), ...), the number of rows x where
+// f(x) ⊕ f(x^i) ⊕ f(x^j) ⊕ f(x^ij) = 1.
+func (t *table) interactions(ctx context.Context) ([]int64, error) {
+	var out []int64
+	var di, dij []uint64
+	for i := range t.k {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		di = t.derivative(t.bits, i, di)
+		for j := i + 1; j < t.k; j++ {
+			dij = t.derivative(di, j, dij)
+			out = append(out, t.count(dij))
+		}
+	}
+	return out, nil
+}
+
+// actionInfluence returns, for semantic role digit ri, the influence of each
+// of the role's actions (indexed by action id): the number of pairs (row,
+// action a') with f(row with a) ≠ f(row with a'), the row's own choice for
+// the role being a'.
+func (t *table) actionInfluence(ri int, numActions int) []int64 {
+	d := &t.roles[ri]
+	byDigit := make([]int64, d.radix)
+	span := d.stride * d.radix
+	for base := 0; base < t.words; base += span {
+		for off := range d.stride {
+			w := base + off
+			// Weight of the word without this role's digit (digit 0 has weight 1
+			// when the role reads an action, else it is the "other" value).
+			wo := t.wordWeight(w) / d.weight(0)
+			for c := range d.radix {
+				x := t.bits[w+c*d.stride]
+				for c2 := range d.radix {
+					if c2 == c {
+						continue
+					}
+					if n := bits.OnesCount64(x ^ t.bits[w+c2*d.stride]); n != 0 {
+						byDigit[c] += int64(n) * wo * d.weight(c2)
+					}
+				}
+			}
+		}
+	}
+	inf := make([]int64, numActions)
+	for a := range inf {
+		inf[a] = byDigit[d.digitOf(int32(a))] / t.scale
+	}
+	return inf
+}
+
+// dependsOnProp reports whether the function changes when proposition digit
+// j alone is flipped in some row.
+func (t *table) dependsOnProp(j int) bool {
+	if j < 6 {
+		s := uint(1) << j
+		m := ^propPattern[j]
+		for _, b := range t.bits {
+			if (b^b>>s)&m != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	st := 1 << (j - 6)
+	for w, b := range t.bits {
+		if w&st == 0 && b != t.bits[w|st] {
+			return true
+		}
+	}
+	return false
+}
+
+// dependsOnRole reports whether the function changes, in some row, when
+// role digit ri alone changes: when some choice of the role matters.
+func (t *table) dependsOnRole(ri int) bool {
+	d := &t.roles[ri]
+	span := d.stride * d.radix
+	for base := 0; base < t.words; base += span {
+		for off := range d.stride {
+			x := t.bits[base+off]
+			for c := 1; c < d.radix; c++ {
+				if t.bits[base+off+c*d.stride] != x {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
