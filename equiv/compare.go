@@ -1,0 +1,257 @@
+package equiv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/isomorph"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// Source is a game description: a name for messages and its GDL text.
+type Source struct {
+	Name string
+	GDL  []byte
+}
+
+// Compare decides whether two games are equivalent (space-consistent game
+// equivalence). An invalid description is an error (a grounding.ErrorList);
+// an exceeded limit gives an Unknown report naming it. An Equivalent report
+// always carries a mapping under which satcheck proved every pair of
+// reasoning functions equal.
+func Compare(ctx context.Context, a, b Source, lim Limits) (*Report, error) {
+	lim = lim.WithDefaults()
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	lim.progress(Progress{Phase: "ground"})
+	start := time.Now()
+	var pa, pb *grounding.Program
+	var ea, eb error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); pa, ea = grounding.Load(ctx, a.Name, a.GDL, lim.Ground) }()
+	go func() { defer wg.Done(); pb, eb = grounding.Load(ctx, b.Name, b.GDL, lim.Ground) }()
+	wg.Wait()
+	for _, e := range []struct {
+		name string
+		err  error
+	}{{a.Name, ea}, {b.Name, eb}} {
+		if e.err == nil {
+			continue
+		}
+		if rep, ok := limitReport(ctx, e.err); ok {
+			rep.Reason = fmt.Sprintf("grounding %s: %s", e.name, rep.Reason)
+			return rep, nil
+		}
+		return nil, fmt.Errorf("ground %s: %w", e.name, e.err)
+	}
+	groundMs := ms(time.Since(start))
+	rep, err := ComparePrograms(ctx, pa, pb, lim)
+	if rep != nil {
+		rep.Stats.PhaseMs["ground"] = groundMs
+	}
+	return rep, err
+}
+
+// limitReport turns a limit, timeout or cancellation into an Unknown report.
+func limitReport(ctx context.Context, err error) (*Report, bool) {
+	rep := &Report{Verdict: Unknown, Stats: Stats{PhaseMs: map[string]float64{}}}
+	var gl *grounding.LimitError
+	var il *isomorph.LimitError
+	var sl *satcheck.LimitError
+	switch {
+	case errors.As(err, &gl):
+		rep.Limit, rep.Reason = gl.What, gl.Error()
+	case errors.As(err, &il):
+		rep.Limit, rep.Reason = "Search."+il.What, il.Error()
+	case errors.As(err, &sl):
+		rep.Limit, rep.Reason = "SAT."+sl.What, sl.Error()
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
+		rep.Limit, rep.Reason = "Timeout", "time limit of the comparison reached"
+	default:
+		return nil, false
+	}
+	return rep, true
+}
+
+// game is a grounded game with its ground graph.
+type game struct {
+	p *grounding.Program
+	g *groundgraph.Graph
+}
+
+// ComparePrograms is Compare on games already grounded.
+func ComparePrograms(ctx context.Context, pa, pb *grounding.Program, lim Limits) (*Report, error) {
+	lim = lim.WithDefaults()
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	rep := &Report{Stats: Stats{PhaseMs: map[string]float64{}, Functions: pa.NumFunctions()}}
+	if why := shapeDiff(pa, pb); why != "" {
+		rep.Verdict, rep.Reason = NotEquivalent, why
+		return rep, nil
+	}
+	lim.progress(Progress{Phase: "graph", Fraction: 0.1})
+	start := time.Now()
+	var ga, gb *groundgraph.Graph
+	var ea, eb error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); ga, ea = groundgraph.Build(ctx, pa, lim.Graph) }()
+	go func() { defer wg.Done(); gb, eb = groundgraph.Build(ctx, pb, lim.Graph) }()
+	wg.Wait()
+	rep.Stats.PhaseMs["graph"] = ms(time.Since(start))
+	if err := errors.Join(ea, eb); err != nil {
+		return orLimit(ctx, rep, fmt.Errorf("ground graph: %w", err))
+	}
+	return compareGames(ctx, game{pa, ga}, game{pb, gb}, lim, rep)
+}
+
+// orLimit reports a limit as an Unknown verdict and returns other errors.
+func orLimit(ctx context.Context, rep *Report, err error) (*Report, error) {
+	if lr, ok := limitReport(ctx, err); ok {
+		rep.Verdict, rep.Reason, rep.Limit = Unknown, lr.Reason, lr.Limit
+		return rep, nil
+	}
+	return nil, err
+}
+
+// shapeDiff compares invariants that every equivalence preserves: numbers of
+// roles, propositions, actions per role (as a multiset), initial propositions
+// and goal values per role (as a multiset of sets).
+func shapeDiff(a, b *grounding.Program) string {
+	switch {
+	case len(a.Roles) != len(b.Roles):
+		return fmt.Sprintf("different number of roles: %d vs %d", len(a.Roles), len(b.Roles))
+	case len(a.Props) != len(b.Props):
+		return fmt.Sprintf("different number of state propositions: %d vs %d", len(a.Props), len(b.Props))
+	case len(a.Init) != len(b.Init):
+		return fmt.Sprintf("different number of initial propositions: %d vs %d", len(a.Init), len(b.Init))
+	}
+	count := func(p *grounding.Program) []int {
+		var n []int
+		for _, as := range p.Actions {
+			n = append(n, len(as))
+		}
+		slices.Sort(n)
+		return n
+	}
+	if na, nb := count(a), count(b); !slices.Equal(na, nb) {
+		return fmt.Sprintf("different numbers of actions per role: %v vs %v", na, nb)
+	}
+	return ""
+}
+
+func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Report, error) {
+	sa, sb := a.g.Stats(), b.g.Stats()
+	rep.Stats.Nodes = [2]int{sa.Vertices, sb.Vertices}
+	rep.Stats.Edges = [2]int{sa.Edges, sb.Edges}
+	if sa.Vertices != sb.Vertices || sa.Edges != sb.Edges {
+		rep.Verdict = NotEquivalent
+		rep.Reason = fmt.Sprintf("ground graphs differ in size: %d vertices and %d edges vs %d and %d", sa.Vertices, sa.Edges, sb.Vertices, sb.Edges)
+		return rep, nil
+	}
+	checker, err := satcheck.NewChecker(a.p, b.p, lim.SAT)
+	if err != nil {
+		return nil, fmt.Errorf("verifier: %w", err)
+	}
+	lim.progress(Progress{Phase: "search", Fraction: 0.3})
+	start := time.Now()
+	// One canonical search each first: most non-equivalent pairs end here.
+	if _, err := isomorph.Find(ctx, a.g, b.g, lim.Search); errors.Is(err, isomorph.ErrNotIsomorphic) {
+		rep.Stats.PhaseMs["search"] = ms(time.Since(start))
+		rep.Verdict = NotEquivalent
+		rep.Reason = "ground graphs are not isomorphic: no bijection of roles, propositions and actions preserves the dependencies and semantic features of the reasoning functions"
+		return rep, nil
+	} else if err != nil {
+		return orLimit(ctx, rep, fmt.Errorf("graph isomorphism: %w", err))
+	}
+	s := newSearch(ctx, a, b, checker, &lim, rep)
+	var verifyTime time.Duration
+	var firstFailure string
+	var searchErr error
+	for iso, err := range isomorph.Search(ctx, a.g, b.g, lim.Search, s.prune) {
+		if err != nil {
+			searchErr = err
+			break
+		}
+		if s.err != nil {
+			searchErr = s.err
+			break
+		}
+		rep.Stats.Candidates++
+		if rep.Stats.Candidates > lim.MaxCandidates {
+			searchErr = &isomorph.LimitError{What: "MaxCandidates", Limit: lim.MaxCandidates, Got: rep.Stats.Candidates}
+			break
+		}
+		m, err := a.g.Mapping(b.g, iso)
+		if err != nil {
+			return nil, fmt.Errorf("graph isomorphism to mapping: %w", err)
+		}
+		t0 := time.Now()
+		res, err := checker.Verify(ctx, m)
+		verifyTime += time.Since(t0)
+		if err != nil {
+			searchErr = err
+			break
+		}
+		if res.Verdict == satcheck.Equivalent {
+			rep.Verdict = Equivalent
+			rep.Reason = fmt.Sprintf("verified mapping found after %d candidate(s): all %d reasoning functions proven equal", rep.Stats.Candidates, res.Checked)
+			rep.Mapping = names(a.p, b.p, m)
+			break
+		}
+		if firstFailure == "" {
+			firstFailure = res.Function + ": " + res.Reason
+		}
+	}
+	if searchErr == nil && s.err != nil {
+		// An early check failed with an error and cut the search before any
+		// complete candidate: the error decides, not the empty search.
+		searchErr = s.err
+	}
+	st := checker.Stats()
+	rep.Stats.SATCalls = st.SATCalls
+	rep.Stats.FuncChecks = st.Checks
+	rep.Stats.SearchNodes = s.nodes
+	rep.Stats.Pruned = s.pruned
+	rep.Stats.PhaseMs["verify"] = ms(verifyTime + s.checkTime)
+	rep.Stats.PhaseMs["search"] = ms(time.Since(start) - verifyTime - s.checkTime)
+	lim.progress(Progress{Phase: "done", Candidates: rep.Stats.Candidates, Fraction: 1})
+	if rep.Verdict == Equivalent {
+		return rep, nil
+	}
+	if searchErr != nil {
+		return orLimit(ctx, rep, searchErr)
+	}
+	rep.Verdict = NotEquivalent
+	rep.Reason = fmt.Sprintf("the ground graphs are isomorphic, but every candidate mapping fails verification (%d complete candidates, %d subtrees pruned by early checks)", rep.Stats.Candidates, s.pruned)
+	if firstFailure != "" {
+		rep.Reason += "; first failure: " + firstFailure
+	} else if s.firstFailure != "" {
+		rep.Reason += "; first failure: " + s.firstFailure
+	}
+	return rep, nil
+}
+
+// names turns an index mapping into the names of the report.
+func names(a, b *grounding.Program, m satcheck.Mapping) *Mapping {
+	out := &Mapping{Roles: map[string]string{}, Propositions: map[string]string{}, Actions: map[string]map[string]string{}}
+	for r, rb := range m.Roles {
+		out.Roles[a.Roles[r]] = b.Roles[rb]
+		acts := map[string]string{}
+		for x, xb := range m.Actions[r] {
+			acts[a.Actions[r][x]] = b.Actions[rb][xb]
+		}
+		out.Actions[a.Roles[r]] = acts
+	}
+	for q, qb := range m.Props {
+		out.Propositions[a.Props[q]] = b.Props[qb]
+	}
+	return out
+}

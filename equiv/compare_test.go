@@ -1,0 +1,80 @@
+package equiv_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/internal/testgames"
+)
+
+var gamesDir = testgames.Root() + string(filepath.Separator)
+
+func source(t testing.TB, path string) equiv.Source {
+	t.Helper()
+	src, err := os.ReadFile(gamesDir + path)
+	if err != nil {
+		t.Skipf("game corpus not available: %v", err)
+	}
+	return equiv.Source{Name: path, GDL: src}
+}
+
+func TestTicTacToeNumberScrabble(t *testing.T) {
+	a, b := source(t, "ggp-base-repo/ticTacToe.kif"), source(t, "ggp-base/sum15.kif")
+	rep, err := equiv.Compare(context.Background(), a, b, equiv.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != equiv.Equivalent {
+		t.Fatalf("verdict %s: %s", rep.Verdict, rep.Reason)
+	}
+	// The magic square: the centre cell is the number 5.
+	if got := rep.Mapping.Propositions["(cell 2 2 x)"]; got != "(num 5 white)" {
+		t.Errorf("centre maps to %s, want (num 5 white)", got)
+	}
+	t.Logf("%+v", rep.Stats)
+}
+
+func TestTicTacToeChangedGoal(t *testing.T) {
+	a := source(t, "ggp-base-repo/ticTacToe.kif")
+	b := a
+	b.GDL = []byte(strings.Replace(string(a.GDL), "(<= (goal xplayer 50)", "(<= (goal xplayer 40)", 1))
+	rep, err := equiv.Compare(context.Background(), a, b, equiv.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != equiv.NotEquivalent {
+		t.Fatalf("verdict %s: %s", rep.Verdict, rep.Reason)
+	}
+	t.Log(rep.Reason)
+}
+
+func TestSymmetriesTicTacToe(t *testing.T) {
+	rep, err := equiv.Symmetries(context.Background(), source(t, "ggp-base-repo/ticTacToe.kif"), equiv.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Order != "8" || rep.RoleSymmetric {
+		t.Fatalf("order %s role symmetric %v, want 8 false", rep.Order, rep.RoleSymmetric)
+	}
+	t.Logf("%d generators, %d candidates, %v", len(rep.Generators), rep.Candidates, rep.PhaseMs)
+}
+
+func TestClassify(t *testing.T) {
+	srcs := []equiv.Source{
+		source(t, "ggp-base-repo/ticTacToe.kif"),
+		source(t, "ggp-base-repo/connectFour.kif"),
+		source(t, "ggp-base/sum15.kif"),
+		source(t, "ggp-base-tests/ticTacToe.kif"),
+	}
+	got, err := equiv.Classify(context.Background(), srcs, equiv.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Classes) != 2 || len(got.Classes[0]) != 3 || got.Classes[1][0] != 1 {
+		t.Fatalf("classes = %v (errors %v), want [[0 2 3] [1]]", got.Classes, got.Errors)
+	}
+}

@@ -1,0 +1,456 @@
+package equiv_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/mutate"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// Budgets of the property tests. A game takes part when it grounds within
+// corpusGroundTimeout; a comparison that runs past compareTimeout is counted
+// as unknown (a performance limit, never a pass or a failure), and the game's
+// later seeds are skipped. propertyBudget stops starting new comparisons so
+// that the default `go test` stays within a few minutes on two cores
+// (-property.budget=0 runs everything); what was not run is counted and logged.
+const (
+	corpusGroundTimeout = time.Second
+	mutantGroundTimeout = 5 * time.Second
+	compareTimeout      = 3 * time.Second
+	replayPlayouts      = 4
+	replaySteps         = 60
+	replayRandomStates  = 8
+)
+
+// propertyBudget stops starting new comparisons after this time per test
+// (zero: no budget, the full set); see the constants above.
+var propertyBudget = flag.Duration("property.budget", 75*time.Second, "time after which the property tests start no new comparison (0: run everything)")
+
+// propertySeeds are the mutation seeds of each game (the first two under -short).
+var propertySeeds = []int64{1, 2, 3}
+
+// shortGames are the games of the property tests under -short: small games
+// of many styles whose comparisons take milliseconds.
+var shortGames = []string{
+	"ggp-base-repo/maze.kif",
+	"ggp-base-repo/ticTacToe.kif",
+	"ggp-base/asteroids.kif",
+	"ggp-base/beatMania.kif",
+	"ggp-base/blocks.kif",
+	"ggp-base/breakthroughSmall.kif",
+	"ggp-base/buttons.kif",
+	"ggp-base/hanoi.kif",
+	"ggp-base/nim1.kif",
+	"ggp-base/sum15.kif",
+}
+
+// corpusGame is a corpus game that grounds in under corpusGroundTimeout.
+type corpusGame struct {
+	path string
+	file *grounding.File
+	p    *grounding.Program
+}
+
+// groundableCorpus grounds every game of ggp-base and ggp-base-repo (only
+// shortGames under -short) in parallel and keeps those that ground in time.
+func groundableCorpus(t *testing.T) (games []corpusGame, tried int) {
+	t.Helper()
+	var paths []string
+	if testing.Short() {
+		paths = shortGames
+	} else {
+		for _, dir := range []string{"ggp-base-repo", "ggp-base"} {
+			fs, err := filepath.Glob(filepath.Join(gamesDir, dir, "*.kif"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fs {
+				paths = append(paths, strings.TrimPrefix(f, gamesDir))
+			}
+		}
+	}
+	if len(paths) == 0 {
+		t.Skip("game corpus not available")
+	}
+	out := make([]*corpusGame, len(paths))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, path := range paths {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			src, err := os.ReadFile(gamesDir + path)
+			if err != nil {
+				return
+			}
+			f, err := grounding.Parse(path, src)
+			if err != nil {
+				return
+			}
+			p, err := grounding.Ground(context.Background(), f, grounding.Limits{Timeout: corpusGroundTimeout})
+			if err != nil {
+				return
+			}
+			out[i] = &corpusGame{path: path, file: f, p: p}
+		}()
+	}
+	wg.Wait()
+	for _, g := range out {
+		if g != nil {
+			games = append(games, *g)
+		}
+	}
+	if len(games) == 0 {
+		t.Skip("game corpus not available")
+	}
+	return games, len(paths)
+}
+
+// tally counts the outcomes of a property test across parallel subtests.
+type tally struct {
+	mu     sync.Mutex
+	counts map[string]int
+	notes  []string
+}
+
+func (c *tally) add(what string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil {
+		c.counts = map[string]int{}
+	}
+	c.counts[what] += n
+}
+
+func (c *tally) note(format string, args ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.notes = append(c.notes, fmt.Sprintf(format, args...))
+}
+
+func (c *tally) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys := make([]string, 0, len(c.counts))
+	for k := range c.counts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s=%d", k, c.counts[k])
+	}
+	slices.Sort(c.notes)
+	for _, n := range c.notes {
+		b.WriteString("\n  " + n)
+	}
+	return b.String()
+}
+
+// groundMutant grounds a variant with the mutant limits.
+func groundMutant(f *grounding.File) (*grounding.Program, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), mutantGroundTimeout)
+	defer cancel()
+	return grounding.Ground(ctx, f, grounding.Limits{Timeout: mutantGroundTimeout})
+}
+
+// TestMutantsEquivalent is the property test of Compare: on every corpus game
+// that grounds in under a second and several seeds, Compare(game, equivalent
+// mutant) is equivalent, the mapping passes an independent satcheck.Verify,
+// and it survives the replay of random playouts and random states translated
+// through it (checkReplay).
+func TestMutantsEquivalent(t *testing.T) {
+	games, tried := groundableCorpus(t)
+	seeds := propertySeeds
+	if testing.Short() {
+		seeds = seeds[:2]
+	}
+	deadline := time.Now().Add(*propertyBudget)
+	if *propertyBudget <= 0 {
+		deadline = time.Now().Add(24 * time.Hour)
+	}
+	var c tally
+	t.Run("games", func(t *testing.T) {
+		for _, g := range games {
+			t.Run(strings.TrimSuffix(g.path, ".kif"), func(t *testing.T) {
+				t.Parallel()
+				for _, seed := range seeds {
+					if time.Now().After(deadline) {
+						c.add("not_run_budget", 1)
+						continue
+					}
+					if !mutantEquivalent(t, g, seed, &c) {
+						c.add("skipped_later_seeds", len(seeds)-1-slices.Index(seeds, seed))
+						break
+					}
+				}
+			})
+		}
+	})
+	t.Logf("games: %d of %d ground in under %v; seeds %v\ncounts:%s", len(games), tried, corpusGroundTimeout, seeds, &c)
+}
+
+// mutantEquivalent runs one game and seed; it returns false when the
+// comparison hit a limit (later seeds would too).
+func mutantEquivalent(t *testing.T, g corpusGame, seed int64, c *tally) bool {
+	t.Helper()
+	v, err := mutate.Equivalent(g.file, seed, mutate.Options{})
+	if err != nil {
+		t.Errorf("seed %d: mutate.Equivalent: %v", seed, err)
+		return true
+	}
+	pb, err := groundMutant(v.File)
+	if err != nil && slices.Contains(v.Applied, "pair-args") {
+		// Re-encoded argument pairs can blow up the grounding of recursive
+		// relations (connectFour): the same seed without pair-args.
+		c.add("pair_args_fallback", 1)
+		v, err = mutate.Equivalent(g.file, seed, mutate.Options{Ops: mutate.AllOps &^ mutate.PairArgs})
+		if err == nil {
+			pb, err = groundMutant(v.File)
+		}
+	}
+	if err != nil {
+		c.add("mutant_not_grounded", 1)
+		c.note("%s seed %d: mutant does not ground: %v", g.path, seed, err)
+		return false
+	}
+	rep, err := equiv.ComparePrograms(context.Background(), g.p, pb, equiv.Limits{Timeout: compareTimeout})
+	if err != nil {
+		t.Errorf("seed %d (%v): Compare: %v", seed, v.Applied, err)
+		return true
+	}
+	switch rep.Verdict {
+	case equiv.Unknown:
+		c.add("unknown", 1)
+		c.note("%s seed %d: unknown (%s)", g.path, seed, rep.Reason)
+		return false
+	case equiv.NotEquivalent:
+		c.add("FAILED", 1)
+		t.Errorf("seed %d (%v): Compare = not_equivalent: %s", seed, v.Applied, rep.Reason)
+		return true
+	}
+	if err := checkMapping(g.p, pb, rep, seed); err != nil {
+		c.add("FAILED", 1)
+		t.Errorf("seed %d (%v): equivalent, but the mapping is wrong: %v", seed, v.Applied, err)
+		return true
+	}
+	c.add("equivalent", 1)
+	c.add("candidates", int(rep.Stats.Candidates))
+	return true
+}
+
+// checkMapping re-checks an Equivalent report independently of the search:
+// satcheck.Verify with a fresh Checker, then checkReplay.
+func checkMapping(a, b *grounding.Program, rep *equiv.Report, seed int64) error {
+	m, err := rep.Mapping.Indexes(a, b)
+	if err != nil {
+		return err
+	}
+	res, err := satcheck.Verify(context.Background(), a, b, m, satcheck.Options{Mode: satcheck.NoCache})
+	if err != nil {
+		return fmt.Errorf("Verify: %w", err)
+	}
+	if res.Verdict != satcheck.Equivalent {
+		return fmt.Errorf("Verify = %v", res)
+	}
+	return checkReplay(a, b, m, seed)
+}
+
+// checkReplay plays random joint moves in a, translates every state and joint
+// move through m, and checks that b's circuit gives the mapped legal, next,
+// goal and terminal values; then does the same from random states (an
+// equivalence holds on every state, reachable or not).
+func checkReplay(a, b *grounding.Program, m satcheck.Mapping, seed int64) error {
+	sa, sb := grounding.NewSim(a), grounding.NewSim(b)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x7265706c6179))
+	mapState := func(s []bool) []bool {
+		out := make([]bool, len(b.Props))
+		for p, v := range s {
+			out[m.Props[p]] = v
+		}
+		return out
+	}
+	// same compares the functions of state s (already set in both sims).
+	same := func(where string) error {
+		if !slices.Equal(mapState(sa.State()), sb.State()) {
+			return fmt.Errorf("%s: states differ under the mapping", where)
+		}
+		if ta, tb := sa.Terminal(), sb.Terminal(); ta != tb {
+			return fmt.Errorf("%s: terminal %v vs %v", where, ta, tb)
+		}
+		for r := range a.Roles {
+			rb := m.Roles[r]
+			if ga, gb := sa.Goals(r), sb.Goals(rb); !slices.Equal(ga, gb) {
+				return fmt.Errorf("%s: goals of %s %v vs %v", where, a.Roles[r], ga, gb)
+			}
+			for x := range a.Actions[r] {
+				if la, lb := sa.IsLegal(r, x), sb.IsLegal(rb, m.Actions[r][x]); la != lb {
+					return fmt.Errorf("%s: legal %s %s: %v vs %v", where, a.Roles[r], a.Actions[r][x], la, lb)
+				}
+			}
+		}
+		return nil
+	}
+	step := func(moves []int, where string) error {
+		mb := make([]int, len(moves))
+		for r, x := range moves {
+			mb[m.Roles[r]] = m.Actions[r][x]
+		}
+		sa.Step(moves)
+		sb.Step(mb)
+		return same(where)
+	}
+	randomMoves := func(legalOnly bool) []int {
+		moves := make([]int, len(a.Roles))
+		for r := range moves {
+			if n := len(a.Actions[r]); !legalOnly && n > 0 {
+				moves[r] = rng.IntN(n)
+				continue
+			}
+			legal := sa.Legal(r)
+			if len(legal) == 0 {
+				return nil
+			}
+			moves[r] = legal[rng.IntN(len(legal))]
+		}
+		return moves
+	}
+	for _, acts := range a.Actions {
+		if len(acts) == 0 {
+			return nil // no joint move exists: nothing to play
+		}
+	}
+	for pl := range replayPlayouts {
+		sa.SetState(a.InitialState())
+		sb.SetState(b.InitialState())
+		if err := same(fmt.Sprintf("playout %d, initial state", pl)); err != nil {
+			return err
+		}
+		for st := range replaySteps {
+			if sa.Terminal() {
+				break
+			}
+			moves := randomMoves(true)
+			if moves == nil {
+				break
+			}
+			if err := step(moves, fmt.Sprintf("playout %d, step %d", pl, st+1)); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range replayRandomStates {
+		s := make([]bool, len(a.Props))
+		for p := range s {
+			s[p] = rng.IntN(2) == 0
+		}
+		sa.SetState(s)
+		sb.SetState(mapState(s))
+		where := fmt.Sprintf("random state %d", i)
+		if err := same(where); err != nil {
+			return err
+		}
+		if err := step(randomMoves(false), where+" after a random joint move"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestMutantsDifferent is the negative property test: on the same games and
+// seeds, a mutate.Different variant (a goal value changed, or a body literal
+// dropped, with a difference seen on a playout under the identity) must not
+// come out equivalent unless it really is. A changed goal value is a certain
+// difference and must give not_equivalent. A dropped literal may leave a game
+// equivalent under some other mapping; an equivalent verdict is then accepted
+// only when the mapping passes checkMapping, and counted.
+func TestMutantsDifferent(t *testing.T) {
+	games, tried := groundableCorpus(t)
+	seeds := propertySeeds
+	if testing.Short() {
+		seeds = seeds[:2]
+	}
+	deadline := time.Now().Add(*propertyBudget)
+	if *propertyBudget <= 0 {
+		deadline = time.Now().Add(24 * time.Hour)
+	}
+	var c tally
+	t.Run("games", func(t *testing.T) {
+		for _, g := range games {
+			t.Run(strings.TrimSuffix(g.path, ".kif"), func(t *testing.T) {
+				t.Parallel()
+				for _, seed := range seeds {
+					if time.Now().After(deadline) {
+						c.add("not_run_budget", 1)
+						continue
+					}
+					if !mutantDifferent(t, g, seed, &c) {
+						break
+					}
+				}
+			})
+		}
+	})
+	t.Logf("games: %d of %d ground in under %v; seeds %v\ncounts:%s", len(games), tried, corpusGroundTimeout, seeds, &c)
+}
+
+func mutantDifferent(t *testing.T, g corpusGame, seed int64, c *tally) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*mutantGroundTimeout)
+	f, change, err := mutate.Different(ctx, g.file, seed)
+	cancel()
+	if err != nil {
+		c.add("no_different_mutant", 1)
+		if !errors.Is(err, mutate.ErrNoDifference) {
+			c.note("%s seed %d: mutate.Different: %v", g.path, seed, err)
+		}
+		return !errors.Is(err, context.DeadlineExceeded)
+	}
+	pb, err := groundMutant(f)
+	if err != nil {
+		c.add("mutant_not_grounded", 1)
+		return true
+	}
+	rep, err := equiv.ComparePrograms(context.Background(), g.p, pb, equiv.Limits{Timeout: compareTimeout})
+	if err != nil {
+		t.Errorf("seed %d (%s): Compare: %v", seed, change, err)
+		return true
+	}
+	switch rep.Verdict {
+	case equiv.NotEquivalent:
+		c.add("not_equivalent", 1)
+		return true
+	case equiv.Unknown:
+		c.add("unknown", 1)
+		c.note("%s seed %d: unknown (%s)", g.path, seed, rep.Reason)
+		return false
+	}
+	if strings.HasPrefix(change, "goal value") {
+		c.add("FAILED", 1)
+		t.Errorf("seed %d: %s: Compare = equivalent (%s)", seed, change, rep.Reason)
+		return true
+	}
+	if err := checkMapping(g.p, pb, rep, seed); err != nil {
+		c.add("FAILED", 1)
+		t.Errorf("seed %d: %s: Compare = equivalent with a wrong mapping: %v", seed, change, err)
+		return true
+	}
+	c.add("equivalent_after_drop", 1)
+	c.note("%s seed %d: really equivalent after %s", g.path, seed, change)
+	return true
+}

@@ -1,0 +1,148 @@
+package equiv
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/isomorph"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// Verdict is the answer of a comparison.
+type Verdict string
+
+// Verdicts, as printed in reports.
+const (
+	Equivalent    Verdict = "equivalent"
+	NotEquivalent Verdict = "not_equivalent"
+	Unknown       Verdict = "unknown"
+)
+
+// Mapping names the correspondence of an equivalence: every role,
+// proposition and action (per role) of A to its counterpart in B, by
+// canonical KIF names.
+type Mapping struct {
+	Roles        map[string]string            `json:"roles"`
+	Propositions map[string]string            `json:"propositions"`
+	Actions      map[string]map[string]string `json:"actions"`
+}
+
+// Stats describes the work of a comparison.
+type Stats struct {
+	PhaseMs     map[string]float64 `json:"phase_ms"` // ground, graph, search, verify
+	Candidates  int64              `json:"candidates"`
+	SearchNodes int64              `json:"search_nodes"`
+	Pruned      int64              `json:"pruned"`
+	SATCalls    int64              `json:"sat_calls"`
+	FuncChecks  int64              `json:"function_checks"`
+	Nodes       [2]int             `json:"nodes"`
+	Edges       [2]int             `json:"edges"`
+	Functions   int                `json:"functions"`
+}
+
+// Report is the result of Compare.
+type Report struct {
+	Verdict Verdict  `json:"verdict"`
+	Reason  string   `json:"reason"`
+	Mapping *Mapping `json:"mapping,omitempty"`
+	Stats   Stats    `json:"stats"`
+	// Limit names the limit that made the verdict unknown, if one did.
+	Limit string `json:"limit,omitempty"`
+}
+
+// Progress is reported while a comparison runs.
+type Progress struct {
+	Phase      string  `json:"phase"` // ground, graph, search, verify, done
+	Candidates int64   `json:"candidates"`
+	Fraction   float64 `json:"fraction"` // a rough estimate in [0,1]
+}
+
+// Limits bounds a comparison. The zero value means every default.
+type Limits struct {
+	Ground  grounding.Limits
+	Graph   groundgraph.Options
+	Search  isomorph.Limits
+	SAT     satcheck.Options
+	Timeout time.Duration // whole comparison; default DefaultTimeout
+	// MaxCandidates bounds the complete graph isomorphisms verified;
+	// default DefaultMaxCandidates.
+	MaxCandidates int64
+	// Progress, if set, is called at phase changes and every few hundred
+	// search nodes. It must be quick and safe for concurrent use.
+	Progress func(Progress) `json:"-"`
+}
+
+// Defaults of Limits.
+const (
+	DefaultTimeout       = 5 * time.Minute
+	DefaultMaxCandidates = 100_000
+)
+
+// WithDefaults fills zero fields with their defaults.
+func (l Limits) WithDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
+	if l.MaxCandidates <= 0 {
+		l.MaxCandidates = DefaultMaxCandidates
+	}
+	l.Ground = l.Ground.WithDefaults()
+	return l
+}
+
+func (l *Limits) progress(p Progress) {
+	if l.Progress != nil {
+		l.Progress(p)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// Indexes turns m back into the dense ids of the programs it names, a (the
+// first game of the comparison) and b: the form satcheck.Verify and
+// satcheck.Mapping.InputMap take. It fails when m does not name every role,
+// proposition and action of a, or names something that a or b lacks.
+// Grounding is deterministic, so programs grounded again from the same
+// descriptions give the same ids.
+func (m *Mapping) Indexes(a, b *grounding.Program) (satcheck.Mapping, error) {
+	var out satcheck.Mapping
+	if m == nil {
+		return out, fmt.Errorf("equiv: no mapping")
+	}
+	if len(m.Roles) != len(a.Roles) || len(m.Propositions) != len(a.Props) {
+		return out, fmt.Errorf("equiv: mapping names %d roles and %d propositions, %s has %d and %d",
+			len(m.Roles), len(m.Propositions), a.Name, len(a.Roles), len(a.Props))
+	}
+	out.Roles = make([]int, len(a.Roles))
+	out.Actions = make([][]int, len(a.Roles))
+	for r, name := range a.Roles {
+		rb, ok := b.RoleID(m.Roles[name])
+		if !ok {
+			return out, fmt.Errorf("equiv: role %s maps to %q, no role of %s", name, m.Roles[name], b.Name)
+		}
+		out.Roles[r] = rb
+		acts := m.Actions[name]
+		if len(acts) != len(a.Actions[r]) {
+			return out, fmt.Errorf("equiv: mapping names %d actions of %s, %s has %d", len(acts), name, a.Name, len(a.Actions[r]))
+		}
+		out.Actions[r] = make([]int, len(a.Actions[r]))
+		for x, act := range a.Actions[r] {
+			y, ok := b.ActionID(rb, acts[act])
+			if !ok {
+				return out, fmt.Errorf("equiv: action %s of %s maps to %q, no action of %s in %s", act, name, acts[act], b.Roles[rb], b.Name)
+			}
+			out.Actions[r][x] = y
+		}
+	}
+	out.Props = make([]int, len(a.Props))
+	for p, name := range a.Props {
+		q, ok := b.PropID(m.Propositions[name])
+		if !ok {
+			return out, fmt.Errorf("equiv: proposition %s maps to %q, no proposition of %s", name, m.Propositions[name], b.Name)
+		}
+		out.Props[p] = q
+	}
+	return out, nil
+}

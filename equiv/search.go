@@ -1,0 +1,198 @@
+package equiv
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/isomorph"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// search verifies reasoning functions during the isomorphism search: a
+// function of A is checked against its image in B at the first search node
+// where its own vertex and every input it reads are mapped, and a failure
+// prunes the whole subtree (no completion of that partial mapping can work).
+type search struct {
+	ctx     context.Context
+	a, b    game
+	checker *satcheck.Checker
+	lim     *Limits
+	rep     *Report
+
+	funcs    []grounding.Function
+	need     [][]int32 // need[f]: vertices of A that must be mapped to check f
+	inputs   [][]int32 // inputs[f]: circuit inputs of A whose images f's check reads
+	byVertex [][]int32 // byVertex[v]: functions whose need contains v
+	stamp    []int64   // stamp[f] = node at which f was last considered
+	inputMap []int32
+
+	nodes, pruned int64
+	checkTime     time.Duration
+	firstFailure  string
+	err           error
+}
+
+func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *Limits, rep *Report) *search {
+	s := &search{ctx: ctx, a: a, b: b, checker: checker, lim: lim, rep: rep}
+	p, g := a.p, a.g
+	s.funcs = p.Functions()
+	s.need = make([][]int32, len(s.funcs))
+	s.inputs = make([][]int32, len(s.funcs))
+	s.byVertex = make([][]int32, g.Order())
+	s.stamp = make([]int64, len(s.funcs))
+	s.inputMap = make([]int32, p.NumInputs())
+	for i := range s.inputMap {
+		s.inputMap[i] = -1
+	}
+	for f, fn := range s.funcs {
+		var need []int32
+		switch fn.Kind {
+		case grounding.FuncLegal:
+			need = append(need, int32(g.ActionVertex(fn.Role, fn.Index)))
+		case grounding.FuncNext:
+			need = append(need, int32(g.PropVertex(fn.Index)))
+		case grounding.FuncGoal:
+			need = append(need, int32(g.RoleVertex(fn.Role)))
+		}
+		for _, in := range p.Circuit.Support(fn.Lit) {
+			role, idx := p.InputOf(in)
+			if role >= 0 && fn.Kind != grounding.FuncNext {
+				continue // legal, goal and terminal are read with no move made
+			}
+			s.inputs[f] = append(s.inputs[f], int32(in))
+			if role < 0 {
+				need = append(need, int32(g.PropVertex(idx)))
+			} else {
+				need = append(need, int32(g.ActionVertex(role, idx)))
+			}
+		}
+		s.need[f] = need
+		for _, v := range need {
+			s.byVertex[v] = append(s.byVertex[v], int32(f))
+		}
+	}
+	return s
+}
+
+// prune is the isomorph.PruneFunc: it returns true to cut the subtree.
+func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
+	if s.err != nil {
+		return true
+	}
+	s.nodes++
+	if s.nodes%256 == 0 {
+		s.lim.progress(Progress{Phase: "search", Candidates: s.rep.Stats.Candidates, Fraction: 0.5})
+	}
+	for _, v := range fixed {
+		for _, f := range s.byVertex[v] {
+			if s.stamp[f] == s.nodes {
+				continue
+			}
+			s.stamp[f] = s.nodes
+			if !s.ready(partial, int(f)) {
+				continue
+			}
+			ok, err := s.check(partial, int(f))
+			if err != nil {
+				// A limit or cancellation: stop the search and report it. A
+				// limit on one check leaves that function to the final Verify.
+				if errors.Is(err, satcheck.ErrLimit) {
+					continue
+				}
+				s.err = err
+				return true
+			}
+			if !ok {
+				s.pruned++
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *search) ready(partial isomorph.Mapping, f int) bool {
+	for _, v := range s.need[f] {
+		if partial[v] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// check compares function f of A with its image under the partial mapping.
+func (s *search) check(partial isomorph.Mapping, f int) (bool, error) {
+	t0 := time.Now()
+	defer func() { s.checkTime += time.Since(t0) }()
+	fn := s.funcs[f]
+	for _, in := range s.inputs[f] {
+		img, ok := s.image(partial, int(in))
+		if !ok {
+			return false, nil
+		}
+		s.inputMap[in] = img
+	}
+	fb, ok := s.imageFunc(partial, fn)
+	if !ok {
+		return false, nil
+	}
+	equal, err := s.checker.CheckFunc(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap)
+	if err == nil && !equal && s.firstFailure == "" {
+		s.firstFailure = s.a.p.FunctionName(fn) + " has no equal counterpart under the partial mapping"
+	}
+	return equal, err
+}
+
+// image maps a circuit input of A through the vertex mapping to B's input.
+func (s *search) image(partial isomorph.Mapping, in int) (int32, bool) {
+	pa, ga, pb, gb := s.a.p, s.a.g, s.b.p, s.b.g
+	role, idx := pa.InputOf(in)
+	var v int
+	if role < 0 {
+		v = ga.PropVertex(idx)
+	} else {
+		v = ga.ActionVertex(role, idx)
+	}
+	w := gb.Vertex(int(partial[v]))
+	switch {
+	case role < 0 && w.Kind == groundgraph.Prop:
+		return int32(pb.TrueInput(w.Index).Node() - 1), true
+	case role >= 0 && w.Kind == groundgraph.Action:
+		return int32(pb.DoesInput(w.Role, w.Index).Node() - 1), true
+	}
+	return -1, false
+}
+
+// imageFunc finds B's counterpart of A's function under the partial mapping.
+func (s *search) imageFunc(partial isomorph.Mapping, fn grounding.Function) (grounding.Lit, bool) {
+	ga, pb, gb := s.a.g, s.b.p, s.b.g
+	switch fn.Kind {
+	case grounding.FuncLegal:
+		w := gb.Vertex(int(partial[ga.ActionVertex(fn.Role, fn.Index)]))
+		if w.Kind != groundgraph.Action {
+			return 0, false
+		}
+		return pb.Legal[w.Role][w.Index], true
+	case grounding.FuncNext:
+		w := gb.Vertex(int(partial[ga.PropVertex(fn.Index)]))
+		if w.Kind != groundgraph.Prop {
+			return 0, false
+		}
+		return pb.Next[w.Index], true
+	case grounding.FuncGoal:
+		w := gb.Vertex(int(partial[ga.RoleVertex(fn.Role)]))
+		if w.Kind != groundgraph.Role {
+			return 0, false
+		}
+		for _, g := range pb.Goals[w.Role] {
+			if g.Value == fn.Index {
+				return g.Lit, true
+			}
+		}
+		return grounding.False, true
+	}
+	return pb.Terminal, true
+}
