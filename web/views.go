@@ -1,0 +1,288 @@
+package web
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// HomeView is the data of PageHome.
+type HomeView struct {
+	// Recent are the latest comparisons, newest first.
+	Recent []Comparison
+}
+
+// Member is a game of a class.
+type Member struct {
+	ID   int64
+	Name string
+}
+
+// Class is an equivalence class of stored games.
+type Class struct {
+	ID int64
+	// Representative is the game new games are compared with.
+	Representative int64
+	// Members are the games of the class in ascending id order.
+	Members   []Member
+	CreatedAt time.Time
+}
+
+// ClassesView is the data of PageClasses.
+type ClassesView struct {
+	Classes []Class
+	// Next is the cursor of the following page, 0 on the last page.
+	Next int64
+}
+
+// ClassView is the data of PageClass.
+type ClassView struct {
+	Class Class
+}
+
+// GameStats is the size of a grounded game, as the API reports it.
+type GameStats struct {
+	Roles        []string       `json:"roles"`
+	Propositions int            `json:"propositions"`
+	Actions      map[string]int `json:"actions"`
+	Functions    int            `json:"functions"`
+	CircuitNodes int            `json:"circuit_nodes"`
+}
+
+// RoleCount is the number of actions of one role.
+type RoleCount struct {
+	Role  string
+	Count int
+}
+
+// ActionCounts returns the action count of each role in role order.
+func (s GameStats) ActionCounts() []RoleCount {
+	out := make([]RoleCount, 0, len(s.Roles))
+	for _, r := range s.Roles {
+		out = append(out, RoleCount{Role: r, Count: s.Actions[r]})
+	}
+	return out
+}
+
+// TotalActions returns the number of actions of all roles.
+func (s GameStats) TotalActions() int {
+	n := 0
+	for _, c := range s.Actions {
+		n += c
+	}
+	return n
+}
+
+// Game is a stored game.
+type Game struct {
+	ID     int64
+	Name   string
+	SHA256 string
+	Stats  GameStats
+	// ClassID is the game's equivalence class, 0 while it has none.
+	ClassID int64
+	// AnalysisError says why the game could not be placed in a class.
+	AnalysisError string
+	CreatedAt     time.Time
+}
+
+// GamesView is the data of PageGames.
+type GamesView struct {
+	Games []Game
+	// Next is the cursor of the following page, 0 on the last page.
+	Next int64
+}
+
+// GameView is the data of PageGame.
+type GameView struct {
+	Game Game
+	// GDL is the game description as submitted.
+	GDL string
+	// Symmetries is the stored symmetry result, nil if not computed yet.
+	Symmetries *Symmetries
+	// Comparisons are the latest comparisons involving the game.
+	Comparisons []Comparison
+}
+
+// Symmetries is a game's verified self-equivalences.
+type Symmetries struct {
+	// Order counts the symmetries, the identity included (a decimal).
+	Order         string
+	RoleSymmetric bool
+	// Candidates counts the graph automorphisms examined.
+	Candidates int64
+	// Generators generate the symmetry group.
+	Generators []Mapping
+}
+
+// Pair maps one name of game A to one of game B.
+type Pair struct {
+	From, To string
+}
+
+// Pairs returns the entries of m sorted by key.
+func Pairs(m map[string]string) []Pair {
+	out := make([]Pair, 0, len(m))
+	for k, v := range m {
+		out = append(out, Pair{From: k, To: v})
+	}
+	slices.SortFunc(out, func(a, b Pair) int { return cmp.Compare(a.From, b.From) })
+	return out
+}
+
+// RoleActions maps the actions of one role.
+type RoleActions struct {
+	// Role is the role of game A, To its image in game B.
+	Role, To string
+	Pairs    []Pair
+}
+
+// Mapping maps the roles, state propositions and actions of game A to game B.
+type Mapping struct {
+	Roles        []Pair
+	Propositions []Pair
+	// Actions are in the order of Roles.
+	Actions []RoleActions
+}
+
+// NewMapping sorts the maps of a mapping for display.
+func NewMapping(roles, props map[string]string, actions map[string]map[string]string) Mapping {
+	m := Mapping{Roles: Pairs(roles), Propositions: Pairs(props)}
+	for _, r := range m.Roles {
+		m.Actions = append(m.Actions, RoleActions{Role: r.From, To: r.To, Pairs: Pairs(actions[r.From])})
+	}
+	for r, as := range actions {
+		if _, ok := roles[r]; !ok { // not expected; shown rather than dropped
+			m.Actions = append(m.Actions, RoleActions{Role: r, Pairs: Pairs(as)})
+		}
+	}
+	return m
+}
+
+// Phase is the time one step of a comparison took.
+type Phase struct {
+	Name string
+	Ms   float64
+}
+
+// Stats are the figures of a finished comparison.
+type Stats struct {
+	// Phases are in pipeline order (ground, graph, search, verify, others).
+	Phases     []Phase
+	Candidates int64
+	SATCalls   int64
+	Nodes      [2]int
+	Edges      [2]int
+	Functions  int
+}
+
+// Comparison is a comparison of two games: a job and, once done, its result.
+type Comparison struct {
+	ID int64
+	// A and B are the ids of the games; NameA and NameB their names where
+	// known.
+	A, B         int64
+	NameA, NameB string
+	// Status is queued, running, done, failed or cancelled.
+	Status string
+	// Phase, Candidates and Fraction are the progress, as the API reports it.
+	Phase      string
+	Candidates int64
+	Fraction   float64
+	// Verdict is equivalent, not_equivalent or unknown once done.
+	Verdict string
+	// Reason explains the verdict; Limit names the limit of an unknown one.
+	Reason string
+	Limit  string
+	// Error says why the comparison failed.
+	Error string
+	// Mapping is the verified mapping of an equivalent verdict.
+	Mapping *Mapping
+	// Stats are the figures of the finished comparison, nil before.
+	Stats *Stats
+	// Limits is the JSON of the client's limits ("{}" for none).
+	Limits          string
+	CancelRequested bool
+	Attempts        int
+	CreatedAt       time.Time
+	StartedAt       time.Time
+	FinishedAt      time.Time
+}
+
+// Final reports whether the comparison has reached a final status.
+func (c Comparison) Final() bool {
+	return c.Status == "done" || c.Status == "failed" || c.Status == "cancelled"
+}
+
+// ComparisonsView is the data of PageComparisons.
+type ComparisonsView struct {
+	Comparisons []Comparison
+	// Status and GameID are the filter in effect ("" and 0 for none).
+	Status string
+	GameID int64
+	// Statuses are the choices of the status filter.
+	Statuses []string
+	// Next is the cursor of the following page, 0 on the last page.
+	Next int64
+}
+
+// ComparisonView is the data of PageComparison.
+type ComparisonView struct {
+	Comparison Comparison
+	// PollInterval is how often a browser refreshes a comparison that has
+	// not finished, e.g. "1s".
+	PollInterval string
+}
+
+// Side is one game of the comparison form as the user filled it in.
+type Side struct {
+	// ID is the stored game picked, 0 for none.
+	ID int64
+	// Name and GDL are a pasted (or uploaded) game.
+	Name, GDL string
+}
+
+// FieldError is one error of a submitted game description.
+type FieldError struct {
+	Line, Col int
+	Message   string
+}
+
+// CompareView is the data of PageCompare, the form that submits a
+// comparison.
+type CompareView struct {
+	// Games are the stored games to pick from; More says there are more
+	// than listed (pick them by id from the game's page).
+	Games []Member
+	More  bool
+	A, B  Side
+	// TimeoutSeconds is the optional time limit as entered.
+	TimeoutSeconds string
+	// Error is the problem with the last submission, if any; Side names
+	// the game it concerns ("a", "b" or empty) and Errors lists every
+	// error of an invalid description.
+	Error  string
+	Side   string
+	Errors []FieldError
+}
+
+// SideField is one fieldset of the comparison form.
+type SideField struct {
+	// Key prefixes the field names: "a" or "b".
+	Key   string
+	Label string
+	Side  Side
+}
+
+// Sides returns the two fieldsets of the form, game A first.
+func (v CompareView) Sides() []SideField {
+	return []SideField{{Key: "a", Label: "Game A", Side: v.A}, {Key: "b", Label: "Game B", Side: v.B}}
+}
+
+// ErrorView is the data of PageError.
+type ErrorView struct {
+	Status int
+	// Title is the status text, Detail what went wrong.
+	Title  string
+	Detail string
+}
