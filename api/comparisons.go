@@ -1,0 +1,307 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gamequiv/gamequiv/store"
+)
+
+// JobLimits are the limits a client may set on one comparison; the worker
+// applies the smaller of each and its own. They are part of the
+// comparison's identity: the same games with other limits make another
+// comparison.
+type JobLimits struct {
+	// TimeoutMs bounds the comparison's wall time in milliseconds.
+	TimeoutMs int64 `json:"timeout_ms,omitempty"`
+	// MaxCandidates bounds the candidate mappings verified.
+	MaxCandidates int64 `json:"max_candidates,omitempty"`
+}
+
+// ParseJobLimits reads the limits stored with a comparison; empty or null
+// input gives the zero JobLimits.
+func ParseJobLimits(raw json.RawMessage) (JobLimits, error) {
+	var l JobLimits
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return l, nil
+	}
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return l, fmt.Errorf("comparison limits: %w", err)
+	}
+	return l, nil
+}
+
+// gameRef is one side of POST /comparisons: a stored game's id, or an
+// inline game stored first.
+type gameRef struct {
+	ID     int64
+	Inline *gameRequest
+	set    bool
+}
+
+// UnmarshalJSON accepts a positive integer or a {"gdl","name"} object.
+func (r *gameRef) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	r.set = true
+	switch {
+	case len(b) > 0 && b[0] == '{':
+		var g gameRequest
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&g); err != nil {
+			return errorf(CodeInvalid, "inline game: want {\"gdl\": string, \"name\": string}: %v", err)
+		}
+		r.Inline = &g
+		return nil
+	case bytes.Equal(b, []byte("null")):
+		r.set = false
+		return nil
+	}
+	id, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil || id <= 0 {
+		return errorf(CodeInvalid, "game: want a positive integer id or {\"gdl\": string, \"name\": string}, got %.40s", b)
+	}
+	r.ID = id
+	return nil
+}
+
+// comparisonRequest is the body of POST /comparisons.
+type comparisonRequest struct {
+	A      gameRef    `json:"a"`
+	B      gameRef    `json:"b"`
+	Limits *JobLimits `json:"limits,omitempty"`
+}
+
+func (r *comparisonRequest) validate() error {
+	for _, side := range []struct {
+		name string
+		ref  *gameRef
+	}{{"a", &r.A}, {"b", &r.B}} {
+		if !side.ref.set {
+			return errorf(CodeInvalid, "%s: required", side.name)
+		}
+		if side.ref.Inline != nil {
+			if err := side.ref.Inline.validate(side.name + "."); err != nil {
+				return err
+			}
+		}
+	}
+	if l := r.Limits; l != nil && (l.TimeoutMs < 0 || l.MaxCandidates < 0) {
+		return errorf(CodeInvalid, "limits: must not be negative")
+	}
+	return nil
+}
+
+// progressJSON is the progress of a comparison.
+type progressJSON struct {
+	Phase      string  `json:"phase"`
+	Candidates int64   `json:"candidates"`
+	Fraction   float64 `json:"fraction"`
+}
+
+// comparisonJSON is a comparison in responses.
+type comparisonJSON struct {
+	ID              int64           `json:"id"`
+	A               int64           `json:"a"`
+	B               int64           `json:"b"`
+	Status          store.Status    `json:"status"`
+	Progress        progressJSON    `json:"progress"`
+	Verdict         string          `json:"verdict,omitempty"`
+	Result          json.RawMessage `json:"result,omitempty"`
+	Error           string          `json:"error,omitempty"`
+	Limits          json.RawMessage `json:"limits"`
+	CancelRequested bool            `json:"cancel_requested"`
+	Attempts        int             `json:"attempts"`
+	CreatedAt       time.Time       `json:"created_at"`
+	StartedAt       *time.Time      `json:"started_at,omitempty"`
+	FinishedAt      *time.Time      `json:"finished_at,omitempty"`
+}
+
+func newComparisonJSON(c *store.Comparison) comparisonJSON {
+	out := comparisonJSON{
+		ID:              c.ID,
+		A:               c.GameA,
+		B:               c.GameB,
+		Status:          c.Status,
+		Verdict:         c.Verdict,
+		Result:          c.Result,
+		Error:           c.Error,
+		Limits:          c.Limits,
+		CancelRequested: c.CancelRequested,
+		Attempts:        c.Attempts,
+		CreatedAt:       c.CreatedAt,
+		StartedAt:       timePtr(c.StartedAt),
+		FinishedAt:      timePtr(c.FinishedAt),
+	}
+	if len(out.Limits) == 0 {
+		out.Limits = json.RawMessage("{}")
+	}
+	out.Progress = progressJSON{Phase: c.Phase, Candidates: c.Candidates}
+	if len(c.Progress) > 0 {
+		var p progressJSON
+		if json.Unmarshal(c.Progress, &p) == nil {
+			out.Progress.Fraction = min(max(p.Fraction, 0), 1)
+		}
+	}
+	switch {
+	case c.Status == store.StatusQueued:
+		out.Progress.Phase = "queued"
+	case c.Status == store.StatusDone:
+		out.Progress.Phase, out.Progress.Fraction = "done", 1
+		var rep struct {
+			Stats struct {
+				Candidates int64 `json:"candidates"`
+			} `json:"stats"`
+		}
+		if json.Unmarshal(c.Result, &rep) == nil && rep.Stats.Candidates > 0 {
+			out.Progress.Candidates = rep.Stats.Candidates
+		}
+	case out.Progress.Phase == "":
+		out.Progress.Phase = string(c.Status)
+	}
+	return out
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func comparisonLocation(id int64) string {
+	return BasePath + "/comparisons/" + strconv.FormatInt(id, 10)
+}
+
+// createComparison is POST /comparisons: 202 and a Location, for a new
+// comparison and for one submitted before (same games and limits), which
+// is returned with its current status.
+func (s *Server) createComparison(c *gin.Context) {
+	var req comparisonRequest
+	if err := decode(c, &req); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	if err := req.validate(); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	cmp, _, err := s.submit(c.Request.Context(), &req)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.Header("Location", comparisonLocation(cmp.ID))
+	writeJSON(c, http.StatusAccepted, newComparisonJSON(cmp))
+}
+
+// listComparisons is GET /comparisons.
+func (s *Server) listComparisons(c *gin.Context) {
+	p, err := page(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	f := store.ComparisonFilter{Status: store.Status(c.Query("status")), Page: p}
+	if f.GameID, err = queryInt(c, "game"); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	cs, next, err := s.store.ListComparisons(c.Request.Context(), f)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	out := make([]comparisonJSON, len(cs))
+	for i := range cs {
+		out[i] = newComparisonJSON(&cs[i])
+	}
+	writeJSON(c, http.StatusOK, newList(out, next))
+}
+
+// getComparison is GET /comparisons/{id}.
+func (s *Server) getComparison(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	cmp, err := s.store.GetComparison(c.Request.Context(), id)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, newComparisonJSON(cmp))
+}
+
+// cancelComparison is DELETE /comparisons/{id}: a queued comparison is
+// cancelled at once, a running one when its worker sees the request.
+func (s *Server) cancelComparison(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	cmp, err := s.store.Cancel(c.Request.Context(), id)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, newComparisonJSON(cmp))
+}
+
+// submit stores inline games, checks the queue and queues the
+// comparison, or returns the one submitted before.
+func (s *Server) submit(ctx context.Context, req *comparisonRequest) (*store.Comparison, bool, error) {
+	ids := [2]int64{}
+	for i, ref := range []gameRef{req.A, req.B} {
+		if ref.Inline == nil {
+			ids[i] = ref.ID
+			continue
+		}
+		g, _, err := s.addGame(ctx, ref.Inline.Name, []byte(ref.Inline.GDL))
+		if err != nil {
+			return nil, false, fmt.Errorf("game %s: %w", "ab"[i:i+1], err)
+		}
+		ids[i] = g.ID
+	}
+	if s.limits.MaxQueue > 0 {
+		n, err := s.store.QueueDepth(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if n >= s.limits.MaxQueue {
+			return nil, false, &Error{
+				Code:       CodeQueueFull,
+				Message:    fmt.Sprintf("%d comparisons are queued (the limit is %d); retry later", n, s.limits.MaxQueue),
+				RetryAfter: s.limits.QueueRetryAfter,
+			}
+		}
+	}
+	var limits json.RawMessage
+	if req.Limits != nil {
+		b, err := json.Marshal(req.Limits)
+		if err != nil {
+			return nil, false, fmt.Errorf("comparison limits: %w", err)
+		}
+		limits = b
+	}
+	cmp, created, err := s.store.CreateComparison(ctx, ids[0], ids[1], limits)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, false, &Error{Code: CodeNotFound, Message: fmt.Sprintf("game %d or %d does not exist", ids[0], ids[1]), Err: err}
+	}
+	return cmp, created, err
+}
+
+// isNotFound reports whether err is the store's ErrNotFound.
+func isNotFound(err error) bool {
+	return errors.Is(err, store.ErrNotFound)
+}

@@ -1,0 +1,204 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/store"
+)
+
+// Error codes: the stable "code" member of every problem document.
+const (
+	CodeMalformedJSON    = "malformed_json"     // 400: the body is not the JSON the route expects
+	CodeInvalid          = "invalid"            // 400: a field or parameter is wrong
+	CodeInvalidGDL       = "invalid_gdl"        // 422: the game description does not parse or validate
+	CodeLimit            = "limit_exceeded"     // 422: the game exceeds a grounding or search limit
+	CodeTooLarge         = "too_large"          // 413: the request body exceeds the cap
+	CodeQueueFull        = "queue_full"         // 429: too many comparisons are queued
+	CodeRateLimited      = "rate_limited"       // 429: too many requests from this client
+	CodeNotFound         = "not_found"          // 404
+	CodeMethodNotAllowed = "method_not_allowed" // 405
+	CodeConflict         = "conflict"           // 409
+	CodeUnavailable      = "unavailable"        // 503: a deadline passed, or the service is not ready
+	CodeInternal         = "internal"           // 500
+)
+
+// ProblemContentType is the media type of error responses (RFC 9457).
+const ProblemContentType = "application/problem+json"
+
+// problemTypePrefix makes a problem type URI from a code.
+const problemTypePrefix = "urn:gamequiv:problem:"
+
+// Error is an error of the HTTP layer with a code and a message meant for
+// the client. Other errors (from store, equiv, grounding) are classified
+// by writeError.
+type Error struct {
+	Code    string
+	Message string
+	// RetryAfter, if positive, becomes a Retry-After header.
+	RetryAfter time.Duration
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// errorf returns an *Error with a formatted message.
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Problem is an RFC 9457 problem document with our extension members.
+type Problem struct {
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	Status    int    `json:"status"`
+	Detail    string `json:"detail,omitempty"`
+	Code      string `json:"code"`
+	RequestID string `json:"request_id,omitempty"`
+	// Line and Col locate the first error of an invalid game description.
+	Line int `json:"line,omitempty"`
+	Col  int `json:"col,omitempty"`
+	// Errors lists every error of an invalid game description.
+	Errors []GDLError `json:"errors,omitempty"`
+	// Limit names the limit a game exceeded.
+	Limit string `json:"limit,omitempty"`
+}
+
+// GDLError is one error of an invalid game description.
+type GDLError struct {
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+}
+
+// statusOf maps a code to its HTTP status.
+var statusOf = map[string]int{
+	CodeMalformedJSON:    http.StatusBadRequest,
+	CodeInvalid:          http.StatusBadRequest,
+	CodeInvalidGDL:       http.StatusUnprocessableEntity,
+	CodeLimit:            http.StatusUnprocessableEntity,
+	CodeTooLarge:         http.StatusRequestEntityTooLarge,
+	CodeQueueFull:        http.StatusTooManyRequests,
+	CodeRateLimited:      http.StatusTooManyRequests,
+	CodeNotFound:         http.StatusNotFound,
+	CodeMethodNotAllowed: http.StatusMethodNotAllowed,
+	CodeConflict:         http.StatusConflict,
+	CodeUnavailable:      http.StatusServiceUnavailable,
+	CodeInternal:         http.StatusInternalServerError,
+}
+
+// problemFor classifies err. It is the only place that maps errors to HTTP
+// statuses.
+func problemFor(err error) (Problem, time.Duration) {
+	var (
+		ae       *Error
+		list     grounding.ErrorList
+		gerr     *grounding.Error
+		glimit   *grounding.LimitError
+		tooLarge *http.MaxBytesError
+		syntax   *json.SyntaxError
+		typeErr  *json.UnmarshalTypeError
+	)
+	p := Problem{}
+	var retry time.Duration
+	switch {
+	case errors.As(err, &tooLarge):
+		p.Code, p.Detail = CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)
+	case errors.As(err, &ae):
+		p.Code, p.Detail, retry = ae.Code, ae.Error(), ae.RetryAfter
+		if ae.Code == CodeInternal {
+			p.Detail = ""
+		}
+	case errors.As(err, &list) && len(list) > 0:
+		p.Code, p.Detail = CodeInvalidGDL, list[0].Error()
+		p.Line, p.Col = list[0].Pos.Line, list[0].Pos.Col
+		for _, e := range list {
+			p.Errors = append(p.Errors, GDLError{Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg})
+		}
+		switch n := len(list) - 1; {
+		case n == 1:
+			p.Detail += " (and 1 more error)"
+		case n > 1:
+			p.Detail += fmt.Sprintf(" (and %d more errors)", n)
+		}
+	case errors.As(err, &gerr):
+		p.Code, p.Detail = CodeInvalidGDL, gerr.Error()
+		p.Line, p.Col = gerr.Pos.Line, gerr.Pos.Col
+		p.Errors = []GDLError{{Line: gerr.Pos.Line, Col: gerr.Pos.Col, Message: gerr.Msg}}
+	case errors.As(err, &glimit):
+		p.Code, p.Detail, p.Limit = CodeLimit, glimit.Error(), glimit.What
+	case equiv.IsLimit(err):
+		p.Code, p.Detail = CodeLimit, err.Error()
+	case errors.As(err, &syntax), errors.As(err, &typeErr), errors.Is(err, io.ErrUnexpectedEOF):
+		p.Code, p.Detail = CodeMalformedJSON, "request body is not valid JSON: "+err.Error()
+	case errors.Is(err, store.ErrNotFound):
+		p.Code, p.Detail = CodeNotFound, "not found"
+	case errors.Is(err, store.ErrConflict):
+		p.Code, p.Detail = CodeConflict, err.Error()
+	case errors.Is(err, store.ErrInvalid):
+		p.Code, p.Detail = CodeInvalid, err.Error()
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		p.Code, p.Detail = CodeUnavailable, "the request did not finish in time"
+	default:
+		p.Code = CodeInternal
+	}
+	p.Status = statusOf[p.Code]
+	if p.Status == 0 {
+		p.Code, p.Status = CodeInternal, http.StatusInternalServerError
+	}
+	p.Type = problemTypePrefix + p.Code
+	p.Title = http.StatusText(p.Status)
+	if p.Code == CodeInternal {
+		p.Detail = "internal error"
+	}
+	return p, retry
+}
+
+// writeError answers the request with the problem document for err and
+// aborts the handler chain. Internal errors are logged here, once.
+func (s *Server) writeError(c *gin.Context, err error) {
+	p, retry := problemFor(err)
+	p.RequestID = RequestID(c.Request.Context())
+	if p.Status >= http.StatusInternalServerError {
+		level := slog.LevelError
+		if p.Code == CodeUnavailable {
+			level = slog.LevelWarn
+		}
+		s.log.LogAttrs(c.Request.Context(), level, "request failed",
+			slog.String("route", c.FullPath()), slog.String("code", p.Code), slog.Any("err", err))
+	}
+	if retry > 0 {
+		secs := int64((retry + time.Second - 1) / time.Second)
+		c.Header("Retry-After", strconv.FormatInt(secs, 10))
+	}
+	writeProblem(c, p)
+}
+
+// writeProblem writes p as application/problem+json and aborts.
+func writeProblem(c *gin.Context, p Problem) {
+	body, err := json.Marshal(p)
+	if err != nil {
+		body = []byte(`{"type":"urn:gamequiv:problem:internal","title":"Internal Server Error","status":500,"code":"internal"}`)
+	}
+	c.Abort()
+	c.Data(p.Status, ProblemContentType, body)
+}

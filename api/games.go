@@ -1,0 +1,258 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/store"
+)
+
+// DefaultGameName names games uploaded without a name.
+const DefaultGameName = "untitled"
+
+// gameRequest is the body of POST /games, and an inline game of POST
+// /comparisons.
+type gameRequest struct {
+	Name string `json:"name"`
+	GDL  string `json:"gdl"`
+}
+
+func (r *gameRequest) validate(field string) error {
+	switch {
+	case utf8.RuneCountInString(r.Name) > DefaultMaxNameLen:
+		return errorf(CodeInvalid, "%sname: at most %d characters", field, DefaultMaxNameLen)
+	case strings.ContainsRune(r.Name, 0):
+		return errorf(CodeInvalid, "%sname: must not contain NUL", field)
+	}
+	if strings.TrimSpace(r.Name) == "" {
+		r.Name = DefaultGameName
+	}
+	return checkGDLText(r.Name, r.GDL)
+}
+
+// GameStats is the size of a grounded game, as `gamequiv ground --json`
+// prints it.
+type GameStats struct {
+	Roles        []string       `json:"roles"`
+	Propositions int            `json:"propositions"`
+	Actions      map[string]int `json:"actions"`
+	Functions    int            `json:"functions"`
+	CircuitNodes int            `json:"circuit_nodes"`
+}
+
+// gameJSON is a game in responses.
+type gameJSON struct {
+	ID     int64           `json:"id"`
+	Name   string          `json:"name"`
+	SHA256 string          `json:"sha256"`
+	Stats  json.RawMessage `json:"stats"`
+	// ClassID is the game's equivalence class, absent until the
+	// classifier has placed it.
+	ClassID int64 `json:"class_id,omitempty"`
+	// AnalysisError says why the classifier could not analyse the game.
+	AnalysisError string    `json:"analysis_error,omitempty"`
+	CreatedAt     time.Time `json:"created_at"`
+	// GDL is the description, in single-game responses only.
+	GDL string `json:"gdl,omitempty"`
+}
+
+func newGameJSON(g *store.Game) gameJSON {
+	stats := g.Stats
+	if len(stats) == 0 {
+		stats = json.RawMessage("{}")
+	}
+	return gameJSON{
+		ID:            g.ID,
+		Name:          g.Name,
+		SHA256:        g.SHA256,
+		Stats:         stats,
+		ClassID:       g.ClassID,
+		AnalysisError: g.Error,
+		CreatedAt:     g.CreatedAt,
+		GDL:           string(g.GDL),
+	}
+}
+
+func gameLocation(id int64) string {
+	return BasePath + "/games/" + strconv.FormatInt(id, 10)
+}
+
+// createGame is POST /games: 201 for a new game, 200 for a text stored
+// before.
+func (s *Server) createGame(c *gin.Context) {
+	var req gameRequest
+	if err := decode(c, &req); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	if err := req.validate(""); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	g, created, err := s.addGame(c.Request.Context(), req.Name, []byte(req.GDL))
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	c.Header("Location", gameLocation(g.ID))
+	out := newGameJSON(g)
+	out.GDL = ""
+	writeJSON(c, status, out)
+}
+
+// listGames is GET /games.
+func (s *Server) listGames(c *gin.Context) {
+	p, err := page(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	games, next, err := s.store.ListGames(c.Request.Context(), p)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	out := make([]gameJSON, len(games))
+	for i := range games {
+		out[i] = newGameJSON(&games[i])
+	}
+	writeJSON(c, http.StatusOK, newList(out, next))
+}
+
+// getGame is GET /games/{id}.
+func (s *Server) getGame(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	g, err := s.store.GetGame(c.Request.Context(), id)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, newGameJSON(g))
+}
+
+// getSymmetries is GET /games/{id}/symmetries.
+func (s *Server) getSymmetries(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	res, err := s.symmetries(c.Request.Context(), id)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.Data(http.StatusOK, "application/json; charset=utf-8", res)
+}
+
+// acquire takes a compute slot, waiting at most until ctx ends.
+func (s *Server) acquire(ctx context.Context) (release func(), err error) {
+	select {
+	case s.compute <- struct{}{}:
+		return func() { <-s.compute }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// addGame validates a description by grounding it and stores it with its
+// stats.
+func (s *Server) addGame(ctx context.Context, name string, gdl []byte) (*store.Game, bool, error) {
+	if int64(len(gdl)) > s.limits.MaxGDL {
+		return nil, false, errorf(CodeTooLarge, "gdl: %d bytes; a game description may have at most %d bytes", len(gdl), s.limits.MaxGDL)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.limits.RequestTimeout)
+	defer cancel()
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	lim := s.limits.Game.Ground
+	if dl, ok := ctx.Deadline(); ok && (lim.Timeout <= 0 || time.Until(dl) < lim.Timeout) {
+		lim.Timeout = max(time.Until(dl), time.Millisecond)
+	}
+	p, err := grounding.Load(ctx, name, gdl, lim)
+	release()
+	if err != nil {
+		return nil, false, err
+	}
+	st := GameStats{
+		Roles:        p.Roles,
+		Propositions: len(p.Props),
+		Actions:      make(map[string]int, len(p.Roles)),
+		Functions:    p.NumFunctions(),
+		CircuitNodes: p.Circuit.NumNodes(),
+	}
+	for r, as := range p.Actions {
+		st.Actions[p.Roles[r]] = len(as)
+	}
+	stats, err := json.Marshal(st)
+	if err != nil {
+		return nil, false, fmt.Errorf("game stats: %w", err)
+	}
+	return s.store.CreateGame(ctx, name, gdl, stats)
+}
+
+// symmetries returns the stored symmetry report of a game, computing and
+// storing it first if there is none.
+func (s *Server) symmetries(ctx context.Context, id int64) (json.RawMessage, error) {
+	got, err := s.store.GetSymmetries(ctx, id)
+	if err == nil {
+		s.countSymmetries("stored")
+		return got.Result, nil
+	}
+	if !isNotFound(err) {
+		return nil, err
+	}
+	g, err := s.store.GetGame(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.limits.RequestTimeout)
+	defer cancel()
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lim := s.limits.Game
+	lim.Timeout = s.limits.RequestTimeout
+	rep, err := equiv.Symmetries(ctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim)
+	release()
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(rep)
+	if err != nil {
+		return nil, fmt.Errorf("symmetry report: %w", err)
+	}
+	stored, err := s.store.PutSymmetries(ctx, id, raw)
+	if err != nil {
+		return nil, err
+	}
+	s.countSymmetries("computed")
+	return stored.Result, nil
+}
+
+func (s *Server) countSymmetries(source string) {
+	if s.metrics != nil {
+		s.metrics.SymmetryQueries.WithLabelValues(source).Inc()
+	}
+}

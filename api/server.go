@@ -1,0 +1,233 @@
+// Package api is the HTTP layer of gamequiv: the JSON REST API under
+// /api/v1 (games, comparisons, classes, symmetries), its OpenAPI document,
+// health and readiness probes and Prometheus metrics, built on gin; and the
+// browser pages of package web at every other path (pages.go).
+//
+// Every handler decodes and validates its input, makes one call into the
+// store or equiv, and encodes the answer; every error goes through one
+// mapping (errors.go) to an application/problem+json document with a
+// stable code. The server runs no background work: cmd/server runs the
+// comparison workers and the classifier.
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/time/rate"
+
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/store"
+)
+
+// BasePath is the prefix of every API route.
+const BasePath = "/api/v1"
+
+// Store is what the API needs from the database; *store.DB implements it.
+type Store interface {
+	store.Games
+	store.Classes
+	store.Comparisons
+	store.Symmetries
+	// Ready reports whether the database answers and is migrated.
+	Ready(ctx context.Context) error
+}
+
+var _ Store = (*store.DB)(nil)
+
+// Defaults of Limits.
+const (
+	DefaultMaxBody         = 4 << 20
+	DefaultMaxGDL          = 1 << 20
+	DefaultRequestTimeout  = 60 * time.Second
+	DefaultQueueRetryAfter = 10 * time.Second
+	DefaultMaxNameLen      = 200
+)
+
+// Limits bounds the work the API accepts. The zero value of each field is
+// its documented default.
+type Limits struct {
+	// MaxBody caps request bodies in bytes; 0 means DefaultMaxBody. A
+	// larger body gets 413.
+	MaxBody int64
+	// MaxGDL caps the text of one game description in bytes (an upload or
+	// an inline game of a comparison); 0 means DefaultMaxGDL. A longer
+	// text gets 413.
+	MaxGDL int64
+	// MaxQueue is the number of queued comparisons at which submissions get
+	// 429; 0 means no limit.
+	MaxQueue int64
+	// QueueRetryAfter is the Retry-After of a 429 for a full queue; 0 means
+	// DefaultQueueRetryAfter.
+	QueueRetryAfter time.Duration
+	// Game bounds the grounding of uploaded games (which validates them)
+	// and the symmetry computations. Its Timeout is unused: see
+	// RequestTimeout.
+	Game equiv.Limits
+	// RequestTimeout bounds the work done inside one request (grounding an
+	// upload, computing symmetries); 0 means DefaultRequestTimeout. Past it
+	// the request gets 503.
+	RequestTimeout time.Duration
+	// MaxConcurrentCompute bounds the requests grounding games or computing
+	// symmetries at the same time; 0 means GOMAXPROCS.
+	MaxConcurrentCompute int
+	// RateLimit is the sustained rate of POST and DELETE requests allowed
+	// per client address, per second; 0 means no limit. RateBurst is the
+	// burst above it (0 means max(1, 2*RateLimit)).
+	RateLimit float64
+	RateBurst int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBody <= 0 {
+		l.MaxBody = DefaultMaxBody
+	}
+	if l.MaxGDL <= 0 {
+		l.MaxGDL = DefaultMaxGDL
+	}
+	if l.QueueRetryAfter <= 0 {
+		l.QueueRetryAfter = DefaultQueueRetryAfter
+	}
+	if l.RequestTimeout <= 0 {
+		l.RequestTimeout = DefaultRequestTimeout
+	}
+	if l.MaxConcurrentCompute <= 0 {
+		l.MaxConcurrentCompute = runtime.GOMAXPROCS(0)
+	}
+	if l.RateBurst <= 0 {
+		l.RateBurst = max(1, int(2*l.RateLimit))
+	}
+	return l
+}
+
+// Deps are the dependencies of the server.
+type Deps struct {
+	Store Store
+	// Log receives the access log and errors; nil discards them.
+	Log *slog.Logger
+	// Limits bounds requests.
+	Limits Limits
+	// Metrics, if not nil, records HTTP metrics and is served at /metrics
+	// (with the queue gauges registered by the caller).
+	Metrics *Metrics
+}
+
+// Server is the HTTP handler of the API.
+type Server struct {
+	store    Store
+	log      *slog.Logger
+	limits   Limits
+	metrics  *Metrics
+	limiters *clientLimiters
+	compute  chan struct{}
+	router   *gin.Engine
+	// pages routes the browser pages: every path outside the API.
+	pages *gin.Engine
+}
+
+// NewServer returns the HTTP handler of the API.
+func NewServer(d Deps) http.Handler {
+	return newServer(d)
+}
+
+func newServer(d Deps) *Server {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{
+		store:   d.Store,
+		log:     d.Log,
+		limits:  d.Limits.withDefaults(),
+		metrics: d.Metrics,
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.log = slog.New(LogHandler(s.log.Handler()))
+	s.compute = make(chan struct{}, s.limits.MaxConcurrentCompute)
+	if s.limits.RateLimit > 0 {
+		s.limiters = newClientLimiters(rate.Limit(s.limits.RateLimit), s.limits.RateBurst)
+	}
+
+	r := gin.New()
+	// Trust no proxy headers: ClientIP is the peer address.
+	_ = r.SetTrustedProxies(nil)
+	r.HandleMethodNotAllowed = true
+	r.ContextWithFallback = true
+	r.Use(requestID, s.accessLog)
+	if s.metrics != nil {
+		r.Use(s.observe)
+	}
+	r.Use(s.recoverPanics, s.limitBody)
+	if s.limiters != nil {
+		r.Use(s.rateLimit)
+	}
+	r.NoRoute(func(c *gin.Context) {
+		s.writeError(c, errorf(CodeNotFound, "no route for %s %s", c.Request.Method, c.Request.URL.Path))
+	})
+	r.NoMethod(func(c *gin.Context) {
+		s.writeError(c, errorf(CodeMethodNotAllowed, "method %s not allowed on %s", c.Request.Method, c.Request.URL.Path))
+	})
+
+	r.GET("/healthz", s.healthz)
+	r.GET("/readyz", s.readyz)
+	if s.metrics != nil {
+		r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
+	}
+
+	v1 := r.Group(BasePath)
+	v1.GET("/openapi.json", s.openAPIJSON)
+	v1.GET("/openapi.yaml", s.openAPIYAML)
+	v1.POST("/games", s.createGame)
+	v1.GET("/games", s.listGames)
+	v1.GET("/games/:id", s.getGame)
+	v1.GET("/games/:id/symmetries", s.getSymmetries)
+	v1.POST("/comparisons", s.createComparison)
+	v1.GET("/comparisons", s.listComparisons)
+	v1.GET("/comparisons/:id", s.getComparison)
+	v1.DELETE("/comparisons/:id", s.cancelComparison)
+	v1.GET("/classes", s.listClasses)
+	v1.GET("/classes/:id", s.getClass)
+	s.router = r
+	s.pages = s.newPages()
+	return s
+}
+
+// ServeHTTP implements http.Handler: the API and the probes, and the
+// browser pages (pages.go) at every other path.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isAPIPath(r.URL.Path) {
+		s.router.ServeHTTP(w, r)
+		return
+	}
+	s.pages.ServeHTTP(w, r)
+}
+
+// healthz reports that the process is alive and serving HTTP.
+func (s *Server) healthz(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+}
+
+// readyz reports whether the database is reachable and migrated.
+func (s *Server) readyz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
+	defer cancel()
+	if err := s.store.Ready(ctx); err != nil {
+		s.writeError(c, &Error{Code: CodeUnavailable, Message: "not ready", Err: err})
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+}
+
+// writeJSON writes v as JSON with the status.
+func writeJSON(c *gin.Context, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // our own types always marshal
+	}
+	c.Data(status, "application/json; charset=utf-8", body)
+}
