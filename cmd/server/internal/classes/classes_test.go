@@ -1,0 +1,173 @@
+package classes_test
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gamequiv/gamequiv/api"
+	"github.com/gamequiv/gamequiv/cmd/server/internal/classes"
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv/store/storetest"
+)
+
+const buttonsGDL = `(role robot)
+(button a)
+(button b)
+(<= (legal robot (press ?x)) (button ?x) (not (true (on ?x))))
+(<= (next (on ?x)) (does robot (press ?x)))
+(<= (next (on ?x)) (true (on ?x)))
+(<= terminal (true (on a)) (true (on b)))
+(<= (goal robot 100) (true (on a)) (true (on b)))
+(<= (goal robot 0) (not (true (on a))))
+(<= (goal robot 0) (true (on a)) (not (true (on b))))
+`
+
+// renamed renames every symbol of buttonsGDL; the game stays equivalent.
+var renamed = strings.NewReplacer("robot", "bot", "button", "switch", "press", "push", "(on ", "(lit ").
+	Replace(strings.NewReplacer(" a)", " x)", " b)", " y)").Replace(buttonsGDL))
+
+// other differs by one goal value.
+var other = strings.Replace(buttonsGDL, "goal robot 100", "goal robot 50", 1)
+
+func addGame(t *testing.T, db *store.DB, name, gdl string) int64 {
+	t.Helper()
+	g, _, err := db.CreateGame(context.Background(), name, []byte(gdl), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.ID
+}
+
+// run runs a classifier on db until the test ends.
+func run(t *testing.T, c *classes.Classifier) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+// waitPlaced waits until no game awaits a class.
+func waitPlaced(t *testing.T, db *store.DB) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		games, err := db.GamesAwaitingClass(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(games) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("games still awaiting a class: %d", len(games))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func newClassifier(db *store.DB) *classes.Classifier {
+	return &classes.Classifier{
+		Store:   db,
+		Log:     slog.New(slog.DiscardHandler),
+		Metrics: api.NewMetrics(),
+		PollMin: 5 * time.Millisecond,
+		PollMax: 20 * time.Millisecond,
+	}
+}
+
+func TestClassifier(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	ctx := context.Background()
+	a := addGame(t, db, "buttons", buttonsGDL)
+	b := addGame(t, db, "renamed", renamed)
+	c := addGame(t, db, "other", other)
+	bad := addGame(t, db, "bad", "(role robot)\n(init (on a)\n")
+	var compares atomic.Int32
+	cl := newClassifier(db)
+	cl.Compare = func(ctx context.Context, x, y equiv.Source, lim equiv.Limits) (*equiv.Report, error) {
+		compares.Add(1)
+		return equiv.Compare(ctx, x, y, lim)
+	}
+	run(t, cl)
+	waitPlaced(t, db)
+
+	get := func(id int64) *store.Game {
+		g, err := db.GetGame(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	ga, gb, gc, gbad := get(a), get(b), get(c), get(bad)
+	if ga.ClassID == 0 || ga.ClassID != gb.ClassID {
+		t.Errorf("equivalent games in classes %d and %d, want one class", ga.ClassID, gb.ClassID)
+	}
+	if gc.ClassID == 0 || gc.ClassID == ga.ClassID {
+		t.Errorf("different game in class %d (buttons in %d)", gc.ClassID, ga.ClassID)
+	}
+	if gbad.ClassID != 0 || !strings.Contains(gbad.Error, "bad:2:1") {
+		t.Errorf("invalid game: class %d error %q, want no class and its GDL error", gbad.ClassID, gbad.Error)
+	}
+	if ga.Analysis == nil || len(ga.Analysis.Certificate) != 64 || ga.Analysis.Invariants == "" {
+		t.Errorf("analysis = %+v", ga.Analysis)
+	}
+	// other has the same invariants as buttons but another certificate,
+	// so it is never compared: only renamed is.
+	if n := compares.Load(); n != 1 {
+		t.Errorf("%d comparisons with representatives, want 1", n)
+	}
+}
+
+func TestClassifierMerge(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	ctx := context.Background()
+	a := addGame(t, db, "buttons", buttonsGDL)
+	b := addGame(t, db, "renamed", renamed)
+	ca, err := db.NewClass(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := db.NewClass(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := newClassifier(db)
+	cl.Merge(ctx, b, a)
+	got, err := db.GetClass(ctx, ca.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Members) != 2 {
+		t.Errorf("class %d = %+v, want both games", ca.ID, got)
+	}
+	if _, err := db.GetClass(ctx, cb.ID); err == nil {
+		t.Errorf("class %d still exists after the merge", cb.ID)
+	}
+	cl.Merge(ctx, a, b) // same class now: nothing to do
+}
+
+func TestClassifierPanicRetriedThenMarked(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	a := addGame(t, db, "buttons", buttonsGDL)
+	cl := newClassifier(db)
+	cl.MaxAttempts = 2
+	var calls atomic.Int32
+	cl.Analyze = func(ctx context.Context, src equiv.Source, lim equiv.Limits) (*equiv.Analysis, error) {
+		calls.Add(1)
+		panic("analysis exploded")
+	}
+	run(t, cl)
+	waitPlaced(t, db)
+	g, err := db.GetGame(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(g.Error, "analysis exploded") || calls.Load() != 2 {
+		t.Errorf("game error %q after %d calls, want the panic after 2", g.Error, calls.Load())
+	}
+}
