@@ -2,12 +2,19 @@
 //
 // Usage:
 //
-//	server [--addr host:port] [--data dir] [--database-url url] [--workers n]
+//	server [--addr host:port] [--data dir] [--database-url url] [--workers n] [flags]
+//
+// It serves the REST API under /api/v1 (games, comparisons, classes,
+// symmetries, the OpenAPI document), /healthz, /readyz and /metrics, and
+// the web UI (package web) at every other path, starting at /. It runs the
+// queued comparisons on --workers workers and keeps the equivalence
+// classes of the stored games up to date in the background.
 //
 // Every flag falls back to an environment variable (GAMEQUIV_ADDR,
-// GAMEQUIV_DATA, GAMEQUIV_DATABASE_URL, GAMEQUIV_WORKERS); run with --help for
-// the details. The server logs JSON lines to standard error and shuts down
-// gracefully on SIGINT or SIGTERM.
+// GAMEQUIV_DATA, GAMEQUIV_DATABASE_URL, GAMEQUIV_WORKERS, GAMEQUIV_MAX_QUEUE,
+// GAMEQUIV_JOB_TIMEOUT, ...); run with --help for the full list. The server
+// logs JSON lines to standard error and shuts down gracefully on SIGINT or
+// SIGTERM, giving running comparisons back to the queue.
 package main
 
 import (
@@ -40,11 +47,12 @@ func run() int {
 		return 2
 	}
 
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.Level()}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	m := server.NewMain(cfg, log)
+	m.Compare = testCompare()
 	if err := m.Run(ctx); err != nil {
 		log.Error("start", slog.Any("err", err))
 		m.Close()

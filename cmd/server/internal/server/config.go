@@ -5,15 +5,29 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"runtime"
 	"strings"
+	"time"
+
+	"github.com/gamequiv/gamequiv/api"
+	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/store"
 )
 
 // Default values of the server configuration.
 const (
-	DefaultAddr = "127.0.0.1:8080"
-	DefaultData = "./data"
+	DefaultAddr           = "127.0.0.1:8080"
+	DefaultData           = "./data"
+	DefaultMaxQueue       = 1000
+	DefaultRateLimit      = 10
+	DefaultRateBurst      = 20
+	DefaultLogLevel       = "info"
+	DefaultJobTimeout     = equiv.DefaultTimeout
+	DefaultRequestTimeout = api.DefaultRequestTimeout
 )
 
 // Config is the configuration of the server. Each field has a command-line
@@ -30,16 +44,96 @@ type Config struct {
 	DatabaseURL string
 	// Workers is the number of comparisons run at the same time.
 	Workers int
+
+	// MaxBody caps request bodies, in bytes.
+	MaxBody int64
+	// MaxGDL caps the text of one game description, in bytes.
+	MaxGDL int64
+	// MaxQueue is the number of queued comparisons at which submissions
+	// get 429; 0 means no limit.
+	MaxQueue int64
+	// RateLimit is the sustained rate of POST and DELETE requests per
+	// client address, per second (0: no limit); RateBurst is the burst.
+	RateLimit float64
+	RateBurst int
+	// RequestTimeout bounds the work inside one request (grounding an
+	// upload, computing symmetries).
+	RequestTimeout time.Duration
+
+	// JobTimeout bounds each comparison job (and each comparison of the
+	// classifier).
+	JobTimeout time.Duration
+	// Lease is how long a worker's claim on a job lasts without a
+	// heartbeat; a job whose worker died is claimed again after it.
+	Lease time.Duration
+	// MaxAttempts is how often a job whose worker died is run again
+	// before it fails.
+	MaxAttempts int
+
+	// Grounding and search limits of uploads, comparisons and symmetries.
+	MaxAtoms        int64
+	MaxInstances    int64
+	MaxCircuitNodes int
+	GroundTimeout   time.Duration
+	MaxCandidates   int64
+	MaxSearchNodes  int64
+
+	// Classify runs the background classifier that keeps the
+	// equivalence classes of stored games.
+	Classify bool
+	// LogLevel is debug, info, warn or error.
+	LogLevel string
 }
 
 // DefaultConfig returns the configuration used when neither a flag nor an
 // environment variable is given.
 func DefaultConfig() Config {
 	return Config{
-		Addr:    DefaultAddr,
-		DataDir: DefaultData,
-		Workers: runtime.NumCPU(),
+		Addr:            DefaultAddr,
+		DataDir:         DefaultData,
+		Workers:         runtime.NumCPU(),
+		MaxBody:         api.DefaultMaxBody,
+		MaxGDL:          api.DefaultMaxGDL,
+		MaxQueue:        DefaultMaxQueue,
+		RateLimit:       DefaultRateLimit,
+		RateBurst:       DefaultRateBurst,
+		RequestTimeout:  DefaultRequestTimeout,
+		JobTimeout:      DefaultJobTimeout,
+		Lease:           worker.DefaultLease,
+		MaxAttempts:     store.DefaultMaxAttempts,
+		MaxAtoms:        grounding.DefaultMaxAtoms,
+		MaxInstances:    grounding.DefaultMaxInstances,
+		MaxCircuitNodes: grounding.DefaultMaxCircuitNodes,
+		GroundTimeout:   grounding.DefaultTimeout,
+		MaxCandidates:   equiv.DefaultMaxCandidates,
+		Classify:        true,
+		LogLevel:        DefaultLogLevel,
 	}
+}
+
+// Limits returns the comparison limits the configuration sets; Timeout is
+// JobTimeout.
+func (c Config) Limits() equiv.Limits {
+	var lim equiv.Limits
+	lim.Ground = grounding.Limits{
+		MaxAtoms:        c.MaxAtoms,
+		MaxInstances:    c.MaxInstances,
+		MaxCircuitNodes: c.MaxCircuitNodes,
+		Timeout:         c.GroundTimeout,
+	}
+	lim.Search.MaxNodes = c.MaxSearchNodes
+	lim.MaxCandidates = c.MaxCandidates
+	lim.Timeout = c.JobTimeout
+	return lim
+}
+
+// Level returns the slog level of LogLevel (info if it is invalid).
+func (c Config) Level() slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return slog.LevelInfo
+	}
+	return l
 }
 
 // setting ties one flag to its environment variable.
@@ -54,6 +148,33 @@ var settings = []setting{
 	{"data", "GAMEQUIV_DATA"},
 	{"database-url", "GAMEQUIV_DATABASE_URL"},
 	{"workers", "GAMEQUIV_WORKERS"},
+	{"max-body", "GAMEQUIV_MAX_BODY"},
+	{"max-gdl", "GAMEQUIV_MAX_GDL"},
+	{"max-queue", "GAMEQUIV_MAX_QUEUE"},
+	{"rate-limit", "GAMEQUIV_RATE_LIMIT"},
+	{"rate-burst", "GAMEQUIV_RATE_BURST"},
+	{"request-timeout", "GAMEQUIV_REQUEST_TIMEOUT"},
+	{"job-timeout", "GAMEQUIV_JOB_TIMEOUT"},
+	{"lease", "GAMEQUIV_LEASE"},
+	{"max-attempts", "GAMEQUIV_MAX_ATTEMPTS"},
+	{"max-atoms", "GAMEQUIV_MAX_ATOMS"},
+	{"max-instances", "GAMEQUIV_MAX_INSTANCES"},
+	{"max-circuit-nodes", "GAMEQUIV_MAX_CIRCUIT_NODES"},
+	{"ground-timeout", "GAMEQUIV_GROUND_TIMEOUT"},
+	{"max-candidates", "GAMEQUIV_MAX_CANDIDATES"},
+	{"max-search-nodes", "GAMEQUIV_MAX_SEARCH_NODES"},
+	{"classify", "GAMEQUIV_CLASSIFY"},
+	{"log-level", "GAMEQUIV_LOG_LEVEL"},
+}
+
+// Settings returns the flags and their environment variables, in --help
+// order.
+func Settings() [][2]string {
+	out := make([][2]string, len(settings))
+	for i, s := range settings {
+		out[i] = [2]string{s.flag, s.env}
+	}
+	return out
 }
 
 // ParseConfig reads the configuration from the command-line arguments (without
@@ -72,6 +193,40 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"database `URL`: empty for SQLite in the data directory, postgres://... for PostgreSQL [env GAMEQUIV_DATABASE_URL]")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers,
 		"`number` of comparisons run at the same time, one per CPU by default [env GAMEQUIV_WORKERS]")
+	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody,
+		"cap on request bodies in `bytes`; larger bodies get 413 [env GAMEQUIV_MAX_BODY]")
+	fs.Int64Var(&cfg.MaxGDL, "max-gdl", cfg.MaxGDL,
+		"cap on one game description (upload or inline game) in `bytes`; longer ones get 413 [env GAMEQUIV_MAX_GDL]")
+	fs.Int64Var(&cfg.MaxQueue, "max-queue", cfg.MaxQueue,
+		"queued comparisons at which new submissions get 429, 0 for no limit [env GAMEQUIV_MAX_QUEUE]")
+	fs.Float64Var(&cfg.RateLimit, "rate-limit", cfg.RateLimit,
+		"POST and DELETE `requests` per second allowed per client address, 0 for no limit [env GAMEQUIV_RATE_LIMIT]")
+	fs.IntVar(&cfg.RateBurst, "rate-burst", cfg.RateBurst,
+		"burst of `requests` allowed above --rate-limit [env GAMEQUIV_RATE_BURST]")
+	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout,
+		"bound on the work inside one request (grounding an upload, computing symmetries); past it 503 [env GAMEQUIV_REQUEST_TIMEOUT]")
+	fs.DurationVar(&cfg.JobTimeout, "job-timeout", cfg.JobTimeout,
+		"bound on each comparison job; past it the verdict is unknown [env GAMEQUIV_JOB_TIMEOUT]")
+	fs.DurationVar(&cfg.Lease, "lease", cfg.Lease,
+		"how long a worker's claim on a job lasts without a heartbeat (heartbeats come every lease/3) [env GAMEQUIV_LEASE]")
+	fs.IntVar(&cfg.MaxAttempts, "max-attempts", cfg.MaxAttempts,
+		"runs of a job whose worker died before it fails [env GAMEQUIV_MAX_ATTEMPTS]")
+	fs.Int64Var(&cfg.MaxAtoms, "max-atoms", cfg.MaxAtoms,
+		"grounding limit on ground atoms [env GAMEQUIV_MAX_ATOMS]")
+	fs.Int64Var(&cfg.MaxInstances, "max-instances", cfg.MaxInstances,
+		"grounding limit on rule instances [env GAMEQUIV_MAX_INSTANCES]")
+	fs.IntVar(&cfg.MaxCircuitNodes, "max-circuit-nodes", cfg.MaxCircuitNodes,
+		"grounding limit on circuit nodes [env GAMEQUIV_MAX_CIRCUIT_NODES]")
+	fs.DurationVar(&cfg.GroundTimeout, "ground-timeout", cfg.GroundTimeout,
+		"limit on the time to ground one game [env GAMEQUIV_GROUND_TIMEOUT]")
+	fs.Int64Var(&cfg.MaxCandidates, "max-candidates", cfg.MaxCandidates,
+		"candidate mappings verified per comparison before the verdict is unknown [env GAMEQUIV_MAX_CANDIDATES]")
+	fs.Int64Var(&cfg.MaxSearchNodes, "max-search-nodes", cfg.MaxSearchNodes,
+		"search-tree nodes per graph search, 0 for the default (4194304), negative for no limit [env GAMEQUIV_MAX_SEARCH_NODES]")
+	fs.BoolVar(&cfg.Classify, "classify", cfg.Classify,
+		"keep the equivalence classes of stored games up to date in the background [env GAMEQUIV_CLASSIFY]")
+	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
+		"log `level`: debug, info, warn or error [env GAMEQUIV_LOG_LEVEL]")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\n", name)
 		fmt.Fprintf(fs.Output(), "%s serves the gamequiv HTTP API. Each flag falls back to the\n", name)
@@ -108,14 +263,41 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 
 // Validate reports the first invalid field of c.
 func (c Config) Validate() error {
-	if c.Addr == "" {
+	switch {
+	case c.Addr == "":
 		return errors.New("addr: must not be empty")
-	}
-	if c.DataDir == "" {
+	case c.DataDir == "":
 		return errors.New("data: must not be empty")
-	}
-	if c.Workers < 1 {
+	case c.Workers < 1:
 		return fmt.Errorf("workers: must be at least 1, got %d", c.Workers)
+	case c.MaxBody < 1:
+		return fmt.Errorf("max-body: must be at least 1, got %d", c.MaxBody)
+	case c.MaxGDL < 1:
+		return fmt.Errorf("max-gdl: must be at least 1, got %d", c.MaxGDL)
+	case c.MaxQueue < 0:
+		return fmt.Errorf("max-queue: must not be negative, got %d", c.MaxQueue)
+	case c.RateLimit < 0:
+		return fmt.Errorf("rate-limit: must not be negative, got %g", c.RateLimit)
+	case c.RateBurst < 0:
+		return fmt.Errorf("rate-burst: must not be negative, got %d", c.RateBurst)
+	case c.RequestTimeout <= 0:
+		return fmt.Errorf("request-timeout: must be positive, got %s", c.RequestTimeout)
+	case c.JobTimeout <= 0:
+		return fmt.Errorf("job-timeout: must be positive, got %s", c.JobTimeout)
+	case c.Lease < 30*time.Millisecond:
+		return fmt.Errorf("lease: must be at least 30ms, got %s", c.Lease)
+	case c.MaxAttempts < 1:
+		return fmt.Errorf("max-attempts: must be at least 1, got %d", c.MaxAttempts)
+	case c.MaxAtoms < 1 || c.MaxInstances < 1 || c.MaxCircuitNodes < 1:
+		return errors.New("max-atoms, max-instances, max-circuit-nodes: must be at least 1")
+	case c.GroundTimeout <= 0:
+		return fmt.Errorf("ground-timeout: must be positive, got %s", c.GroundTimeout)
+	case c.MaxCandidates < 1:
+		return fmt.Errorf("max-candidates: must be at least 1, got %d", c.MaxCandidates)
+	}
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return fmt.Errorf("log-level: want debug, info, warn or error, got %q", c.LogLevel)
 	}
 	if _, err := DatabaseKind(c.DatabaseURL); err != nil {
 		return fmt.Errorf("database-url: %w", err)

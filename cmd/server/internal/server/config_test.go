@@ -4,12 +4,23 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gamequiv/gamequiv/cmd/server/internal/server"
 )
+
+// config returns the default configuration changed by edit.
+func config(edit func(*server.Config)) server.Config {
+	c := server.DefaultConfig()
+	if edit != nil {
+		edit(&c)
+	}
+	return c
+}
 
 var parseConfigTests = []struct {
 	name string
@@ -19,33 +30,65 @@ var parseConfigTests = []struct {
 }{
 	{
 		name: "Defaults",
-		want: server.Config{Addr: "127.0.0.1:8080", DataDir: "./data", Workers: runtime.NumCPU()},
+		want: config(func(c *server.Config) {
+			c.Addr, c.DataDir, c.Workers = "127.0.0.1:8080", "./data", runtime.NumCPU()
+			c.MaxBody, c.MaxGDL, c.MaxQueue, c.JobTimeout, c.Classify = 4<<20, 1<<20, 1000, 5*time.Minute, true
+		}),
 	},
 	{
 		name: "Flags",
-		args: []string{"--addr", "0.0.0.0:9000", "--data=/srv/gq", "--database-url", "postgres://u@h/db", "--workers", "3"},
-		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3},
+		args: []string{"--addr", "0.0.0.0:9000", "--data=/srv/gq", "--database-url", "postgres://u@h/db", "--workers", "3",
+			"--max-body", "1024", "--max-gdl", "512", "--max-queue", "7", "--rate-limit", "2.5", "--rate-burst", "4",
+			"--request-timeout", "3s", "--job-timeout", "90s", "--lease", "9s", "--max-attempts", "5",
+			"--max-atoms", "100", "--max-instances", "200", "--max-circuit-nodes", "300", "--ground-timeout", "2s",
+			"--max-candidates", "11", "--max-search-nodes", "-1", "--classify=false", "--log-level", "debug"},
+		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3,
+			MaxBody: 1024, MaxGDL: 512, MaxQueue: 7, RateLimit: 2.5, RateBurst: 4,
+			RequestTimeout: 3 * time.Second, JobTimeout: 90 * time.Second, Lease: 9 * time.Second, MaxAttempts: 5,
+			MaxAtoms: 100, MaxInstances: 200, MaxCircuitNodes: 300, GroundTimeout: 2 * time.Second,
+			MaxCandidates: 11, MaxSearchNodes: -1, Classify: false, LogLevel: "debug"},
 	},
 	{
 		name: "Env",
 		env: map[string]string{
-			"GAMEQUIV_ADDR":         "127.0.0.1:0",
-			"GAMEQUIV_DATA":         "/tmp/x",
-			"GAMEQUIV_DATABASE_URL": "postgresql://h/db",
-			"GAMEQUIV_WORKERS":      "5",
+			"GAMEQUIV_ADDR":              "127.0.0.1:0",
+			"GAMEQUIV_DATA":              "/tmp/x",
+			"GAMEQUIV_DATABASE_URL":      "postgresql://h/db",
+			"GAMEQUIV_WORKERS":           "5",
+			"GAMEQUIV_MAX_BODY":          "2048",
+			"GAMEQUIV_MAX_GDL":           "1000",
+			"GAMEQUIV_MAX_QUEUE":         "0",
+			"GAMEQUIV_RATE_LIMIT":        "0",
+			"GAMEQUIV_RATE_BURST":        "1",
+			"GAMEQUIV_REQUEST_TIMEOUT":   "1m",
+			"GAMEQUIV_JOB_TIMEOUT":       "10s",
+			"GAMEQUIV_LEASE":             "1s",
+			"GAMEQUIV_MAX_ATTEMPTS":      "2",
+			"GAMEQUIV_MAX_ATOMS":         "10",
+			"GAMEQUIV_MAX_INSTANCES":     "20",
+			"GAMEQUIV_MAX_CIRCUIT_NODES": "30",
+			"GAMEQUIV_GROUND_TIMEOUT":    "4s",
+			"GAMEQUIV_MAX_CANDIDATES":    "40",
+			"GAMEQUIV_MAX_SEARCH_NODES":  "50",
+			"GAMEQUIV_CLASSIFY":          "false",
+			"GAMEQUIV_LOG_LEVEL":         "warn",
 		},
-		want: server.Config{Addr: "127.0.0.1:0", DataDir: "/tmp/x", DatabaseURL: "postgresql://h/db", Workers: 5},
+		want: server.Config{Addr: "127.0.0.1:0", DataDir: "/tmp/x", DatabaseURL: "postgresql://h/db", Workers: 5,
+			MaxBody: 2048, MaxGDL: 1000, MaxQueue: 0, RateLimit: 0, RateBurst: 1,
+			RequestTimeout: time.Minute, JobTimeout: 10 * time.Second, Lease: time.Second, MaxAttempts: 2,
+			MaxAtoms: 10, MaxInstances: 20, MaxCircuitNodes: 30, GroundTimeout: 4 * time.Second,
+			MaxCandidates: 40, MaxSearchNodes: 50, Classify: false, LogLevel: "warn"},
 	},
 	{
 		name: "FlagWinsOverEnv",
-		args: []string{"-addr", ":1", "-workers", "1"},
-		env:  map[string]string{"GAMEQUIV_ADDR": ":2", "GAMEQUIV_WORKERS": "7", "GAMEQUIV_DATA": "d"},
-		want: server.Config{Addr: ":1", DataDir: "d", Workers: 1},
+		args: []string{"-addr", ":1", "-workers", "1", "-job-timeout", "1s"},
+		env:  map[string]string{"GAMEQUIV_ADDR": ":2", "GAMEQUIV_WORKERS": "7", "GAMEQUIV_DATA": "d", "GAMEQUIV_JOB_TIMEOUT": "1h"},
+		want: config(func(c *server.Config) { c.Addr, c.DataDir, c.Workers, c.JobTimeout = ":1", "d", 1, time.Second }),
 	},
 	{
 		name: "EmptyEnvIgnored",
-		env:  map[string]string{"GAMEQUIV_ADDR": "", "GAMEQUIV_WORKERS": ""},
-		want: server.Config{Addr: "127.0.0.1:8080", DataDir: "./data", Workers: runtime.NumCPU()},
+		env:  map[string]string{"GAMEQUIV_ADDR": "", "GAMEQUIV_WORKERS": "", "GAMEQUIV_MAX_QUEUE": ""},
+		want: config(nil),
 	},
 }
 
@@ -76,6 +119,17 @@ var parseConfigErrorTests = []struct {
 	{"ErrDataEmpty", []string{"--data="}, nil, "data: must not be empty"},
 	{"ErrDatabaseScheme", []string{"--database-url", "mysql://u:secret@h/db"}, nil, `unsupported scheme "mysql"`},
 	{"ErrUnknownFlag", []string{"--port", "1"}, nil, "flag provided but not defined"},
+	{"ErrMaxBodyZero", []string{"--max-body", "0"}, nil, "max-body: must be at least 1"},
+	{"ErrMaxGDLZero", []string{"--max-gdl", "0"}, nil, "max-gdl: must be at least 1"},
+	{"ErrMaxQueueNegative", nil, map[string]string{"GAMEQUIV_MAX_QUEUE": "-1"}, "max-queue: must not be negative"},
+	{"ErrJobTimeoutZero", []string{"--job-timeout", "0s"}, nil, "job-timeout: must be positive"},
+	{"ErrJobTimeoutEnv", nil, map[string]string{"GAMEQUIV_JOB_TIMEOUT": "soon"}, "GAMEQUIV_JOB_TIMEOUT"},
+	{"ErrLeaseTiny", []string{"--lease", "1ms"}, nil, "lease: must be at least 30ms"},
+	{"ErrMaxAtomsZero", []string{"--max-atoms", "0"}, nil, "max-atoms"},
+	{"ErrMaxCandidatesZero", []string{"--max-candidates", "0"}, nil, "max-candidates"},
+	{"ErrClassifyEnv", nil, map[string]string{"GAMEQUIV_CLASSIFY": "maybe"}, "GAMEQUIV_CLASSIFY"},
+	{"ErrLogLevel", []string{"--log-level", "loud"}, nil, "log-level"},
+	{"ErrRateLimitNegative", []string{"--rate-limit", "-1"}, nil, "rate-limit"},
 	{"ErrArgument", []string{"extra"}, nil, "unexpected argument"},
 }
 
@@ -101,12 +155,14 @@ func TestParseConfigHelp(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("ParseConfig(--help) error = %v, want flag.ErrHelp", err)
 	}
-	for _, want := range []string{
-		"-addr", "GAMEQUIV_ADDR", "127.0.0.1:8080",
-		"-data", "GAMEQUIV_DATA", "./data",
-		"-database-url", "GAMEQUIV_DATABASE_URL",
-		"-workers", "GAMEQUIV_WORKERS",
-	} {
+	want := []string{"127.0.0.1:8080", "./data", "4194304", "1000", "5m0s"}
+	for _, s := range server.Settings() {
+		if !regexp.MustCompile(`(?m)^  -` + s[0] + `( |$)`).MatchString(out.String()) {
+			t.Errorf("--help output lacks flag -%s", s[0])
+		}
+		want = append(want, "[env "+s[1]+"]")
+	}
+	for _, want := range want {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("--help output lacks %q:\n%s", want, out.String())
 		}

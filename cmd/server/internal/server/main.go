@@ -1,7 +1,8 @@
 // Package server wires the gamequiv HTTP server together: configuration from
-// flags and environment, the data directory, the HTTP listener and graceful
-// shutdown. It is internal to cmd/server, the only place that reads flags or
-// the environment; end-to-end tests boot the real server through Main.
+// flags and environment, the store, the API handler, the comparison workers,
+// the background classifier, the HTTP listener and graceful shutdown. It is
+// internal to cmd/server, the only place that reads flags or the environment;
+// end-to-end tests boot the real server through Main.
 package server
 
 import (
@@ -15,6 +16,11 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/gamequiv/gamequiv/api"
+	"github.com/gamequiv/gamequiv/cmd/server/internal/classes"
+	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
+	"github.com/gamequiv/gamequiv/store"
 )
 
 // Limits of the HTTP server.
@@ -34,11 +40,19 @@ const (
 type Main struct {
 	Config Config
 	Log    *slog.Logger
+	// Compare, if set before Run, replaces equiv.Compare in the workers (a
+	// test hook, e.g. to inject a panic).
+	Compare worker.CompareFunc
 
-	ln     net.Listener
-	srv    *http.Server
-	done   chan struct{} // closed when Serve returns
-	failCh chan error    // receives an unexpected Serve error
+	db         *store.DB
+	metrics    *api.Metrics
+	classifier *classes.Classifier
+	ln         net.Listener
+	srv        *http.Server
+	done       chan struct{} // closed when Serve returns
+	failCh     chan error    // receives an unexpected Serve error
+	bgCancel   context.CancelFunc
+	bg         sync.WaitGroup // the workers and the classifier
 
 	closeOnce sync.Once
 	closeErr  error
@@ -49,40 +63,91 @@ func NewMain(cfg Config, log *slog.Logger) *Main {
 	return &Main{Config: cfg, Log: log}
 }
 
-// Run validates the configuration, creates the data directory and starts
-// serving HTTP in the background. It returns once the listener is open, so
-// Addr is valid as soon as Run returns nil. ctx bounds the start-up only;
-// stop the server with Close.
+// Run validates the configuration, opens and migrates the store, starts the
+// workers and the classifier, and starts serving HTTP in the background. It
+// returns once the listener is open, so Addr is valid as soon as Run returns
+// nil. ctx bounds the start-up only; stop the server with Close.
 func (m *Main) Run(ctx context.Context) error {
 	if m.Log == nil {
 		m.Log = slog.New(slog.DiscardHandler)
 	}
-	if err := m.Config.Validate(); err != nil {
+	m.Log = slog.New(api.LogHandler(m.Log.Handler()))
+	cfg := m.Config
+	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	dbKind, _ := DatabaseKind(m.Config.DatabaseURL) // checked by Validate
+	dbKind, _ := DatabaseKind(cfg.DatabaseURL) // checked by Validate
 
-	if err := os.MkdirAll(m.Config.DataDir, 0o750); err != nil {
+	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return fmt.Errorf("create data directory: %w", err)
 	}
-	dataDir, err := filepath.Abs(m.Config.DataDir)
+	dataDir, err := filepath.Abs(cfg.DataDir)
 	if err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
 
+	m.db, err = store.Open(ctx, store.Config{
+		DataDir:     dataDir,
+		DatabaseURL: cfg.DatabaseURL,
+		MaxAttempts: cfg.MaxAttempts,
+		Log:         m.Log,
+	})
+	if err != nil {
+		return err
+	}
+	m.metrics = api.NewMetrics()
+	m.metrics.RegisterQueue(m.db)
+	lim := cfg.Limits()
+	handler := api.NewServer(api.Deps{
+		Store:   m.db,
+		Log:     m.Log,
+		Metrics: m.metrics,
+		Limits: api.Limits{
+			MaxBody:        cfg.MaxBody,
+			MaxGDL:         cfg.MaxGDL,
+			MaxQueue:       cfg.MaxQueue,
+			Game:           lim,
+			RequestTimeout: cfg.RequestTimeout,
+			RateLimit:      cfg.RateLimit,
+			RateBurst:      cfg.RateBurst,
+		},
+	})
+
 	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", m.Config.Addr)
+	ln, err := lc.Listen(ctx, "tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	m.ln = ln
 	m.srv = &http.Server{
-		Handler:           newHandler(m.Log),
+		Handler:           handler,
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(m.Log.Handler(), slog.LevelWarn),
 	}
+
+	bgCtx, cancel := context.WithCancel(context.Background())
+	m.bgCancel = cancel
+	host, _ := os.Hostname()
+	pool := &worker.Pool{
+		Jobs:    m.db,
+		Games:   m.db,
+		Log:     m.Log,
+		Metrics: m.metrics,
+		Workers: cfg.Workers,
+		Name:    fmt.Sprintf("%s-%d-%p", host, os.Getpid(), m),
+		Lease:   cfg.Lease,
+		Limits:  lim,
+		Compare: m.Compare,
+	}
+	if cfg.Classify {
+		m.classifier = &classes.Classifier{Store: m.db, Log: m.Log, Metrics: m.metrics, Limits: lim}
+		pool.OnEquivalent = m.classifier.Merge
+		m.bg.Go(func() { m.classifier.Run(bgCtx) })
+	}
+	m.bg.Go(func() { pool.Run(bgCtx) })
+
 	m.done = make(chan struct{})
 	m.failCh = make(chan error, 1)
 	go func() {
@@ -96,7 +161,8 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.String("addr", m.Addr()),
 		slog.String("data", dataDir),
 		slog.String("database", dbKind),
-		slog.Int("workers", m.Config.Workers),
+		slog.Int("workers", cfg.Workers),
+		slog.Bool("classify", cfg.Classify),
 	)
 	return nil
 }
@@ -116,22 +182,40 @@ func (m *Main) Failed() <-chan error {
 	return m.failCh
 }
 
+// Store returns the store, for tests; nil before Run.
+func (m *Main) Store() *store.DB { return m.db }
+
 // Close stops accepting connections, waits up to ShutdownTimeout for requests
-// in flight, and releases everything Run acquired. Calling it more than once,
+// in flight, stops the workers (which give their running jobs back to the
+// queue) and the classifier, and closes the store. Calling it more than once,
 // or before Run, is safe.
 func (m *Main) Close() error {
 	m.closeOnce.Do(func() {
-		if m.srv == nil {
-			return
+		var errs []error
+		if m.srv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+			if err := m.srv.Shutdown(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("shutdown: %w", err))
+				m.srv.Close()
+			}
+			cancel()
+			<-m.done
+		} else if m.ln != nil {
+			m.ln.Close()
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
-		defer cancel()
-		if err := m.srv.Shutdown(ctx); err != nil {
-			m.closeErr = fmt.Errorf("shutdown: %w", err)
-			m.srv.Close()
+		if m.bgCancel != nil {
+			m.bgCancel()
+			m.bg.Wait()
 		}
-		<-m.done
-		m.Log.Info("stopped")
+		if m.db != nil {
+			if err := m.db.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("close store: %w", err))
+			}
+		}
+		m.closeErr = errors.Join(errs...)
+		if m.srv != nil {
+			m.Log.Info("stopped")
+		}
 	})
 	return m.closeErr
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/cmd/server/internal/server"
@@ -60,7 +61,16 @@ func TestMain_Healthz(t *testing.T) {
 
 func TestMain_NotFound(t *testing.T) {
 	m := MustRunMain(t)
-	for _, path := range []string{"/", "/nope", "/healthz/x"} {
+	// The web UI answers at /: an HTML page.
+	resp, err := http.Get("http://" + m.Addr() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET / = %d %q, want 200 text/html", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	for _, path := range []string{"/nope", "/healthz/x", "/api/v1/nope"} {
 		resp, err := http.Get("http://" + m.Addr() + path)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,39 @@
+//go:build gamequiv_e2e
+
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
+	"github.com/gamequiv/gamequiv/equiv"
+)
+
+// HoldPhaseEnv names the phase at which every comparison stops and waits
+// until it is cancelled or the process dies. Only binaries built with
+// -tags gamequiv_e2e read it: the crash test uses it to kill the server in
+// the middle of a comparison however fast the engine has become.
+// Production builds ignore it (hold_prod.go).
+const HoldPhaseEnv = "GAMEQUIV_E2E_HOLD_PHASE"
+
+// testCompare returns a Compare that holds at $GAMEQUIV_E2E_HOLD_PHASE, or
+// nil (equiv.Compare) when it is unset.
+func testCompare() worker.CompareFunc {
+	phase := os.Getenv(HoldPhaseEnv)
+	if phase == "" {
+		return nil
+	}
+	return func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error) {
+		report := lim.Progress
+		lim.Progress = func(p equiv.Progress) {
+			if report != nil {
+				report(p)
+			}
+			if p.Phase == phase {
+				<-ctx.Done() // the worker gets the cancellation as from any phase
+			}
+		}
+		return equiv.Compare(ctx, a, b, lim)
+	}
+}
