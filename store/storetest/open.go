@@ -46,6 +46,24 @@ func OpenSQLite(t testing.TB) *store.DB {
 // other's rows.
 func OpenPostgres(t testing.TB, databaseURL string) *store.DB {
 	t.Helper()
+	schemaURL := NewPostgresSchema(t, databaseURL)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	db, err := store.Open(ctx, store.Config{DatabaseURL: schemaURL, MaxOpenConns: 8})
+	if err != nil {
+		t.Fatalf("open PostgreSQL store: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// NewPostgresSchema creates a new, empty schema in the PostgreSQL database
+// at databaseURL and returns a URL whose connections use it (its
+// search_path), for a store or a server process of one test. The schema is
+// dropped when the test ends, after the cleanups registered later (close
+// what uses it in those).
+func NewPostgresSchema(t testing.TB, databaseURL string) string {
+	t.Helper()
 	u, err := url.Parse(databaseURL)
 	if err != nil {
 		t.Fatalf("%s: not a URL", PostgresEnv)
@@ -63,19 +81,11 @@ func OpenPostgres(t testing.TB, databaseURL string) *store.DB {
 	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
 		t.Fatalf("create schema: %v", err)
 	}
+	t.Cleanup(func() { dropSchema(t, databaseURL, schema) })
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	db, err := store.Open(ctx, store.Config{DatabaseURL: u.String(), MaxOpenConns: 8})
-	if err != nil {
-		dropSchema(t, databaseURL, schema)
-		t.Fatalf("open PostgreSQL store: %v", err)
-	}
-	t.Cleanup(func() {
-		db.Close()
-		dropSchema(t, databaseURL, schema)
-	})
-	return db
+	return u.String()
 }
 
 func dropSchema(t testing.TB, databaseURL, schema string) {
