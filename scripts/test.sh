@@ -7,7 +7,8 @@
 #      when running as root with CI=true, otherwise a visible NOTICE says
 #      which tests are skipped;
 #   4. go test -count=1 -timeout 25m ./... ($GAMEQUIV_TEST_FLAGS is added,
-#      e.g. GAMEQUIV_TEST_FLAGS=-race).
+#      e.g. GAMEQUIV_TEST_FLAGS=-race);
+#   5. each grounding fuzz target for $GAMEQUIV_FUZZTIME (default 15s).
 #
 # It must finish well within 30 minutes on 2 cores.
 set -euo pipefail
@@ -69,12 +70,154 @@ optional_tool() {
 # list them in ENSURE. A function may also start a service or export the
 # variables its tests read.
 
+# ensure_games: the shared game corpus (internal/testgames looks for it the
+# same way: $GAMEQUIV_GAMES, else shared/games in an ancestor directory).
+ensure_games() {
+	local d=${GAMEQUIV_GAMES:-}
+	if [[ -z "$d" ]]; then
+		local a=$PWD
+		while :; do
+			if [[ -d "$a/shared/games/ggp-base" ]]; then
+				d="$a/shared/games"
+				break
+			fi
+			[[ "$a" == / ]] && break
+			a=$(dirname "$a")
+		done
+	fi
+	if [[ -n "$d" && -d "$d/ggp-base" ]]; then
+		echo "game corpus: $d"
+	else
+		notice "game corpus not found (set GAMEQUIV_GAMES or put it at ../shared/games): corpus, conformance and end-to-end game tests are skipped"
+	fi
+}
+
 ensure_nauty() { optional_tool dreadnaut nauty; }
 ensure_bliss() { optional_tool bliss bliss; }
 ensure_minisat() { optional_tool minisat minisat; }
 ensure_cadical() { optional_tool cadical cadical; }
 
-ENSURE=(ensure_nauty ensure_bliss ensure_minisat ensure_cadical)
+# ensure_postgres: when PostgreSQL's server binaries exist (installed with apt
+# when running as root with CI=true), run a throwaway cluster in a temporary
+# directory on a free loopback port, create database geqtest and export
+# GEQ_TEST_PG so the store conformance suite and the e2e server test also run
+# on PostgreSQL. The cluster is stopped and removed when this script exits.
+# An already set GEQ_TEST_PG is used as is.
+pg_dir=""
+stop_postgres() {
+	if [[ -n "$pg_dir" && -d "$pg_dir" ]]; then
+		pg_as "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+		rm -rf "$pg_dir"
+	fi
+}
+# pg_as CMD...: run CMD as user postgres when root (initdb refuses root).
+pg_as() {
+	if [[ "$(id -u)" -eq 0 ]]; then
+		runuser -u postgres -- "$@"
+	else
+		"$@"
+	fi
+}
+ensure_postgres() {
+	if [[ -n "${GEQ_TEST_PG:-}" ]]; then
+		echo "postgresql: GEQ_TEST_PG already set"
+		return 0
+	fi
+	pg_bin=$(find_pg_bin)
+	if [[ -z "$pg_bin" ]] && may_install; then
+		apt_install postgresql || echo "warning: apt-get install postgresql failed" >&2
+		pg_bin=$(find_pg_bin)
+	fi
+	if [[ -z "$pg_bin" ]]; then
+		notice "PostgreSQL not installed: store and server tests run on SQLite only (install: apt-get install postgresql, or set GEQ_TEST_PG)"
+		return 0
+	fi
+	if [[ "$(id -u)" -eq 0 ]] && ! id postgres >/dev/null 2>&1; then
+		notice "running as root without a postgres user: PostgreSQL tests skipped (set GEQ_TEST_PG)"
+		return 0
+	fi
+	pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/gamequiv-pg.XXXXXX")
+	chmod 755 "$pg_dir"
+	[[ "$(id -u)" -eq 0 ]] && chown postgres "$pg_dir"
+	trap stop_postgres EXIT
+	local port
+	port=$(free_port)
+	if ! pg_as "$pg_bin/initdb" -D "$pg_dir/data" -U postgres -A trust --no-sync >"$pg_dir/initdb.log" 2>&1; then
+		cat "$pg_dir/initdb.log" >&2
+		notice "initdb failed: PostgreSQL tests skipped"
+		return 0
+	fi
+	if ! pg_as "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w -t 60 \
+		-o "-c listen_addresses=127.0.0.1 -p $port -k $pg_dir -c fsync=off -c max_connections=200" start >/dev/null; then
+		cat "$pg_dir/server.log" >&2
+		notice "PostgreSQL did not start: PostgreSQL tests skipped"
+		return 0
+	fi
+	if ! pg_as "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U postgres geqtest; then
+		notice "createdb failed: PostgreSQL tests skipped"
+		return 0
+	fi
+	export GEQ_TEST_PG="postgres://postgres@127.0.0.1:$port/geqtest?sslmode=disable"
+	echo "postgresql: $("$pg_bin/postgres" --version) on 127.0.0.1:$port, GEQ_TEST_PG set"
+}
+# find_pg_bin prints the directory of initdb and pg_ctl (newest version), or nothing.
+find_pg_bin() {
+	local d
+	for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+		if [[ -x "$d/initdb" && -x "$d/pg_ctl" ]]; then
+			echo "$d"
+			return
+		fi
+	done
+	if command -v initdb >/dev/null && command -v pg_ctl >/dev/null; then
+		dirname "$(readlink -f "$(command -v initdb)")"
+	fi
+}
+# free_port prints a free TCP port on 127.0.0.1.
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 54329
+}
+
+# ensure_browser: the browser end-to-end test of the web UI (web/e2e, run by
+# TestBrowser in go test ./web) needs node >= 20, npm, Debian's chromium and
+# playwright-core as pinned in web/e2e/package-lock.json. Missing Debian
+# packages are installed with apt when running as root with CI=true, and
+# playwright-core with npm ci (it downloads no browser); otherwise a NOTICE
+# says the test is skipped. When everything is there, GAMEQUIV_E2E=1 makes a
+# missing piece a test failure rather than a skip.
+ensure_browser() {
+	local chromium=${CHROMIUM:-/usr/bin/chromium} pkgs=()
+	command -v node >/dev/null || pkgs+=(nodejs)
+	command -v npm >/dev/null || pkgs+=(npm)
+	[[ -x "$chromium" ]] || pkgs+=(chromium)
+	if ((${#pkgs[@]} > 0)) && may_install; then
+		apt_install "${pkgs[@]}" || echo "warning: apt-get install ${pkgs[*]} failed" >&2
+	fi
+	if ! command -v node >/dev/null || ! command -v npm >/dev/null || [[ ! -x "$chromium" ]]; then
+		notice "node, npm or chromium missing: the browser e2e test of the web UI is skipped (install: apt-get install chromium nodejs npm)"
+		return 0
+	fi
+	local major
+	major=$(node -p 'process.versions.node.split(".")[0]')
+	if ((major < 20)); then
+		notice "node $(node --version) is too old for playwright-core (needs >= 20): the browser e2e test of the web UI is skipped"
+		return 0
+	fi
+	local want have
+	want=$(node -p 'require("./web/e2e/package-lock.json").packages["node_modules/playwright-core"].version')
+	have=$(node -p 'try { require("./web/e2e/node_modules/playwright-core/package.json").version } catch { "" }')
+	if [[ "$have" != "$want" ]]; then
+		echo "npm ci in web/e2e (playwright-core $want)"
+		if ! (cd web/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error); then
+			notice "npm ci in web/e2e failed: the browser e2e test of the web UI is skipped"
+			return 0
+		fi
+	fi
+	export CHROMIUM=$chromium PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 GAMEQUIV_E2E=1
+	echo "browser e2e: node $(node --version), $("$chromium" --version 2>/dev/null | head -1), playwright-core $want"
+}
+
+ENSURE=(ensure_games ensure_nauty ensure_bliss ensure_minisat ensure_cadical ensure_postgres ensure_browser)
 
 # --- steps ---------------------------------------------------------------
 
@@ -103,6 +246,17 @@ test_flags+=(${GAMEQUIV_TEST_FLAGS:-})
 step "go test ${test_flags[*]} ./..."
 status=0
 go test "${test_flags[@]}" ./... || status=$?
+
+# A short run of each grounding fuzz target (seeded with the conformance
+# games, testdata/bad and the crashers kept in grounding/testdata/fuzz).
+# GAMEQUIV_FUZZTIME sets the time of each (default 15s; 0 skips the step).
+fuzztime=${GAMEQUIV_FUZZTIME:-15s}
+if [[ "$fuzztime" != "0" ]]; then
+	for target in FuzzParse FuzzValidate FuzzGround; do
+		step "go test ./grounding -run '^\$' -fuzz '^$target\$' -fuzztime $fuzztime"
+		go test ./grounding -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" || status=$?
+	done
+fi
 
 for n in "${notices[@]}"; do
 	echo "NOTICE: $n"
