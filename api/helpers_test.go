@@ -18,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/gamequiv/gamequiv/api"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
 )
@@ -26,39 +27,9 @@ import (
 // (and each has one non-trivial symmetry, swapping the buttons);
 // otherGDL differs by one goal value.
 const (
-	buttonsGDL = `(role robot)
-(button a)
-(button b)
-(<= (legal robot (press ?x)) (button ?x) (not (true (on ?x))))
-(<= (next (on ?x)) (does robot (press ?x)))
-(<= (next (on ?x)) (true (on ?x)))
-(<= terminal (true (on a)) (true (on b)))
-(<= (goal robot 100) (true (on a)) (true (on b)))
-(<= (goal robot 0) (not (true (on a))))
-(<= (goal robot 0) (true (on a)) (not (true (on b))))
-`
-	renamedGDL = `(role bot)
-(switch x)
-(switch y)
-(<= (legal bot (push ?x)) (switch ?x) (not (true (lit ?x))))
-(<= (next (lit ?x)) (does bot (push ?x)))
-(<= (next (lit ?x)) (true (lit ?x)))
-(<= terminal (true (lit x)) (true (lit y)))
-(<= (goal bot 100) (true (lit x)) (true (lit y)))
-(<= (goal bot 0) (not (true (lit x))))
-(<= (goal bot 0) (true (lit x)) (not (true (lit y))))
-`
-	otherGDL = `(role robot)
-(button a)
-(button b)
-(<= (legal robot (press ?x)) (button ?x) (not (true (on ?x))))
-(<= (next (on ?x)) (does robot (press ?x)))
-(<= (next (on ?x)) (true (on ?x)))
-(<= terminal (true (on a)) (true (on b)))
-(<= (goal robot 50) (true (on a)) (true (on b)))
-(<= (goal robot 0) (not (true (on a))))
-(<= (goal robot 0) (true (on a)) (not (true (on b))))
-`
+	buttonsGDL = testgames.Buttons
+	renamedGDL = testgames.ButtonsRenamed
+	otherGDL   = testgames.ButtonsOtherGoal
 	// unsafeGDL has a rule with an unsafe variable at 3:5 and another at 4:5.
 	unsafeGDL = "(role robot)\n(init (on a))\n(<= (legal robot ?x) (true (on ?y)))\n(<= (legal robot ?z) (true (on ?y)))\n"
 	// unclosedGDL misses a parenthesis opened at 2:1.

@@ -60,6 +60,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gamequiv/gamequiv/internal/testgames"
 )
 
 // Bounds of a run.
@@ -462,39 +464,9 @@ func (c *client) badGDL(ctx context.Context) {
 
 // Small valid games: the buttons game, a renaming, a variant and a counter.
 var validGames = []string{
-	`(role robot)
-(button a)
-(button b)
-(<= (legal robot (press ?x)) (button ?x) (not (true (on ?x))))
-(<= (next (on ?x)) (does robot (press ?x)))
-(<= (next (on ?x)) (true (on ?x)))
-(<= terminal (true (on a)) (true (on b)))
-(<= (goal robot 100) (true (on a)) (true (on b)))
-(<= (goal robot 0) (not (true (on a))))
-(<= (goal robot 0) (true (on a)) (not (true (on b))))
-`,
-	`(role bot)
-(switch x)
-(switch y)
-(<= (legal bot (push ?x)) (switch ?x) (not (true (lit ?x))))
-(<= (next (lit ?x)) (does bot (push ?x)))
-(<= (next (lit ?x)) (true (lit ?x)))
-(<= terminal (true (lit x)) (true (lit y)))
-(<= (goal bot 100) (true (lit x)) (true (lit y)))
-(<= (goal bot 0) (not (true (lit x))))
-(<= (goal bot 0) (true (lit x)) (not (true (lit y))))
-`,
-	`(role robot)
-(button a)
-(button b)
-(<= (legal robot (press ?x)) (button ?x) (not (true (on ?x))))
-(<= (next (on ?x)) (does robot (press ?x)))
-(<= (next (on ?x)) (true (on ?x)))
-(<= terminal (true (on a)) (true (on b)))
-(<= (goal robot 50) (true (on a)) (true (on b)))
-(<= (goal robot 0) (not (true (on a))))
-(<= (goal robot 0) (true (on a)) (not (true (on b))))
-`,
+	testgames.Buttons,
+	testgames.ButtonsRenamed,
+	testgames.ButtonsOtherGoal,
 	`(role p)
 (init (step 0))
 (succ 0 1) (succ 1 2) (succ 2 3)

@@ -11,21 +11,12 @@ import (
 	"github.com/gamequiv/gamequiv/api"
 	"github.com/gamequiv/gamequiv/cmd/server/internal/classes"
 	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
 )
 
-const buttonsGDL = `(role robot)
-(button a)
-(button b)
-(<= (legal robot (press ?x)) (button ?x) (not (true (on ?x))))
-(<= (next (on ?x)) (does robot (press ?x)))
-(<= (next (on ?x)) (true (on ?x)))
-(<= terminal (true (on a)) (true (on b)))
-(<= (goal robot 100) (true (on a)) (true (on b)))
-(<= (goal robot 0) (not (true (on a))))
-(<= (goal robot 0) (true (on a)) (not (true (on b))))
-`
+const buttonsGDL = testgames.Buttons
 
 // renamed renames every symbol of buttonsGDL; the game stays equivalent.
 var renamed = strings.NewReplacer("robot", "bot", "button", "switch", "press", "push", "(on ", "(lit ").

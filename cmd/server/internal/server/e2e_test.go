@@ -273,17 +273,7 @@ func (bl *blocker) compare(ctx context.Context, a, b equiv.Source, lim equiv.Lim
 	return equiv.Compare(ctx, a, b, lim)
 }
 
-const tinyGDL = `(role robot)
-(button a)
-(button b)
-(<= (legal robot (press ?x)) (button ?x) (not (true (on ?x))))
-(<= (next (on ?x)) (does robot (press ?x)))
-(<= (next (on ?x)) (true (on ?x)))
-(<= terminal (true (on a)) (true (on b)))
-(<= (goal robot 100) (true (on a)) (true (on b)))
-(<= (goal robot 0) (not (true (on a))))
-(<= (goal robot 0) (true (on a)) (not (true (on b))))
-`
+const tinyGDL = testgames.Buttons
 
 // TestE2E_Cancel cancels a queued and a running comparison.
 func TestE2E_Cancel(t *testing.T) {

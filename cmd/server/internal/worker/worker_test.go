@@ -14,34 +14,15 @@ import (
 	"github.com/gamequiv/gamequiv/api"
 	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
 	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
 )
 
 const (
-	buttonsGDL = `(role robot)
-(button a)
-(button b)
-(<= (legal robot (press ?x)) (button ?x) (not (true (on ?x))))
-(<= (next (on ?x)) (does robot (press ?x)))
-(<= (next (on ?x)) (true (on ?x)))
-(<= terminal (true (on a)) (true (on b)))
-(<= (goal robot 100) (true (on a)) (true (on b)))
-(<= (goal robot 0) (not (true (on a))))
-(<= (goal robot 0) (true (on a)) (not (true (on b))))
-`
-	renamedGDL = `(role bot)
-(switch x)
-(switch y)
-(<= (legal bot (push ?x)) (switch ?x) (not (true (lit ?x))))
-(<= (next (lit ?x)) (does bot (push ?x)))
-(<= (next (lit ?x)) (true (lit ?x)))
-(<= terminal (true (lit x)) (true (lit y)))
-(<= (goal bot 100) (true (lit x)) (true (lit y)))
-(<= (goal bot 0) (not (true (lit x))))
-(<= (goal bot 0) (true (lit x)) (not (true (lit y))))
-`
-	unsafeGDL = "(role robot)\n(init (on a))\n(<= (legal robot ?x) (true (on ?y)))\n"
+	buttonsGDL = testgames.Buttons
+	renamedGDL = testgames.ButtonsRenamed
+	unsafeGDL  = "(role robot)\n(init (on a))\n(<= (legal robot ?x) (true (on ?y)))\n"
 )
 
 // fixture is a store with two stored games and a pool that is not running
