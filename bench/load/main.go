@@ -22,7 +22,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -31,21 +30,20 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gamequiv/gamequiv/bench/internal/benchserver"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 )
 
 // Bounds of a run.
@@ -108,8 +106,8 @@ func run(o options) error {
 	}
 
 	if o.dbURL != "" {
-		if err := checkLoopback(o.dbURL); err != nil {
-			return err
+		if err := benchserver.CheckLoopback(o.dbURL); err != nil {
+			return fmt.Errorf("-database-url %w", err)
 		}
 	}
 	base := o.url
@@ -118,10 +116,10 @@ func run(o options) error {
 		if err != nil {
 			return err
 		}
-		defer srv.stop()
-		base = srv.base
-	} else if err := checkLoopback(base); err != nil {
-		return err
+		defer srv.Stop()
+		base = srv.Base
+	} else if err := benchserver.CheckLoopback(base); err != nil {
+		return fmt.Errorf("-url %w", err)
 	}
 	base = strings.TrimRight(base, "/")
 
@@ -176,35 +174,11 @@ func corpusDir(flagDir string) (string, error) {
 	if flagDir != "" {
 		return flagDir, nil
 	}
-	if d := os.Getenv("GAMEQUIV_GAMES"); d != "" {
-		return d, nil
-	}
-	root, err := moduleRoot()
+	d, err := testgames.Find()
 	if err != nil {
-		return "", err
-	}
-	d := filepath.Join(root, "..", "shared", "games")
-	if _, err := os.Stat(d); err != nil {
-		return "", fmt.Errorf("game corpus not found at %s (use -games)", d)
+		return "", fmt.Errorf("%w (use -games)", err)
 	}
 	return d, nil
-}
-
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("go.mod not found above the working directory; run from the module")
-		}
-		dir = parent
-	}
 }
 
 // game is a corpus game's name and text.
@@ -240,118 +214,26 @@ func smallGames(dir string, maxSize int64) ([]game, error) {
 	return out, nil
 }
 
-// server is a server process started by the benchmark.
-type server struct {
-	cmd    *exec.Cmd
-	dir    string
-	base   string
-	exited chan struct{}
-}
-
 // startServer builds cmd/server and starts it on a free loopback port.
-func startServer(ctx context.Context, o options) (*server, error) {
-	root, err := moduleRoot()
+func startServer(ctx context.Context, o options) (*benchserver.Server, error) {
+	root, err := benchserver.ModuleRoot()
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "gamequiv-load-")
-	if err != nil {
-		return nil, err
-	}
-	bin := filepath.Join(dir, "server")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/server")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("go build ./cmd/server: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "data"),
-		"--workers", strconv.Itoa(o.workers), "--rate-limit", "0", "--max-queue", strconv.Itoa(maxComparisons))
-	cmd.Env = append(os.Environ(), "GAMEQUIV_DATABASE_URL="+o.dbURL)
-	var logw io.Writer = io.Discard
+	var logw io.Writer
 	if o.serverLog != "" {
 		f, err := os.Create(o.serverLog)
 		if err != nil {
-			os.RemoveAll(dir)
 			return nil, err
 		}
-		defer func() {
-			if err != nil {
-				f.Close()
-			}
-		}()
-		logw = f
+		logw = f // closed when the process exits
 	}
-	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err = cmd.Start(); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	s := &server{cmd: cmd, dir: dir, exited: make(chan struct{})}
-	go func() {
-		cmd.Wait()
-		pw.Close()
-		close(s.exited)
-	}()
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			fmt.Fprintln(logw, sc.Text())
-			var l struct {
-				Msg  string `json:"msg"`
-				Addr string `json:"addr"`
-			}
-			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "listening" {
-				addr <- l.Addr
-			}
-		}
-		io.Copy(io.Discard, pr)
-	}()
-	select {
-	case a := <-addr:
-		s.base = "http://" + a
-		return s, nil
-	case <-s.exited:
-		err = errors.New("server exited before listening (see -server-log)")
-	case <-time.After(60 * time.Second):
-		err = errors.New("server not listening within 60s")
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	s.stop()
-	return nil, err
-}
-
-// stop ends the server (SIGTERM, SIGKILL after 20s) and removes its files.
-func (s *server) stop() {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(20 * time.Second):
-		s.cmd.Process.Kill()
-		<-s.exited
-	}
-	os.RemoveAll(s.dir)
-}
-
-// checkLoopback refuses a URL whose host is not a loopback address.
-func checkLoopback(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("-url %q: want http://HOST:PORT", raw)
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return nil
-	}
-	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("-url %q: the benchmark only targets loopback addresses", raw)
-	}
-	return nil
+	return benchserver.Start(ctx, benchserver.Options{
+		Root: root,
+		Args: []string{"--workers", strconv.Itoa(o.workers), "--rate-limit", "0", "--max-queue", strconv.Itoa(maxComparisons)},
+		Env:  []string{"GAMEQUIV_DATABASE_URL=" + o.dbURL},
+		Log:  logw,
+	})
 }
 
 // storedGame is a game the server accepted.
@@ -592,8 +474,8 @@ func (r *recorder) result(o options, games int) Result {
 		Accepted: r.accepted, Completed: r.completed, Lost: r.lost,
 		ServerErrors: r.serverErrors, Rejected: r.rejected, Retries429: r.retries429, NetErrors: r.netErrors,
 		Statuses: r.statuses, Verdicts: r.verdicts,
-		PostP50Ms: pct(r.postLat, 50), PostP99Ms: pct(r.postLat, 99),
-		GetP50Ms: pct(r.getLat, 50), GetP99Ms: pct(r.getLat, 99),
+		PostP50Ms: benchserver.Percentile(r.postLat, 50), PostP99Ms: benchserver.Percentile(r.postLat, 99),
+		GetP50Ms: benchserver.Percentile(r.getLat, 50), GetP99Ms: benchserver.Percentile(r.getLat, 99),
 		Posts: len(r.postLat), Gets: len(r.getLat),
 		WallSeconds: r.elapsed.Seconds(), FirstError: r.firstErr,
 		ServerStarted: o.url == "", GoMaxProcs: runtime.GOMAXPROCS(0),
@@ -613,18 +495,6 @@ func (r *recorder) result(o options, games int) Result {
 		res.CompletionsPS = float64(r.completed) / r.lastDone.Seconds()
 	}
 	return res
-}
-
-// pct is the p-th percentile of ds in milliseconds (nearest rank).
-func pct(ds []time.Duration, p int) float64 {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := (len(s)*p + 99) / 100
-	i = min(max(i, 1), len(s)) - 1
-	return float64(s[i].Microseconds()) / 1000
 }
 
 func (res Result) print(w io.Writer) {

@@ -45,11 +45,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -61,6 +58,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gamequiv/gamequiv/bench/internal/benchserver"
 	"github.com/gamequiv/gamequiv/internal/testgames"
 )
 
@@ -479,7 +477,7 @@ var validGames = []string{
 }
 
 func run(ctx context.Context, o options) (*Result, error) {
-	root, err := moduleRoot()
+	root, err := benchserver.ModuleRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -494,16 +492,16 @@ func run(ctx context.Context, o options) (*Result, error) {
 		return nil, errors.New("no bad-input corpus in testdata/bad")
 	}
 	base, pid := o.url, o.pid
-	var srv *server
+	var srv *benchserver.Server
 	if base == "" {
 		srv, err = startServer(ctx, root, o)
 		if err != nil {
 			return nil, err
 		}
-		defer srv.stop()
-		base, pid = srv.base, srv.cmd.Process.Pid
-	} else if err := checkLoopback(base); err != nil {
-		return nil, err
+		defer srv.Stop()
+		base, pid = srv.Base, srv.Pid()
+	} else if err := benchserver.CheckLoopback(base); err != nil {
+		return nil, fmt.Errorf("-url %w", err)
 	}
 	base = strings.TrimSuffix(base, "/")
 	tr := &http.Transport{MaxIdleConns: 2 * maxClients, MaxIdleConnsPerHost: 2 * maxClients, IdleConnTimeout: 30 * time.Second}
@@ -544,8 +542,8 @@ func run(ctx context.Context, o options) (*Result, error) {
 			}
 			if srv != nil {
 				select {
-				case <-srv.exited:
-					crashed <- fmt.Sprintf("server exited: %v", srv.cmd.ProcessState)
+				case <-srv.Exited():
+					crashed <- fmt.Sprintf("server exited: %v", srv.ProcessState())
 					cancel()
 					return
 				default:
@@ -597,7 +595,7 @@ func run(ctx context.Context, o options) (*Result, error) {
 	res.Examples = rec.examples
 	res.PeakRSSBytes = peak.Load()
 	for _, c := range res.Kinds {
-		c.P50ms, c.P99ms = pct(c.latencies, 50), pct(c.latencies, 99)
+		c.P50ms, c.P99ms = benchserver.Percentile(c.latencies, 50), benchserver.Percentile(c.latencies, 99)
 	}
 	if res.BadRequest5xx > 0 {
 		res.FailureReasons = append(res.FailureReasons, fmt.Sprintf("%d bad requests answered 5xx", res.BadRequest5xx))
@@ -655,17 +653,6 @@ func readStatusField(pid int, field string) (int64, error) {
 	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
 }
 
-func pct(ds []time.Duration, p int) float64 {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := (len(s)*p + 99) / 100
-	i = min(max(i-1, 0), len(s)-1)
-	return float64(s[i].Microseconds()) / 1000
-}
-
 func (res *Result) print(w io.Writer) {
 	fmt.Fprintf(w, "clients %d, %.1f s, %d requests (%.0f/s)\n", res.Clients, res.Seconds, res.Requests, res.PerSecond)
 	fmt.Fprintf(w, "%-10s %9s %11s %9s %9s  %s\n", "kind", "requests", "unexpected", "p50 ms", "p99 ms", "statuses")
@@ -703,124 +690,22 @@ func (res *Result) print(w io.Writer) {
 	}
 }
 
-// server is a cmd/server process started by the run.
-type server struct {
-	cmd    *exec.Cmd
-	dir    string
-	base   string
-	exited chan struct{}
-}
-
-func startServer(ctx context.Context, root string, o options) (*server, error) {
-	dir, err := os.MkdirTemp("", "gamequiv-stress-")
-	if err != nil {
-		return nil, err
-	}
-	bin := filepath.Join(dir, "server")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/server")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("go build ./cmd/server: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "data"),
-		"--workers", strconv.Itoa(o.workers), "--rate-limit", "0")
-	cmd.Env = append(os.Environ(), "GAMEQUIV_DATABASE_URL=")
-	var logw io.Writer = io.Discard
+// startServer builds cmd/server and starts it on a free loopback port with
+// SQLite in a temporary data directory and no rate limit, so that requests
+// reach the handlers.
+func startServer(ctx context.Context, root string, o options) (*benchserver.Server, error) {
+	var logw io.Writer
 	if o.serverLog != "" {
 		f, err := os.Create(o.serverLog)
 		if err != nil {
-			os.RemoveAll(dir)
 			return nil, err
 		}
-		logw = f
+		logw = f // closed when the process exits
 	}
-	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	s := &server{cmd: cmd, dir: dir, exited: make(chan struct{})}
-	go func() {
-		cmd.Wait()
-		pw.Close()
-		close(s.exited)
-	}()
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			fmt.Fprintln(logw, sc.Text())
-			var l struct {
-				Msg  string `json:"msg"`
-				Addr string `json:"addr"`
-			}
-			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "listening" {
-				select {
-				case addr <- l.Addr:
-				default:
-				}
-			}
-		}
-		io.Copy(io.Discard, pr)
-	}()
-	select {
-	case a := <-addr:
-		s.base = "http://" + a
-		return s, nil
-	case <-s.exited:
-		err = errors.New("server exited before listening (see -server-log)")
-	case <-time.After(60 * time.Second):
-		err = errors.New("server not listening within 60s")
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	s.stop()
-	return nil, err
-}
-
-func (s *server) stop() {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(20 * time.Second):
-		s.cmd.Process.Kill()
-		<-s.exited
-	}
-	os.RemoveAll(s.dir)
-}
-
-// checkLoopback refuses a URL whose host is not a loopback address.
-func checkLoopback(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("-url %q: want http://HOST:PORT", raw)
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("-url %q: the stress run only targets loopback addresses", raw)
-	}
-	return nil
-}
-
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("go.mod not found above the working directory; run from the module")
-		}
-		dir = parent
-	}
+	return benchserver.Start(ctx, benchserver.Options{
+		Root: root,
+		Args: []string{"--workers", strconv.Itoa(o.workers), "--rate-limit", "0"},
+		Env:  []string{"GAMEQUIV_DATABASE_URL="},
+		Log:  logw,
+	})
 }
