@@ -82,6 +82,40 @@ const cornerBatchWords = 64
 // run enumerates the corners from one anchor. It returns them as
 // positions into w.props, or tooMany when there are more than w.max.
 //
+// atAnchor evaluates f at the anchor (every semantic proposition set to
+// anchor) and returns what the corner searches start from: the cone input
+// position of each semantic proposition, the cone's simulator with its
+// inputs at the anchor, the anchor as a word, an output buffer and f there.
+// Other propositions stay false (they cannot matter); a next function sees
+// each role it reads do its first action (it depends on no role, so any
+// joint move will do, but it must be a joint move); functions of the state
+// see no moves.
+func (w *cornersWork) atAnchor(anchor bool) (pos []int, s *coneSim, base uint64, out []uint64, f0 bool) {
+	cn := w.cn
+	pos = make([]int, len(w.props))
+	for j, q := range w.props {
+		k, _ := slices.BinarySearch(cn.inputs, q)
+		pos[j] = k
+	}
+	s = newConeSim(cn, cornerBatchWords)
+	if anchor {
+		base = ^uint64(0)
+	}
+	for k := range cn.inputs {
+		fill(s.in(k), 0)
+	}
+	for _, k := range w.on {
+		fill(s.in(k), ^uint64(0))
+	}
+	for _, k := range pos {
+		fill(s.in(k), base)
+	}
+	out = make([]uint64, cornerBatchWords)
+	s.eval(out)
+	w.ops += int64(len(cn.gates) * cornerBatchWords)
+	return pos, s, base, out, out[0]&1 == 1
+}
+
 // Level k (the subsets of k propositions) is evaluated from level k-1: a
 // batch puts one (k-1)-subset B per lane (64·cornerBatchWords lanes, colex
 // order) and evaluates the cone on them once; then, for each proposition j,
@@ -93,35 +127,7 @@ const cornerBatchWords = 64
 // in colex order.
 func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, tooMany bool, err error) {
 	n, cn := len(w.props), w.cn
-	// Cone input position of each semantic proposition. Other propositions
-	// stay false (they cannot matter); a next function sees each role it
-	// reads do its first action (it depends on no role, so any joint move
-	// will do, but it must be a joint move); functions of the state see no
-	// moves.
-	pos := make([]int, n)
-	for j, q := range w.props {
-		k, _ := slices.BinarySearch(cn.inputs, q)
-		pos[j] = k
-	}
-	s := newConeSim(cn, cornerBatchWords)
-	base := uint64(0)
-	if anchor {
-		base = ^uint64(0)
-	}
-	// f at the anchor.
-	for k := range cn.inputs {
-		fill(s.in(k), 0)
-	}
-	for _, k := range w.on {
-		fill(s.in(k), ^uint64(0))
-	}
-	for _, k := range pos {
-		fill(s.in(k), base)
-	}
-	out := make([]uint64, cornerBatchWords)
-	s.eval(out)
-	w.ops += int64(len(cn.gates) * cornerBatchWords)
-	f0 := out[0]&1 == 1
+	pos, s, base, out, f0 := w.atAnchor(anchor)
 	f0mask := uint64(0)
 	if f0 {
 		f0mask = ^uint64(0)

@@ -18,35 +18,7 @@ import (
 // TestCornersReference checks that both give the same corners.
 func (w *cornersWork) runReference(ctx context.Context, anchor bool) (corners [][]int, tooMany bool, err error) {
 	n, cn := len(w.props), w.cn
-	// Cone input position of each semantic proposition. Other propositions
-	// stay false (they cannot matter); a next function sees each role it
-	// reads do its first action (it depends on no role, so any joint move
-	// will do, but it must be a joint move); functions of the state see no
-	// moves.
-	pos := make([]int, n)
-	for j, q := range w.props {
-		k, _ := slices.BinarySearch(cn.inputs, q)
-		pos[j] = k
-	}
-	s := newConeSim(cn, cornerBatchWords)
-	base := uint64(0)
-	if anchor {
-		base = ^uint64(0)
-	}
-	// f at the anchor.
-	for k := range cn.inputs {
-		fill(s.in(k), 0)
-	}
-	for _, k := range w.on {
-		fill(s.in(k), ^uint64(0))
-	}
-	for _, k := range pos {
-		fill(s.in(k), base)
-	}
-	out := make([]uint64, cornerBatchWords)
-	s.eval(out)
-	w.ops += int64(len(cn.gates) * cornerBatchWords)
-	f0 := out[0]&1 == 1
+	pos, s, base, out, f0 := w.atAnchor(anchor)
 	// changed[k-1]: bit r is set when flipping the k-subset of colex rank r
 	// changes f.
 	var prev []uint64 // level k-1
