@@ -121,10 +121,21 @@ func (s *Server) accessLog(c *gin.Context) {
 	)
 }
 
-// recoverPanics turns a panic in a handler into a 500 problem with the
-// request id and logs it once, with its stack. http.ErrAbortHandler is
-// re-raised so that net/http aborts the response.
+// recoverPanics turns a panic in an API handler into a 500 problem with the
+// request id (see recovering).
 func (s *Server) recoverPanics(c *gin.Context) {
+	s.recovering(c, func() {
+		p, _ := problemFor(errorf(CodeInternal, "panic"))
+		p.RequestID = RequestID(c.Request.Context())
+		writeProblem(c, p)
+	})
+}
+
+// recovering runs the rest of the handler chain. On a panic it logs it
+// once, with its stack, counts it, and calls answer unless the response
+// has begun. http.ErrAbortHandler is re-raised so that net/http aborts the
+// response.
+func (s *Server) recovering(c *gin.Context, answer func()) {
 	defer func() {
 		v := recover()
 		if v == nil {
@@ -142,12 +153,9 @@ func (s *Server) recoverPanics(c *gin.Context) {
 		if s.metrics != nil {
 			s.metrics.Panics.WithLabelValues("http").Inc()
 		}
-		if c.Writer.Written() {
-			return
+		if !c.Writer.Written() {
+			answer()
 		}
-		p, _ := problemFor(errorf(CodeInternal, "panic"))
-		p.RequestID = RequestID(c.Request.Context())
-		writeProblem(c, p)
 	}()
 	c.Next()
 }

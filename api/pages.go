@@ -10,7 +10,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"path"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,31 +147,10 @@ func (s *Server) errorPage(c *gin.Context, status int, detail string) {
 	})
 }
 
-// recoverPage turns a panic in a page handler into a 500 page and logs it
-// once, with its stack, like recoverPanics does for the API.
+// recoverPage turns a panic in a page handler into a 500 page (see
+// recovering).
 func (s *Server) recoverPage(c *gin.Context) {
-	defer func() {
-		v := recover()
-		if v == nil {
-			return
-		}
-		if v == http.ErrAbortHandler {
-			panic(v)
-		}
-		s.log.LogAttrs(c.Request.Context(), slog.LevelError, "panic",
-			slog.String("method", c.Request.Method),
-			slog.String("route", route(c)),
-			slog.String("panic", fmt.Sprint(v)),
-			slog.String("stack", string(debug.Stack())),
-		)
-		if s.metrics != nil {
-			s.metrics.Panics.WithLabelValues("http").Inc()
-		}
-		if !c.Writer.Written() {
-			s.pageError(c, errorf(CodeInternal, "panic"))
-		}
-	}()
-	c.Next()
+	s.recovering(c, func() { s.pageError(c, errorf(CodeInternal, "panic")) })
 }
 
 // rateLimitPage throttles form posts per client address, like rateLimit
