@@ -615,3 +615,21 @@ func TestStaticFiles(t *testing.T) {
 		t.Errorf("GET /static/nope.js = %d, want 404", res.Status)
 	}
 }
+
+// TestPagePanic: a panic behind a page gives a whole HTML 500 page that
+// leaks nothing, is logged once with its stack, and the server goes on
+// serving.
+func TestPagePanic(t *testing.T) {
+	s := newTestServer(t, func(d *api.Deps) {
+		d.Store = faultyStore{DB: d.Store.(*store.DB), panic: true}
+	})
+	body := mustHTML(t, s.getPage("GET", "/classes", nil, ""), http.StatusInternalServerError)
+	if strings.Contains(body, "exploded") {
+		t.Errorf("page leaks the panic: %s", body)
+	}
+	log := s.Log.String()
+	if strings.Count(log, `"msg":"panic"`) != 1 || !strings.Contains(log, "store exploded") || !strings.Contains(log, "goroutine") {
+		t.Errorf("panic not logged once with its stack:\n%s", log)
+	}
+	mustHTML(t, s.getPage("GET", "/", nil, ""), http.StatusOK)
+}
