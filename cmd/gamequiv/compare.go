@@ -46,13 +46,9 @@ func runCompare(ctx context.Context, args []string, io stdio) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	dumpCNF := fs.String("dump-cnf", "", "after an equivalent verdict, write the miter of every mapped pair of reasoning functions as DIMACS into this directory (each must be UNSAT; index.txt lists them)")
 	lim := equivFlags(fs)
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseArgs(fs, args, 2, 2)
 	if !ok {
 		return code
-	}
-	if len(pos) != 2 {
-		fs.Usage()
-		return exitInvalid
 	}
 	a, err := readSource(pos[0])
 	if err != nil {
@@ -146,13 +142,9 @@ func runSymmetries(ctx context.Context, args []string, io stdio) int {
 	fs := newFlags("symmetries", "GAME", io)
 	asJSON := fs.Bool("json", false, "print JSON")
 	lim := equivFlags(fs)
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseArgs(fs, args, 1, 1)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitInvalid
 	}
 	src, err := readSource(pos[0])
 	if err != nil {
@@ -174,13 +166,9 @@ func runClassify(ctx context.Context, args []string, io stdio) int {
 	fs := newFlags("classify", "FILES...", io)
 	asJSON := fs.Bool("json", false, "print JSON")
 	lim := equivFlags(fs)
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseArgs(fs, args, 1, -1)
 	if !ok {
 		return code
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return exitInvalid
 	}
 	srcs := make([]equiv.Source, len(pos))
 	for i, p := range pos {

@@ -30,13 +30,9 @@ func runGraph(ctx context.Context, args []string, io stdio) int {
 	fs.Int64Var(&iso.MaxNodes, "max-search-nodes", isomorph.DefaultMaxNodes, "search-tree node limit of the automorphism group computation")
 	timeout := fs.Duration("timeout", 0, "limit on the time to ground, build and compute the group (0: none)")
 	lim := groundFlags(fs)
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseArgs(fs, args, 1, 1)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitInvalid
 	}
 	if *asJSON && *format == "" {
 		*format = "json"

@@ -26,13 +26,9 @@ func runGround(ctx context.Context, args []string, io stdio) int {
 	fs := newFlags("ground", "GAME", io)
 	asJSON := fs.Bool("json", false, "print JSON")
 	lim := groundFlags(fs)
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseArgs(fs, args, 1, 1)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitInvalid
 	}
 	start := time.Now()
 	p, err := loadGame(ctx, pos[0], *lim, io.err)

@@ -25,9 +25,21 @@ func newFlags(name, args string, io stdio) *flag.FlagSet {
 }
 
 // parseArgs parses flags given before, between or after the positional
-// arguments (flag stops at the first positional one) and returns the positionals.
-// ok is false when the flags were wrong (the status to return is in code).
-func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+// arguments (flag stops at the first positional one) and returns the
+// positionals, of which there must be at least minPos and at most maxPos (no
+// upper bound when maxPos < 0); otherwise it prints the usage. ok is false
+// when the flags or the count were wrong (the status to return is in code).
+func parseArgs(fs *flag.FlagSet, args []string, minPos, maxPos int) (pos []string, code int, ok bool) {
+	pos, code, ok = parseFlags(fs, args)
+	if ok && (len(pos) < minPos || maxPos >= 0 && len(pos) > maxPos) {
+		fs.Usage()
+		return nil, exitInvalid, false
+	}
+	return pos, code, ok
+}
+
+// parseFlags is parseArgs without the count check.
+func parseFlags(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {

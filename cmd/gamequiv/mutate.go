@@ -30,13 +30,9 @@ func runMutate(ctx context.Context, args []string, io stdio) int {
 	different := fs.Bool("different", false, "print a different game instead (one goal value or one body literal changed); the change goes to stderr")
 	ops := fs.String("ops", "all", "transformations of the equivalent variant, comma-separated: "+strings.Join(mutate.OpNames(), ", "))
 	steps := fs.Int("steps", 0, "number of transformations applied (0: two per transformation in --ops)")
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseArgs(fs, args, 1, 1)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitInvalid
 	}
 	op, err := mutate.ParseOps(*ops)
 	if err != nil {

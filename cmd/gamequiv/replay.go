@@ -29,13 +29,9 @@ func runReplay(ctx context.Context, args []string, io stdio) int {
 	fs := newFlags("replay", "GAME < moves", io)
 	fs.Bool("json", true, "print JSON (the only output format of replay)")
 	lim := groundFlags(fs)
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseArgs(fs, args, 1, 1)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitInvalid
 	}
 	p, err := loadGame(ctx, pos[0], *lim, io.err)
 	if err != nil {
