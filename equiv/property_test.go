@@ -175,6 +175,22 @@ func groundMutant(f *grounding.File) (*grounding.Program, error) {
 // and it survives the replay of random playouts and random states translated
 // through it (checkReplay).
 func TestMutantsEquivalent(t *testing.T) {
+	forMutants(t, func(t *testing.T, g corpusGame, seed int64, seedsLeft int, c *tally) bool {
+		if !mutantEquivalent(t, g, seed, c) {
+			c.add("skipped_later_seeds", seedsLeft)
+			return false
+		}
+		return true
+	})
+}
+
+// forMutants runs one of the property tests: for every corpus game that
+// grounds in under corpusGroundTimeout (games in parallel) and every seed
+// (two under -short), run(game, seed) until it returns false, while the
+// -property.budget lasts; seeds past the budget are counted as
+// not_run_budget. seedsLeft is the number of seeds after this one. The
+// counts are logged at the end.
+func forMutants(t *testing.T, run func(t *testing.T, g corpusGame, seed int64, seedsLeft int, c *tally) bool) {
 	games, tried := groundableCorpus(t)
 	seeds := propertySeeds
 	if testing.Short() {
@@ -189,13 +205,12 @@ func TestMutantsEquivalent(t *testing.T) {
 		for _, g := range games {
 			t.Run(strings.TrimSuffix(g.path, ".kif"), func(t *testing.T) {
 				t.Parallel()
-				for _, seed := range seeds {
+				for i, seed := range seeds {
 					if time.Now().After(deadline) {
 						c.add("not_run_budget", 1)
 						continue
 					}
-					if !mutantEquivalent(t, g, seed, &c) {
-						c.add("skipped_later_seeds", len(seeds)-1-slices.Index(seeds, seed))
+					if !run(t, g, seed, len(seeds)-1-i, &c) {
 						break
 					}
 				}
@@ -380,33 +395,9 @@ func checkReplay(a, b *grounding.Program, m satcheck.Mapping, seed int64) error 
 // equivalent under some other mapping; an equivalent verdict is then accepted
 // only when the mapping passes checkMapping, and counted.
 func TestMutantsDifferent(t *testing.T) {
-	games, tried := groundableCorpus(t)
-	seeds := propertySeeds
-	if testing.Short() {
-		seeds = seeds[:2]
-	}
-	deadline := time.Now().Add(*propertyBudget)
-	if *propertyBudget <= 0 {
-		deadline = time.Now().Add(24 * time.Hour)
-	}
-	var c tally
-	t.Run("games", func(t *testing.T) {
-		for _, g := range games {
-			t.Run(strings.TrimSuffix(g.path, ".kif"), func(t *testing.T) {
-				t.Parallel()
-				for _, seed := range seeds {
-					if time.Now().After(deadline) {
-						c.add("not_run_budget", 1)
-						continue
-					}
-					if !mutantDifferent(t, g, seed, &c) {
-						break
-					}
-				}
-			})
-		}
+	forMutants(t, func(t *testing.T, g corpusGame, seed int64, _ int, c *tally) bool {
+		return mutantDifferent(t, g, seed, c)
 	})
-	t.Logf("games: %d of %d ground in under %v; seeds %v\ncounts:%s", len(games), tried, corpusGroundTimeout, seeds, &c)
 }
 
 func mutantDifferent(t *testing.T, g corpusGame, seed int64, c *tally) bool {
