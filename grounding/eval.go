@@ -555,19 +555,54 @@ func (e *engine) check(b *binding, l *basic) bool {
 // joined is the result of a join: the distinct head tuples it derives and, in
 // circuit mode, the literal saying when each is derived.
 type joined struct {
-	keys   map[string]int
 	tuples [][]int32
 	lits   []Lit
-	alts   [][]Lit // alternatives per tuple until finish
+	alts   [][]Lit        // alternatives per tuple until finish
+	keys   map[string]int // index of tuples, built once there are smallJoined
+	buf    []byte         // scratch for keys
 }
 
-func (j *joined) add(key []byte, tuple []int32, l Lit) {
-	i, ok := j.keys[string(key)]
+// smallJoined is the number of tuples a joined finds by a linear scan before
+// it builds a map: most joins derive none or one (a memo of a big join
+// holds a million such results, and a map each would dominate the time).
+const smallJoined = 8
+
+// noTuples is the result of every join that derives nothing. It is shared:
+// never add to it.
+var noTuples = &joined{}
+
+// index returns the position of tuple t, or false.
+func (j *joined) index(t []int32) (int, bool) {
+	if j.keys == nil {
+		for i, u := range j.tuples {
+			if slices.Equal(u, t) {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	j.buf = encodeTuple(j.buf[:0], t)
+	i, ok := j.keys[string(j.buf)]
+	return i, ok
+}
+
+// add records that tuple is derived when l holds (an alternative to those
+// already recorded for it). tuple is kept, not copied.
+func (j *joined) add(tuple []int32, l Lit) {
+	i, ok := j.index(tuple)
 	if !ok {
 		i = len(j.tuples)
-		j.keys[string(key)] = i
 		j.tuples = append(j.tuples, tuple)
 		j.alts = append(j.alts, nil)
+		switch {
+		case j.keys != nil:
+			j.keys[string(encodeTuple(j.buf[:0], tuple))] = i
+		case len(j.tuples) == smallJoined:
+			j.keys = make(map[string]int, 2*smallJoined)
+			for k, u := range j.tuples {
+				j.keys[string(encodeTuple(j.buf[:0], u))] = k
+			}
+		}
 	}
 	j.alts[i] = append(j.alts[i], l)
 }
@@ -580,6 +615,89 @@ func (j *joined) finish(b *builder) *joined {
 	}
 	j.alts = nil
 	return j
+}
+
+// maxSmallLive is the number of live variables up to which a memo key is a
+// fixed-size array (hashed in place, no allocation) rather than a string.
+const maxSmallLive = 8
+
+// liveKey holds the values of a step's live variables (unused slots zero:
+// every key of one step has the same length).
+type liveKey [maxSmallLive]int32
+
+// memoTable maps the values of one step's live variables to V.
+type memoTable[V any] struct {
+	small map[liveKey]V
+	big   map[string]V
+	buf   []byte
+	// lookups and hits decide whether the table pays (useful).
+	lookups, hits int64
+}
+
+// A memo pays only where a step sees the same live values again; in some
+// joins a step sees a million distinct ones and the table is pure cost.
+// After memoProbe lookups a step whose hits are under 1/memoMinHitRatio of
+// them stops memoizing; its results are then recomputed when they recur,
+// which gives the same tuples and, the builder being hash-consed, the same
+// literals.
+const (
+	memoProbe       = 4096
+	memoMinHitRatio = 32
+)
+
+// useful reports whether the table is still worth its cost.
+func (m *memoTable[V]) useful() bool {
+	return m.lookups < memoProbe || m.hits*memoMinHitRatio >= m.lookups
+}
+
+func newMemoTable[V any](nlive int) *memoTable[V] {
+	if nlive <= maxSmallLive {
+		return &memoTable[V]{small: map[liveKey]V{}}
+	}
+	return &memoTable[V]{big: map[string]V{}}
+}
+
+func (m *memoTable[V]) key(bd *binding, live []int32) (k liveKey) {
+	if m.small != nil {
+		for i, v := range live {
+			k[i] = bd.vals[v]
+		}
+		return k
+	}
+	m.buf = m.buf[:0]
+	for _, v := range live {
+		m.buf = binary.LittleEndian.AppendUint32(m.buf, uint32(bd.vals[v]))
+	}
+	return k
+}
+
+// get returns the value stored for the current values of live.
+func (m *memoTable[V]) get(bd *binding, live []int32) (V, bool) {
+	k := m.key(bd, live)
+	if m.small != nil {
+		v, ok := m.small[k]
+		return v, ok
+	}
+	v, ok := m.big[string(m.buf)]
+	return v, ok
+}
+
+// seen counts a lookup (and a hit) for useful.
+func (m *memoTable[V]) seen(hit bool) {
+	m.lookups++
+	if hit {
+		m.hits++
+	}
+}
+
+// put stores v for the current values of live.
+func (m *memoTable[V]) put(bd *binding, live []int32, v V) {
+	k := m.key(bd, live)
+	if m.small != nil {
+		m.small[k] = v
+		return
+	}
+	m.big[string(m.buf)] = v
 }
 
 // join evaluates rule p.rule over the fact sets and returns the head tuples it
@@ -599,10 +717,9 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	for i := range bd.vals {
 		bd.vals[i] = -1
 	}
-	empty := &joined{keys: map[string]int{}}
 	for _, ci := range p.pre {
 		if !e.check(bd, &r.body[ci]) {
-			return empty
+			return noTuples
 		}
 	}
 	negLits := func(idx []int) Lit {
@@ -623,23 +740,30 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		// here, before its tuples are enumerated one by one.
 		if n, ok := e.productSize(p); ok && e.atoms+n > e.lim.MaxAtoms {
 			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: "rules of " + e.c.rels[r.head].name})
-			return empty
+			return noTuples
 		}
 	}
 	// Domain mode: the head tuples go straight into out, and a step state seen
 	// before can only derive tuples already there, so a visited set is enough.
-	out := &joined{keys: map[string]int{}}
-	visited := make([]map[string]bool, len(p.steps))
-	memo := make([]map[string]*joined, len(p.steps))
-	var key, tkey []byte
+	out := &joined{}
+	// visited (domain mode) and memo (circuit mode) per step; nil once a
+	// step's table stopped paying (useful).
+	visited := make([]*memoTable[struct{}], len(p.steps))
+	memo := make([]*memoTable[*joined], len(p.steps))
+	for k := range p.steps {
+		if b == nil {
+			visited[k] = newMemoTable[struct{}](len(p.steps[k].live))
+		} else {
+			memo[k] = newMemoTable[*joined](len(p.steps[k].live))
+		}
+	}
 	var rec func(k int) *joined
 	rec = func(k int) *joined {
 		if k == len(p.steps) {
 			t := e.instArgs(bd, r.headArgs)
-			tkey = encodeTuple(tkey[:0], t)
 			if b == nil {
-				if _, ok := out.keys[string(tkey)]; !ok {
-					out.add(tkey, append([]int32(nil), t...), True)
+				if _, ok := out.index(t); !ok {
+					out.add(append([]int32(nil), t...), True)
 					// Each new head tuple may become an atom: stop at the limit
 					// here, not after collecting them all.
 					if got := e.atoms + int64(len(out.tuples)); got > e.lim.MaxAtoms {
@@ -648,33 +772,26 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				}
 				return nil
 			}
-			j := &joined{keys: map[string]int{}}
-			j.add(tkey, append([]int32(nil), t...), True)
+			j := &joined{}
+			j.add(append([]int32(nil), t...), True)
 			return j.finish(b)
 		}
 		s := &p.steps[k]
-		key = key[:0]
-		for _, v := range s.live {
-			key = binary.LittleEndian.AppendUint32(key, uint32(bd.vals[v]))
-		}
 		if b == nil {
-			if visited[k] == nil {
-				visited[k] = map[string]bool{}
+			if v := visited[k]; v != nil {
+				_, hit := v.get(bd, s.live)
+				if v.seen(hit); hit {
+					return nil
+				}
+				v.put(bd, s.live, struct{}{})
 			}
-			if visited[k][string(key)] {
-				return nil
-			}
-			visited[k][string(key)] = true
-		} else {
-			if memo[k] == nil {
-				memo[k] = map[string]*joined{}
-			}
-			if j, ok := memo[k][string(key)]; ok {
+		} else if m := memo[k]; m != nil {
+			j, hit := m.get(bd, s.live)
+			if m.seen(hit); hit {
 				return j
 			}
 		}
-		memoKey := string(key)
-		acc := &joined{keys: map[string]int{}}
+		acc := noTuples // replaced by a new joined at the first tuple
 		f := e.facts[s.rel]
 		lo, hi := int32(0), f.n
 		if e.hi != nil {
@@ -721,9 +838,11 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				}
 				if here != False {
 					sub := rec(k + 1)
+					if acc == noTuples && len(sub.tuples) > 0 {
+						acc = &joined{}
+					}
 					for i, t := range sub.tuples {
-						tkey = encodeTuple(tkey[:0], t)
-						acc.add(tkey, t, b.And(here, sub.lits[i]))
+						acc.add(t, b.And(here, sub.lits[i]))
 					}
 				}
 			}
@@ -759,10 +878,21 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			}
 		}
 		if b == nil {
+			if v := visited[k]; v != nil && !v.useful() {
+				visited[k] = nil
+			}
 			return nil
 		}
-		acc.finish(b)
-		memo[k][memoKey] = acc
+		if acc != noTuples {
+			acc.finish(b)
+		}
+		if m := memo[k]; m != nil {
+			if m.useful() {
+				m.put(bd, s.live, acc)
+			} else {
+				memo[k] = nil
+			}
+		}
 		return acc
 	}
 	if b == nil {
