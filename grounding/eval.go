@@ -162,6 +162,10 @@ type engine struct {
 	lo, hi   []int32 // per relation: delta range of the current round
 	dropNeg  func(rel int32) bool
 	tuple    []int32
+	// memoProbe is the lookups after which a join memo that does not pay is
+	// dropped (see memoTable.useful): memoProbe unless a test sets it;
+	// negative keeps every memo.
+	memoProbe int64
 }
 
 func (e *engine) fail(err error) {
@@ -645,9 +649,10 @@ const (
 	memoMinHitRatio = 32
 )
 
-// useful reports whether the table is still worth its cost.
-func (m *memoTable[V]) useful() bool {
-	return m.lookups < memoProbe || m.hits*memoMinHitRatio >= m.lookups
+// useful reports whether the table is still worth its cost after probe
+// lookups (always when probe is negative).
+func (m *memoTable[V]) useful(probe int64) bool {
+	return probe < 0 || m.lookups < probe || m.hits*memoMinHitRatio >= m.lookups
 }
 
 func newMemoTable[V any](nlive int) *memoTable[V] {
@@ -878,7 +883,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			}
 		}
 		if b == nil {
-			if v := visited[k]; v != nil && !v.useful() {
+			if v := visited[k]; v != nil && !v.useful(e.memoProbe) {
 				visited[k] = nil
 			}
 			return nil
@@ -887,7 +892,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			acc.finish(b)
 		}
 		if m := memo[k]; m != nil {
-			if m.useful() {
+			if m.useful(e.memoProbe) {
 				m.put(bd, s.live, acc)
 			} else {
 				memo[k] = nil

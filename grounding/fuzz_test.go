@@ -426,6 +426,22 @@ func FuzzValidate(f *testing.F) {
 		if a, b := printProgram(p), printProgram(q); a != b {
 			t.Fatalf("Ground is not deterministic on\n%s\n%s", src, lineDiff(a, b))
 		}
+		// Join memos that stop paying are dropped: dropping them at once or
+		// never must give the same Program.
+		for _, probe := range []int64{0, -1} {
+			w = watchdog("GroundMemoProbe")
+			noPanic(t, "GroundMemoProbe", func() { q, err = grounding.GroundMemoProbe(context.Background(), file, fuzzLimits, probe) })
+			w.Stop()
+			if errors.Is(err, grounding.ErrLimit) {
+				continue // without memos a join may take longer
+			}
+			if err != nil {
+				t.Fatalf("GroundMemoProbe(%d) fails: %v", probe, err)
+			}
+			if a, b := printProgram(p), printProgram(q); a != b {
+				t.Fatalf("Ground and GroundMemoProbe(%d) differ on\n%s\n%s", probe, src, lineDiff(a, b))
+			}
+		}
 		noPanic(t, "playout", func() { playout(t, p, rand.New(rand.NewPCG(uint64(len(data)), 2)), 10) })
 	})
 }

@@ -62,6 +62,13 @@ func (l Limits) WithDefaults() Limits {
 // fixpoint. Validation problems come back as an ErrorList, exceeded limits as a
 // *LimitError, cancellation as ctx.Err().
 func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return ground(ctx, f, lim, memoProbe)
+}
+
+// ground is Ground with the number of lookups after which a join memo that
+// does not pay is dropped (negative: never), for tests that check that
+// dropping memos changes nothing.
+func ground(ctx context.Context, f *File, lim Limits, memoProbe int64) (*Program, error) {
 	lim = lim.WithDefaults()
 	ts := newTermStore()
 	c := &compiler{file: f.Name, ts: ts, lim: lim}
@@ -82,7 +89,7 @@ func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 		c.errs.Sort()
 		return nil, c.errs
 	}
-	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: time.Now().Add(lim.Timeout)}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: time.Now().Add(lim.Timeout), memoProbe: memoProbe}
 	e.facts = make([]*factSet, len(c.rels))
 	for i, r := range c.rels {
 		e.facts[i] = newFactSet(r.arity)

@@ -99,8 +99,14 @@ func TestMemoUseful(t *testing.T) {
 	}
 	for _, tc := range tests {
 		m := &memoTable[int]{lookups: tc.lookups, hits: tc.hits}
-		if got := m.useful(); got != tc.want {
+		if got := m.useful(memoProbe); got != tc.want {
 			t.Errorf("useful after %d lookups, %d hits = %v, want %v", tc.lookups, tc.hits, got, tc.want)
+		}
+		if !m.useful(-1) {
+			t.Errorf("useful(-1) after %d lookups, %d hits = false: a negative probe keeps every memo", tc.lookups, tc.hits)
+		}
+		if got := m.useful(0); got != (m.hits*memoMinHitRatio >= m.lookups) {
+			t.Errorf("useful(0) after %d lookups, %d hits = %v", tc.lookups, tc.hits, got)
 		}
 	}
 }

@@ -1,0 +1,11 @@
+package grounding
+
+import "context"
+
+// GroundMemoProbe is Ground with the join memos' probe set: 0 drops a memo
+// at its first lookup that misses, a negative probe keeps every memo (the
+// grounder before memos became adaptive). The differential check of
+// FuzzValidate compares both with Ground.
+func GroundMemoProbe(ctx context.Context, f *File, lim Limits, probe int64) (*Program, error) {
+	return ground(ctx, f, lim, probe)
+}
