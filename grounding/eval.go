@@ -479,6 +479,17 @@ type binding struct {
 	trail []int32
 }
 
+// matchArgs matches the arguments of an atom against a fact's tuple,
+// binding variables in b; on false the caller undoes the partial bindings.
+func (e *engine) matchArgs(b *binding, args []pat, tuple []int32) bool {
+	for i, a := range args {
+		if !e.match(b, a, tuple[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // match unifies pattern p with ground term t, recording new bindings on the trail.
 func (e *engine) match(b *binding, p pat, t int32) bool {
 	switch {
@@ -600,7 +611,7 @@ func (j *joined) add(tuple []int32, l Lit) {
 		j.alts = append(j.alts, nil)
 		switch {
 		case j.keys != nil:
-			j.keys[string(encodeTuple(j.buf[:0], tuple))] = i
+			j.keys[string(j.buf)] = i // index encoded tuple into buf
 		case len(j.tuples) == smallJoined:
 			j.keys = make(map[string]int, 2*smallJoined)
 			for k, u := range j.tuples {
@@ -629,13 +640,17 @@ const maxSmallLive = 8
 // every key of one step has the same length).
 type liveKey [maxSmallLive]int32
 
-// memoTable maps the values of one step's live variables to V.
+// memoTable maps the values of one step's live variables to V, while it
+// pays (useful).
 type memoTable[V any] struct {
 	small map[liveKey]V
 	big   map[string]V
-	buf   []byte
-	// lookups and hits decide whether the table pays (useful).
+	key   liveKey // the live values of the last get, with small
+	buf   []byte  // the live values of the last get, with big
+	probe int64   // see useful
+	// lookups and hits decide whether the table pays; off once it did not.
 	lookups, hits int64
+	off           bool
 }
 
 // A memo pays only where a step sees the same live values again; in some
@@ -649,60 +664,59 @@ const (
 	memoMinHitRatio = 32
 )
 
-// useful reports whether the table is still worth its cost after probe
-// lookups (always when probe is negative).
-func (m *memoTable[V]) useful(probe int64) bool {
-	return probe < 0 || m.lookups < probe || m.hits*memoMinHitRatio >= m.lookups
-}
-
-func newMemoTable[V any](nlive int) *memoTable[V] {
+// newMemoTable returns the table of a step with nlive live variables that
+// stops after probe lookups if it does not pay (never when probe < 0).
+func newMemoTable[V any](nlive int, probe int64) *memoTable[V] {
 	if nlive <= maxSmallLive {
-		return &memoTable[V]{small: map[liveKey]V{}}
+		return &memoTable[V]{small: map[liveKey]V{}, probe: probe}
 	}
-	return &memoTable[V]{big: map[string]V{}}
+	return &memoTable[V]{big: map[string]V{}, probe: probe}
 }
 
-func (m *memoTable[V]) key(bd *binding, live []int32) (k liveKey) {
+// useful reports whether the table is still worth its cost.
+func (m *memoTable[V]) useful() bool {
+	return m.probe < 0 || m.lookups < m.probe || m.hits*memoMinHitRatio >= m.lookups
+}
+
+// get returns the value stored for the current values of live, and keeps
+// them as the key of the next put. A table that stopped finds nothing.
+func (m *memoTable[V]) get(bd *binding, live []int32) (v V, ok bool) {
+	if m.off {
+		return v, false
+	}
+	m.lookups++
 	if m.small != nil {
-		for i, v := range live {
-			k[i] = bd.vals[v]
+		m.key = liveKey{}
+		for i, x := range live {
+			m.key[i] = bd.vals[x]
 		}
-		return k
+		v, ok = m.small[m.key]
+	} else {
+		m.buf = m.buf[:0]
+		for _, x := range live {
+			m.buf = binary.LittleEndian.AppendUint32(m.buf, uint32(bd.vals[x]))
+		}
+		v, ok = m.big[string(m.buf)]
 	}
-	m.buf = m.buf[:0]
-	for _, v := range live {
-		m.buf = binary.LittleEndian.AppendUint32(m.buf, uint32(bd.vals[v]))
+	if ok {
+		m.hits++
 	}
-	return k
-}
-
-// get returns the value stored for the current values of live.
-func (m *memoTable[V]) get(bd *binding, live []int32) (V, bool) {
-	k := m.key(bd, live)
-	if m.small != nil {
-		v, ok := m.small[k]
-		return v, ok
-	}
-	v, ok := m.big[string(m.buf)]
 	return v, ok
 }
 
-// seen counts a lookup (and a hit) for useful.
-func (m *memoTable[V]) seen(hit bool) {
-	m.lookups++
-	if hit {
-		m.hits++
+// put stores v under the live values of the last get (join calls put at a
+// step before it gets at that step again), or stops the table for good when
+// it does not pay.
+func (m *memoTable[V]) put(v V) {
+	switch {
+	case m.off:
+	case !m.useful():
+		*m = memoTable[V]{off: true}
+	case m.small != nil:
+		m.small[m.key] = v
+	default:
+		m.big[string(m.buf)] = v
 	}
-}
-
-// put stores v for the current values of live.
-func (m *memoTable[V]) put(bd *binding, live []int32, v V) {
-	k := m.key(bd, live)
-	if m.small != nil {
-		m.small[k] = v
-		return
-	}
-	m.big[string(m.buf)] = v
 }
 
 // join evaluates rule p.rule over the fact sets and returns the head tuples it
@@ -751,17 +765,10 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	// Domain mode: the head tuples go straight into out, and a step state seen
 	// before can only derive tuples already there, so a visited set is enough.
 	out := &joined{}
-	// visited (domain mode) and memo (circuit mode) per step; nil once a
-	// step's table stopped paying (useful).
+	// visited (domain mode) and memo (circuit mode) per step, made at a
+	// step's first visit.
 	visited := make([]*memoTable[struct{}], len(p.steps))
 	memo := make([]*memoTable[*joined], len(p.steps))
-	for k := range p.steps {
-		if b == nil {
-			visited[k] = newMemoTable[struct{}](len(p.steps[k].live))
-		} else {
-			memo[k] = newMemoTable[*joined](len(p.steps[k].live))
-		}
-	}
 	var rec func(k int) *joined
 	rec = func(k int) *joined {
 		if k == len(p.steps) {
@@ -783,30 +790,24 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		}
 		s := &p.steps[k]
 		if b == nil {
-			if v := visited[k]; v != nil {
-				_, hit := v.get(bd, s.live)
-				if v.seen(hit); hit {
-					return nil
-				}
-				v.put(bd, s.live, struct{}{})
+			if visited[k] == nil {
+				visited[k] = newMemoTable[struct{}](len(s.live), e.memoProbe)
 			}
-		} else if m := memo[k]; m != nil {
-			j, hit := m.get(bd, s.live)
-			if m.seen(hit); hit {
+			if _, seen := visited[k].get(bd, s.live); seen {
+				return nil
+			}
+			visited[k].put(struct{}{})
+		} else {
+			if memo[k] == nil {
+				memo[k] = newMemoTable[*joined](len(s.live), e.memoProbe)
+			}
+			if j, hit := memo[k].get(bd, s.live); hit {
 				return j
 			}
 		}
 		acc := noTuples // replaced by a new joined at the first tuple
 		f := e.facts[s.rel]
-		lo, hi := int32(0), f.n
-		if e.hi != nil {
-			hi = min(hi, e.hi[s.rel])
-			if s.delta {
-				lo = e.lo[s.rel]
-			} else if s.old {
-				hi = min(hi, e.lo[s.rel])
-			}
-		}
+		lo, hi := e.stepRange(s)
 		lit := &r.body[s.lit]
 		fluent := !e.c.rels[s.rel].static
 		try := func(id int32) bool {
@@ -814,14 +815,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				return false
 			}
 			mark := len(bd.trail)
-			ok := true
-			tuple := f.tuple(id)
-			for i, a := range lit.args {
-				if !e.match(bd, a, tuple[i]) {
-					ok = false
-					break
-				}
-			}
+			ok := e.matchArgs(bd, lit.args, f.tuple(id))
 			if ok {
 				for _, ci := range s.checks {
 					if !e.check(bd, &r.body[ci]) {
@@ -883,21 +877,12 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			}
 		}
 		if b == nil {
-			if v := visited[k]; v != nil && !v.useful(e.memoProbe) {
-				visited[k] = nil
-			}
 			return nil
 		}
 		if acc != noTuples {
 			acc.finish(b)
 		}
-		if m := memo[k]; m != nil {
-			if m.useful(e.memoProbe) {
-				m.put(bd, s.live, acc)
-			} else {
-				memo[k] = nil
-			}
-		}
+		memo[k].put(acc)
 		return acc
 	}
 	if b == nil {
@@ -1012,15 +997,7 @@ func (e *engine) productSize(p *plan) (n int64, ok bool) {
 				return 0, false
 			}
 			mark := len(bd.trail)
-			match := true
-			tuple := f.tuple(id)
-			for i, a := range lit.args {
-				if !e.match(bd, a, tuple[i]) {
-					match = false
-					break
-				}
-			}
-			if match {
+			if e.matchArgs(bd, lit.args, f.tuple(id)) {
 				key = key[:0]
 				for _, v := range hv {
 					key = binary.LittleEndian.AppendUint32(key, uint32(bd.vals[v]))

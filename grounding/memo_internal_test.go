@@ -49,8 +49,8 @@ func TestJoinedIndex(t *testing.T) {
 }
 
 // TestMemoTable stores and finds live values with array keys (few live
-// variables) and string keys (more than maxSmallLive), and counts lookups
-// for useful.
+// variables) and string keys (more than maxSmallLive); put stores under the
+// key of the last get.
 func TestMemoTable(t *testing.T) {
 	for _, nlive := range []int{0, 1, maxSmallLive, maxSmallLive + 1, 3 * maxSmallLive} {
 		t.Run(fmt.Sprint(nlive), func(t *testing.T) {
@@ -64,18 +64,21 @@ func TestMemoTable(t *testing.T) {
 					bd.vals[i] = x + int32(i)
 				}
 			}
-			m := newMemoTable[int](nlive)
+			m := newMemoTable[int](nlive, -1)
 			if (m.small != nil) != (nlive <= maxSmallLive) {
 				t.Fatalf("array keys = %v for %d live variables", m.small != nil, nlive)
 			}
 			for x := range int32(50) {
 				set(x)
-				m.put(bd, live, int(x))
+				// With no live variable every assignment is the same key.
+				if _, ok := m.get(bd, live); ok != (nlive == 0 && x > 0) {
+					t.Errorf("get(%d) before its put: found %v", x, ok)
+				}
+				m.put(int(x))
 			}
 			for x := range int32(60) {
 				set(x)
 				v, ok := m.get(bd, live)
-				// With no live variable every assignment is the same key.
 				wantOK := x < 50 || nlive == 0
 				if ok != wantOK || ok && nlive > 0 && v != int(x) {
 					t.Errorf("get(%d) = %d, %v", x, v, ok)
@@ -98,15 +101,38 @@ func TestMemoUseful(t *testing.T) {
 		{1 << 20, 1 << 19, true},
 	}
 	for _, tc := range tests {
-		m := &memoTable[int]{lookups: tc.lookups, hits: tc.hits}
-		if got := m.useful(memoProbe); got != tc.want {
+		m := &memoTable[int]{probe: memoProbe, lookups: tc.lookups, hits: tc.hits}
+		if got := m.useful(); got != tc.want {
 			t.Errorf("useful after %d lookups, %d hits = %v, want %v", tc.lookups, tc.hits, got, tc.want)
 		}
-		if !m.useful(-1) {
-			t.Errorf("useful(-1) after %d lookups, %d hits = false: a negative probe keeps every memo", tc.lookups, tc.hits)
+		if m.probe = -1; !m.useful() {
+			t.Errorf("useful with probe -1 after %d lookups, %d hits = false: a negative probe keeps every memo", tc.lookups, tc.hits)
 		}
-		if got := m.useful(0); got != (m.hits*memoMinHitRatio >= m.lookups) {
-			t.Errorf("useful(0) after %d lookups, %d hits = %v", tc.lookups, tc.hits, got)
+		if m.probe = 0; m.useful() != (m.hits*memoMinHitRatio >= m.lookups) {
+			t.Errorf("useful with probe 0 after %d lookups, %d hits = %v", tc.lookups, tc.hits, m.useful())
 		}
+	}
+}
+
+// TestMemoStops: a table that does not pay stops at its next put, and then
+// finds nothing and stores nothing.
+func TestMemoStops(t *testing.T) {
+	bd := &binding{vals: []int32{0}}
+	live := []int32{0}
+	m := newMemoTable[int](1, 4)
+	for x := range int32(4) { // 4 distinct keys: 4 lookups, no hit
+		bd.vals[0] = x
+		m.get(bd, live)
+		if m.put(int(x)); m.off != (x == 3) {
+			t.Fatalf("after %d misses off = %v, want %v", x+1, m.off, x == 3)
+		}
+	}
+	bd.vals[0] = 0
+	if _, ok := m.get(bd, live); ok {
+		t.Errorf("a stopped table finds a value")
+	}
+	m.put(7)
+	if _, ok := m.get(bd, live); ok || m.small != nil || m.lookups != 0 {
+		t.Errorf("a stopped table stores or counts: %+v", m)
 	}
 }
