@@ -8,6 +8,13 @@ import (
 	"encoding/hex"
 )
 
+// CanonicalVersion names the canonical form that Canonize computes.
+// Certificates are comparable only when made by the same version: a change
+// to the search that can change the canonical labelling of some graph (its
+// target cells, its trace, its leaf order) increments it. Version 2 treats
+// free cells as leaves (see the package documentation).
+const CanonicalVersion = 2
+
 // Certificate is the canonical form of a coloured digraph as bytes: two
 // graphs have equal certificates if and only if they are isomorphic by a
 // colour-preserving isomorphism (colour values included, not only colour

@@ -31,7 +31,8 @@ type Graph struct {
 	outAdj   []int32
 	inStart  []int32 // len n+1
 	inAdj    []int32
-	sym      bool // every arc u->v has its reverse v->u
+	sym      bool   // every arc u->v has its reverse v->u
+	loop     []bool // loop[v]: v has a self-loop; nil if no vertex has one
 	// byColor lists the vertices by increasing colour, then vertex: the
 	// cells of the colour partition that every search starts from,
 	// computed once here rather than sorted again on every call.
@@ -157,6 +158,14 @@ func (g *Graph) finish() {
 		for _, x := range g.outAdj[g.outStart[u]:g.outStart[u+1]] {
 			g.inAdj[fill[x]] = int32(u)
 			fill[x]++
+		}
+	}
+	for u := 0; u < n; u++ {
+		if _, ok := slices.BinarySearch(g.Out(u), int32(u)); ok {
+			if g.loop == nil {
+				g.loop = make([]bool, n)
+			}
+			g.loop[u] = true
 		}
 	}
 	g.sym = slices.Equal(g.outStart, g.inStart) && slices.Equal(g.outAdj, g.inAdj)

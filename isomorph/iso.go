@@ -204,6 +204,7 @@ type refPath struct {
 // referencePath descends g's tree always taking the first child.
 func referencePath(ctx context.Context, g *Graph) (*refPath, error) {
 	s := newSearcher(g, modeAut, Limits{})
+	s.noFree = true // Search enumerates every mapping: it needs discrete leaves
 	p, r := s.p, s.r
 	p.setColors(g)
 	r.enqueueAll()
@@ -215,7 +216,7 @@ func referencePath(ctx context.Context, g *Graph) (*refPath, error) {
 	for d := 0; !p.discrete(); d++ {
 		ref.end = append(ref.end, len(r.tok))
 		s.ensureLevel(d)
-		s.newNode(d)
+		s.newNode(d, s.targetCell())
 		lv := &s.levels[d]
 		ref.cell = append(ref.cell, lv.cell)
 		c := p.individualize(p.elems[lv.cell])

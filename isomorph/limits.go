@@ -16,6 +16,24 @@ type Limits struct {
 	// counting the root and the leaves) of each search. 0 means
 	// DefaultMaxNodes; a negative value means no limit.
 	MaxNodes int64
+	// MaxGenWords bounds the memory of the automorphism group found: the
+	// number of generators times the number of vertices (int32 words). 0
+	// means DefaultMaxGenWords; a negative value means no limit.
+	MaxGenWords int64
+}
+
+// DefaultMaxGenWords is the generator budget of one search when
+// Limits.MaxGenWords is zero: 512 MiB of int32s.
+const DefaultMaxGenWords = 1 << 27
+
+func (l Limits) maxGenWords() int64 {
+	switch {
+	case l.MaxGenWords == 0:
+		return DefaultMaxGenWords
+	case l.MaxGenWords < 0:
+		return 1<<63 - 1
+	}
+	return l.MaxGenWords
 }
 
 func (l Limits) maxNodes() int64 {
@@ -53,7 +71,7 @@ func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 // Stats counts the work of a search.
 type Stats struct {
 	Nodes      int64 // search-tree nodes, the root and the leaves included
-	Leaves     int64 // search-tree leaves (discrete partitions) reached
+	Leaves     int64 // search-tree leaves (discrete partitions or complete nodes) reached
 	Pruned     int64 // children cut off by the refinement trace
 	MaxDepth   int   // deepest level reached (the root is level 0)
 	Generators int   // automorphisms kept as generators

@@ -383,6 +383,18 @@ func (r *refiner) finishCompare() {
 // then only partly refined and must be undone). It returns ctx.Err() if ctx
 // is cancelled.
 func (r *refiner) refine(ctx context.Context) (bool, error) {
+	alive, err := r.refineOpen(ctx)
+	if !alive || err != nil {
+		return alive, err
+	}
+	r.finishCompare()
+	return !r.dead(), nil
+}
+
+// refineOpen is refine without the final comparison: the caller may emit
+// more tokens for the node (the search's complete-node marker) before it
+// calls finishCompare and checks dead.
+func (r *refiner) refineOpen(ctx context.Context) (bool, error) {
 	p := r.p
 	for !p.discrete() {
 		var w int32
@@ -395,8 +407,7 @@ func (r *refiner) refine(ctx context.Context) (bool, error) {
 			r.qmHead++
 		default:
 			r.clearQueue()
-			r.finishCompare()
-			return !r.dead(), nil
+			return true, nil
 		}
 		r.inQueue[w] = false
 		r.splitBy(w)
@@ -413,8 +424,7 @@ func (r *refiner) refine(ctx context.Context) (bool, error) {
 		}
 	}
 	r.clearQueue()
-	r.finishCompare()
-	return !r.dead(), nil
+	return true, nil
 }
 
 // splitBy splits every cell by its vertices' numbers of out-neighbours in

@@ -80,6 +80,13 @@ type searcher struct {
 	markStamp int32
 	order     *big.Int
 
+	// noFree makes targetCell treat free cells like any other (the
+	// reference path of Search, which must reach discrete leaves).
+	noFree   bool
+	freeBase []int32 // base points of the free cells of the first leaf
+	genWords int64   // int32s held by gens
+	maxWords int64
+
 	held  int      // int32s held by the levels' child lists
 	idxOf []int32  // scratch: vertex -> index in a level's verts
 	stamp []uint32 // scratch for automorphism tests
@@ -93,6 +100,7 @@ func newSearcher(g *Graph, mode searchMode, lim Limits) *searcher {
 		g:        g,
 		mode:     mode,
 		maxNodes: lim.maxNodes(),
+		maxWords: lim.maxGenWords(),
 		p:        p,
 		r:        newRefiner(g, p),
 		order:    big.NewInt(1),
@@ -130,6 +138,9 @@ func (s *searcher) needScratch() {
 
 // run searches the whole tree.
 func (s *searcher) run(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	p, r := s.p, s.r
 	p.setColors(s.g)
 	r.enqueueAll()
@@ -140,13 +151,20 @@ func (s *searcher) run(ctx context.Context) error {
 	}
 	s.ensureLevel(0)
 	s.levels[0].eqFirst, s.levels[0].cmpBest = true, 0
+	cell := s.nodeCell()
+	if cell == cellComplete {
+		r.emit(completeToken)
+	}
 	d := 0
 	fresh := true
 	for {
 		if fresh {
 			fresh = false
-			if p.discrete() {
-				t := s.leaf(d)
+			if cell < 0 {
+				t, err := s.leaf(d)
+				if err != nil {
+					return err
+				}
 				if d == 0 {
 					return nil
 				}
@@ -154,7 +172,7 @@ func (s *searcher) run(ctx context.Context) error {
 				d = t
 				continue
 			}
-			s.newNode(d)
+			s.newNode(d, cell)
 		}
 		lv := &s.levels[d]
 		x, ok := s.nextChild(d)
@@ -197,9 +215,17 @@ func (s *searcher) run(ctx context.Context) error {
 		c := p.individualize(x)
 		r.emit(lv.cell)
 		r.enqueue(c)
-		alive, err := r.refine(ctx)
+		alive, err := r.refineOpen(ctx)
 		if err != nil {
 			return err
+		}
+		if alive {
+			cell = s.nodeCell()
+			if cell == cellComplete {
+				r.emit(completeToken)
+			}
+			r.finishCompare()
+			alive = !r.dead()
 		}
 		if !alive {
 			s.stats.Pruned++
@@ -232,15 +258,43 @@ func (s *searcher) backtrack(d int) {
 	s.r.tok = s.r.tok[:lv.tokEnd]
 }
 
-// newNode prepares the node at depth d (not a leaf): its non-singleton
-// cells, its target cell and its children.
-func (s *searcher) newNode(d int) {
+// Special results of nodeCell.
+const (
+	cellDiscrete = -1 // the partition is discrete: the node is a leaf
+	cellComplete = -2 // every non-singleton cell is free: see nodeCell
+)
+
+// completeToken ends the trace of a complete node, so that a complete node
+// and an incomplete one never have equal traces.
+const completeToken = -1
+
+// nodeCell returns the target cell of the node whose refinement just
+// ended, or cellDiscrete, or cellComplete when every non-singleton cell is
+// free (see cellFree). A complete node is a leaf of the search: every
+// permutation of the vertices inside its free cells is an automorphism
+// fixing its path, and refinement would split nothing below it, so all
+// leaves of its subtree are images of each other and any one ordering of
+// the cells, such as the current one, stands for them all.
+func (s *searcher) nodeCell() int32 {
+	if s.p.discrete() {
+		return cellDiscrete
+	}
+	c := s.targetCell()
+	if c < 0 {
+		return cellComplete
+	}
+	return c
+}
+
+// newNode prepares the node at depth d (not a leaf) with the given target
+// cell.
+func (s *searcher) newNode(d int, cell int32) {
 	p := s.p
 	lv := &s.levels[d]
 	lv.mark = len(p.trail)
 	lv.tokEnd = len(s.r.tok)
 	lv.onFirst = false
-	lv.cell = s.targetCell()
+	lv.cell = cell
 	lv.started = false
 	lv.ready = false
 }
@@ -340,25 +394,96 @@ const (
 var targetHeuristic = cellFirstLargest
 
 // targetCell picks the cell to individualize in, scanning the
-// non-singleton cells in position order.
+// non-singleton cells in position order and skipping free cells (unless
+// noFree is set). It returns -1 if every non-singleton cell is free.
 func (s *searcher) targetCell() int32 {
 	p := s.p
 	head := p.n
-	first := p.nsNext[head]
 	switch targetHeuristic {
-	case cellFirst:
-		return first
 	case cellMaxJoinsLargest, cellMaxJoinsSmallest:
 		return s.maxJoinsCell(targetHeuristic == cellMaxJoinsSmallest)
 	}
-	best, bl := first, p.cellLen[first]
-	for c := p.nsNext[first]; c != head; c = p.nsNext[c] {
+	best, bl := int32(-1), int32(0)
+	for c := p.nsNext[head]; c != head; c = p.nsNext[c] {
 		l := p.cellLen[c]
-		if targetHeuristic == cellFirstSmallest && l < bl || targetHeuristic != cellFirstSmallest && l > bl {
-			best, bl = c, l
+		if best >= 0 && !(targetHeuristic == cellFirstSmallest && l < bl || targetHeuristic != cellFirstSmallest && l > bl) {
+			continue
+		}
+		// Freeness is tested only for a cell that would be chosen.
+		if !s.noFree && s.cellFree(c) {
+			continue
+		}
+		best, bl = c, l
+		if targetHeuristic == cellFirst {
+			break
 		}
 	}
 	return best
+}
+
+// cellFree reports whether the non-singleton cell c of the current
+// equitable partition is free: for every cell D (c itself included), the
+// arcs from c to D, and those from D to c, are all present or all absent
+// (within c, between distinct vertices, with no self-loop or all of them).
+// Then every permutation of c that fixes the other vertices is an
+// automorphism of the graph, which also fixes every cell; a free cell stays
+// free in every finer equitable partition, and individualizing one of its
+// vertices splits nothing else.
+//
+// Because the partition is equitable, one vertex v of c tells, once every
+// vertex of c is known to have a self-loop exactly when v has: v has 0 or
+// |D| out- and in-neighbours in every non-singleton cell D other than c,
+// and 0 or |c|-1 in c itself, not counting its own loop.
+func (s *searcher) cellFree(c int32) bool {
+	p, g := s.p, s.g
+	v := p.elems[c]
+	self := int32(0)
+	if g.loop != nil {
+		if g.loop[v] {
+			self = 1
+		}
+		for _, x := range p.elems[c : c+p.cellLen[c]] {
+			if g.loop[x] != g.loop[v] {
+				return false
+			}
+		}
+	}
+	s.r.alloc()
+	cnt := s.r.touchedN // all zero outside refinement
+	touched := s.r.touched[:0]
+	free := true
+	for pass := 0; pass < 2 && free; pass++ {
+		nb := g.Out(int(v))
+		if pass == 1 {
+			if g.sym {
+				break
+			}
+			nb = g.In(int(v))
+		}
+		touched = touched[:0]
+		for _, w := range nb {
+			d := p.cellOf[w]
+			if p.cellLen[d] == 1 {
+				continue
+			}
+			if cnt[d] == 0 {
+				touched = append(touched, d)
+			}
+			cnt[d]++
+		}
+		for _, d := range touched {
+			k := cnt[d]
+			cnt[d] = 0
+			if d == c {
+				k -= self
+				free = free && (k == 0 || k == p.cellLen[c]-1)
+			} else {
+				free = free && k == p.cellLen[d]
+			}
+		}
+	}
+	s.r.touched = touched[:0]
+	return free
 }
 
 // maxJoinsCell returns the first cell, among the non-singleton cells with
@@ -402,6 +527,9 @@ func (s *searcher) maxJoinsCell(smallest bool) int32 {
 			}
 		}
 		better := joins > bj || joins == bj && (smallest && l < bl || !smallest && l > bl)
+		if better && joins <= 1 && !s.noFree && s.cellFree(c) {
+			better = false
+		}
 		if better {
 			best, bj, bl = c, joins, l
 		}
@@ -539,20 +667,24 @@ func (s *searcher) union(lv *level, a, b int32) {
 	lv.expl[a] = lv.expl[a] || lv.expl[b]
 }
 
-// leaf handles the discrete partition at depth d and returns the depth of
+// leaf handles the leaf at depth d (a discrete partition or a complete
+// node, whose current order stands for its leaves) and returns the depth of
 // the node whose remaining children the search continues with.
-func (s *searcher) leaf(d int) int {
+func (s *searcher) leaf(d int) (int, error) {
 	s.stats.Leaves++
 	p := s.p
 	lvEq, lvCmp := s.levels[d].eqFirst, s.levels[d].cmpBest
 	if !s.haveFirst {
 		s.haveFirst = true
+		if err := s.addFree(); err != nil {
+			return 0, err
+		}
 		if d == 0 && s.mode == modeAut {
-			// The root is discrete: the tree is this one leaf, and no
-			// other leaf will be compared with it, so nothing of it is
-			// kept (the group is trivial, its base empty).
+			// The root is a leaf: the tree is this one leaf, and no other
+			// leaf will be compared with it, so nothing of it is kept
+			// (the group is that of its free cells, its base theirs).
 			s.firstPath = slices.Clone(s.path[:0])
-			return -1
+			return -1, nil
 		}
 		s.firstElems = slices.Clone(p.elems)
 		s.firstPath = slices.Clone(s.path[:d])
@@ -567,7 +699,7 @@ func (s *searcher) leaf(d int) int {
 		}
 		s.setBest(d)
 		s.bestStale = true // built when a leaf is first compared with it
-		return d - 1
+		return d - 1, nil
 	}
 	s.needScratch()
 	if lvEq {
@@ -575,14 +707,16 @@ func (s *searcher) leaf(d int) int {
 			s.perm[v] = p.elems[i]
 		}
 		if s.isAutomorphism(s.perm) {
-			s.addGen(s.perm, true)
-			return divergence(s.path[:d], s.firstPath)
+			if err := s.addGen(s.perm, true); err != nil {
+				return 0, err
+			}
+			return divergence(s.path[:d], s.firstPath), nil
 		}
 	}
 	if s.mode == modeCanon && lvCmp > 0 {
 		s.setBest(d)
 		s.bestStale = true
-		return d - 1
+		return d - 1, nil
 	}
 	// In modeCanon the leaf's trace equals the best leaf's (lvCmp == 0) or
 	// is smaller (then it is kept only for the first-leaf test above). In
@@ -591,7 +725,7 @@ func (s *searcher) leaf(d int) int {
 	// finds automorphisms inside subtrees that hold no image of the first
 	// leaf, which nauty's first-leaf-only search would explore in full.
 	if s.mode == modeCanon && lvCmp < 0 {
-		return d - 1
+		return d - 1, nil
 	}
 	s.freshBestRows()
 	switch s.buildRows(s.candRows, p.elems, p.pos, true) {
@@ -602,10 +736,49 @@ func (s *searcher) leaf(d int) int {
 		for i, v := range s.bestElems {
 			s.perm[v] = p.elems[i]
 		}
-		s.addGen(s.perm, false)
-		return divergence(s.path[:d], s.bestPath)
+		if err := s.addGen(s.perm, false); err != nil {
+			return 0, err
+		}
+		return divergence(s.path[:d], s.bestPath), nil
 	}
-	return d - 1
+	return d - 1, nil
+}
+
+// addFree adds, for the first leaf, the symmetric group of each of its free
+// cells (none if it is discrete). For a free cell listed c_1..c_k in the
+// partition, the base is extended by c_1..c_{k-1} and the generators are
+// the transpositions (c_i c_{i+1}): those moving only c_{i+1}..c_k generate
+// the stabiliser of c_1..c_i, so the generators stay a strong generating
+// set, and the orbit lengths k, k-1, ..., 2 multiply the order by k!.
+// Every generator found later fixes the first path, so they are the first.
+func (s *searcher) addFree() error {
+	p := s.p
+	if p.discrete() {
+		return nil
+	}
+	s.needOrbits()
+	s.needScratch()
+	perm := s.perm
+	for v := range perm {
+		perm[v] = int32(v)
+	}
+	var fact big.Int
+	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
+		cell := p.elems[c : c+p.cellLen[c]]
+		for i := 0; i+1 < len(cell); i++ {
+			a, b := cell[i], cell[i+1]
+			perm[a], perm[b] = b, a
+			err := s.keepGen(perm)
+			perm[a], perm[b] = a, b
+			if err != nil {
+				return err
+			}
+			s.orbUnion(a, b)
+		}
+		s.freeBase = append(s.freeBase, cell[:len(cell)-1]...)
+		s.order.Mul(s.order, fact.MulRange(1, int64(len(cell))))
+	}
+	return nil
 }
 
 // divergence returns the length of the common prefix of a and b.
@@ -767,25 +940,42 @@ func (s *searcher) isAutomorphism(perm []int32) bool {
 // always join two orbits of the group found so far and are kept;
 // automorphisms from the best leaf are kept only if they do. This bounds the
 // generators by n-1.
-func (s *searcher) addGen(perm []int32, fromFirst bool) {
+func (s *searcher) addGen(perm []int32, fromFirst bool) error {
 	s.needOrbits()
 	joined := false
 	for v, w := range perm {
-		a, b := s.orbFind(int32(v)), s.orbFind(w)
-		if a != b {
-			if b < a {
-				a, b = b, a
-			}
-			s.orb[b] = a
-			s.orbSize[a] += s.orbSize[b]
-			s.orbMark[a] = max(s.orbMark[a], s.orbMark[b])
-			joined = true
-		}
+		joined = s.orbUnion(int32(v), w) || joined
 	}
 	if !joined && !fromFirst {
-		return
+		return nil
+	}
+	return s.keepGen(perm)
+}
+
+// keepGen appends a copy of perm to the generators, within Limits.MaxGenWords.
+func (s *searcher) keepGen(perm []int32) error {
+	s.genWords += int64(len(perm))
+	if s.genWords > s.maxWords {
+		return &LimitError{What: "generator words", Limit: s.maxWords, Got: s.genWords}
 	}
 	s.gens = append(s.gens, Perm(slices.Clone(perm)))
+	return nil
+}
+
+// orbUnion merges the orbits of v and w and reports whether they were
+// different.
+func (s *searcher) orbUnion(v, w int32) bool {
+	a, b := s.orbFind(v), s.orbFind(w)
+	if a == b {
+		return false
+	}
+	if b < a {
+		a, b = b, a
+	}
+	s.orb[b] = a
+	s.orbSize[a] += s.orbSize[b]
+	s.orbMark[a] = max(s.orbMark[a], s.orbMark[b])
+	return true
 }
 
 func (s *searcher) orbFind(v int32) int32 {
@@ -811,7 +1001,7 @@ func (s *searcher) group() *Group {
 		n:          s.g.n,
 		Generators: s.gens,
 		Order:      s.order,
-		Base:       s.firstPath,
+		Base:       append(slices.Clip(s.firstPath), s.freeBase...),
 		Orbits:     orbits,
 		Stats:      st,
 	}

@@ -1,0 +1,163 @@
+package isomorph_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/isomorph"
+)
+
+// blowUp returns a random graph made of classes of twins: a random base
+// digraph on k vertices whose vertex i becomes a class of 1..3 vertices;
+// arcs between two classes follow the base arc, and inside a class the
+// arcs between distinct vertices are all present or all absent. Self-loops
+// are put on all, none or (to catch a wrong freeness test) some vertices of
+// a class. Such graphs have many free cells, the cells whose vertices the
+// search permutes freely without branching.
+func blowUp(tb testing.TB, rng *rand.Rand, maxN int) *isomorph.Graph {
+	var class []int
+	for len(class) < maxN {
+		size := 1 + rng.IntN(3)
+		c := 0
+		if len(class) > 0 {
+			c = class[len(class)-1] + 1
+		}
+		for j := 0; j < size && len(class) < maxN; j++ {
+			class = append(class, c)
+		}
+	}
+	k := class[len(class)-1] + 1
+	n := len(class)
+	base := make([][]bool, k)
+	inside := make([]bool, k)
+	loops := make([]int, k) // 0 none, 1 all, 2 some
+	colour := make([]int32, k)
+	for i := range base {
+		base[i] = make([]bool, k)
+		for j := range base[i] {
+			base[i][j] = rng.IntN(2) == 0
+		}
+		inside[i] = rng.IntN(2) == 0
+		loops[i] = rng.IntN(3)
+		colour[i] = int32(rng.IntN(2))
+	}
+	colors := make([]int32, n)
+	var arcs [][2]int32
+	for u := 0; u < n; u++ {
+		colors[u] = colour[class[u]]
+		for v := 0; v < n; v++ {
+			cu, cv := class[u], class[v]
+			var arc bool
+			switch {
+			case u == v:
+				arc = loops[cu] == 1 || loops[cu] == 2 && rng.IntN(2) == 0
+			case cu == cv:
+				arc = inside[cu]
+			default:
+				arc = base[cu][cv]
+			}
+			if arc {
+				arcs = append(arcs, [2]int32{int32(u), int32(v)})
+			}
+		}
+	}
+	return mustNew(tb, n, colors, arcs)
+}
+
+// TestFreeCellsBrute checks, on twin-rich graphs, the group order against
+// brute force, the strong generating set (Elements and Contains), and that
+// certificates tell isomorphic and non-isomorphic pairs apart.
+func TestFreeCellsBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	iso, non := 0, 0
+	for i := 0; i < 400; i++ {
+		g := blowUp(t, rng, 1+rng.IntN(8))
+		n := g.Order()
+		want := bruteAutCount(g)
+		for _, mode := range []string{"Automorphisms", "Canonize"} {
+			var gr *isomorph.Group
+			if mode == "Canonize" {
+				c, err := isomorph.Canonize(ctx, g, isomorph.Limits{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				gr = c.Group
+			} else {
+				var err error
+				if gr, err = isomorph.Automorphisms(ctx, g, isomorph.Limits{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !gr.Order.IsInt64() || gr.Order.Int64() != want {
+				t.Fatalf("graph %d (n=%d arcs=%v colours=%v): %s order %v, brute force %d", i, n, arcsOf(g), colorsOf(g), mode, gr.Order, want)
+			}
+			checkGroup(t, g, gr)
+		}
+		h := relabel(t, g, randPerm(rng, n))
+		if i%2 == 1 {
+			h = moveArc(t, rng, h)
+		}
+		wantIso := bruteIsomorphic(g, h)
+		_, cg, err := isomorph.Canonical(ctx, g, isomorph.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ch, err := isomorph.Canonical(ctx, h, isomorph.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cg.Equal(ch); got != wantIso {
+			t.Fatalf("graph %d (arcs %v, relabelled %v): certificates equal = %v, want %v", i, arcsOf(g), arcsOf(h), got, wantIso)
+		}
+		m, err := isomorph.Find(ctx, g, h, isomorph.Limits{})
+		switch {
+		case wantIso && (err != nil || !isomorph.IsIsomorphism(g, h, m)):
+			t.Fatalf("graph %d: Find = %v, %v; want an isomorphism", i, m, err)
+		case !wantIso && !errors.Is(err, isomorph.ErrNotIsomorphic):
+			t.Fatalf("graph %d: Find = %v, %v; want ErrNotIsomorphic", i, m, err)
+		}
+		if wantIso {
+			iso++
+		} else {
+			non++
+		}
+	}
+	if iso < 100 || non < 100 {
+		t.Errorf("only %d isomorphic and %d non-isomorphic pairs", iso, non)
+	}
+}
+
+// TestFreeCellsShortcut checks that free cells cost no branching: the
+// search of a star with n leaves, or of n isolated vertices, is one node,
+// and its group order is n!.
+func TestFreeCellsShortcut(t *testing.T) {
+	const n = 2000
+	var star [][2]int32
+	for v := int32(1); v <= n; v++ {
+		star = append(star, [2]int32{0, v}, [2]int32{v, 0})
+	}
+	for _, tc := range []struct {
+		name string
+		g    *isomorph.Graph
+	}{
+		{"star", mustNew(t, n+1, nil, star)},
+		{"empty", mustNew(t, n, nil, nil)},
+	} {
+		gr, err := isomorph.Automorphisms(ctx, tc.g, isomorph.Limits{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if gr.Order.Cmp(factorial(n)) != 0 {
+			t.Errorf("%s: order %v, want %d!", tc.name, gr.Order, n)
+		}
+		if gr.Stats.Nodes != 1 || len(gr.Generators) != n-1 || len(gr.Base) != n-1 {
+			t.Errorf("%s: %d nodes, %d generators, base of %d; want 1, %d, %d", tc.name, gr.Stats.Nodes, len(gr.Generators), len(gr.Base), n-1, n-1)
+		}
+		// A generator budget below n-1 generators stops the search.
+		_, err = isomorph.Automorphisms(ctx, tc.g, isomorph.Limits{MaxGenWords: int64(tc.g.Order()) * (n - 2)})
+		if !errors.Is(err, isomorph.ErrLimit) {
+			t.Errorf("%s: with too small a generator budget: %v, want ErrLimit", tc.name, err)
+		}
+	}
+}
