@@ -18,15 +18,20 @@ import (
 // equivalence class: two games can only be equivalent when both keys are
 // equal (an empty Certificate matches any).
 type Analysis struct {
-	// Certificate is the hex SHA-256 of the canonical certificate of the
-	// game's ground graph (64 characters), or empty when the canonical
-	// search hit a limit.
+	// Certificate is "isoV:" followed by the hex SHA-256 of the canonical
+	// certificate of the game's ground graph, V being
+	// isomorph.CanonicalVersion (69 characters), or empty when the
+	// canonical search hit a limit. The prefix is the certificate's scheme:
+	// the store compares certificates of one scheme only.
 	Certificate string
 	// Invariants summarises cheap invariants that every equivalence keeps:
 	// numbers of roles, state propositions and initial propositions, the
 	// sorted numbers of actions per role, and the size of the ground graph.
 	Invariants string
 }
+
+// CertificateScheme prefixes Analysis.Certificate.
+var CertificateScheme = fmt.Sprintf("iso%d:", isomorph.CanonicalVersion)
 
 // Analyze grounds a game, builds its ground graph and computes its class
 // keys. An invalid description is an error (a grounding.ErrorList), and so
@@ -48,7 +53,7 @@ func Analyze(ctx context.Context, src Source, lim Limits) (*Analysis, error) {
 	_, cert, err := isomorph.Canonical(ctx, g, lim.Search)
 	switch {
 	case err == nil:
-		a.Certificate = cert.String()
+		a.Certificate = CertificateScheme + cert.String()
 	case errors.Is(err, isomorph.ErrLimit):
 		// Leave the certificate unknown: comparisons still decide.
 	default:

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -10,7 +11,8 @@ import (
 
 // CandidateClasses returns, in ascending id order, the classes that could
 // hold a game with the keys a: those with a member of the same invariants
-// whose certificate is equal to a.Certificate or unknown. With an empty
+// whose certificate is equal to a.Certificate or unknown (empty, or of
+// another scheme when a.Certificate has one; see Analysis). With an empty
 // a.Certificate every class with a member of the same invariants is a
 // candidate. The caller compares the game with each candidate's
 // representative.
@@ -21,7 +23,10 @@ func (db *DB) CandidateClasses(ctx context.Context, a Analysis) ([]Class, error)
 	}
 	q := db.conn(ctx).Model(&gameRow{}).Distinct("class_id").
 		Where("class_id IS NOT NULL AND invariants = ?", a.Invariants)
-	if a.Certificate != "" {
+	if scheme, _, ok := strings.Cut(a.Certificate, ":"); ok {
+		q = q.Where(`certificate = ? OR certificate IS NULL OR certificate NOT LIKE ? ESCAPE '\'`,
+			a.Certificate, likePrefix(scheme+":"))
+	} else if a.Certificate != "" {
 		q = q.Where("certificate = ? OR certificate IS NULL", a.Certificate)
 	}
 	var ids []int64
@@ -199,4 +204,9 @@ func withMembers(q *gorm.DB, rows []classRow) ([]Class, error) {
 		classes[i].Members = append(classes[i].Members, Member{ID: m.ID, Name: m.Name})
 	}
 	return classes, nil
+}
+
+// likePrefix is the LIKE pattern of the strings that start with prefix.
+func likePrefix(prefix string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix) + "%"
 }

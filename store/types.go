@@ -104,7 +104,11 @@ type Game struct {
 type Analysis struct {
 	// Certificate is a digest of the canonical certificate of the game's
 	// ground graph, for example the hex of isomorph.Certificate.Sum(); empty
-	// if it could not be computed. At most MaxKeyLen bytes.
+	// if it could not be computed. At most MaxKeyLen bytes. If it contains
+	// a colon, the text up to the first colon is its scheme (such as the
+	// version of the canonical form): certificates of another scheme, or of
+	// none, count as unknown in CandidateClasses, so stored games keep their
+	// classes when the canonical form changes.
 	Certificate string
 	// Invariants is a key of cheap invariants that equivalent games share
 	// (for example counts of roles, propositions and actions); required. At

@@ -469,6 +469,11 @@ func testCandidateClasses(t *testing.T, db *store.DB, _ *Clock) {
 	cY := classified("y", store.Analysis{Invariants: "A", Certificate: "Y"})
 	classified("bx", store.Analysis{Invariants: "B", Certificate: "X"})
 	cNone := classified("none", store.Analysis{Invariants: "A"})
+	// Certificates with a scheme: one of scheme s_1 (the underscore must
+	// not act as a wildcard), one of another scheme.
+	cS := classified("s", store.Analysis{Invariants: "D", Certificate: "s_1:X"})
+	cOld := classified("old", store.Analysis{Invariants: "D", Certificate: "X"})
+	cT := classified("t", store.Analysis{Invariants: "D", Certificate: "sx1:Y"})
 	// An unclassified game with matching keys is no class.
 	g := game(t, db, "waiting")
 	if err := db.SetGameAnalysis(ctx, g.ID, store.Analysis{Invariants: "A", Certificate: "X"}); err != nil {
@@ -491,6 +496,13 @@ func testCandidateClasses(t *testing.T, db *store.DB, _ *Clock) {
 		{store.Analysis{Invariants: "A", Certificate: "Z"}, []int64{cNone}},
 		{store.Analysis{Invariants: "A"}, []int64{cX, cY, cNone}},
 		{store.Analysis{Invariants: "C", Certificate: "X"}, []int64{}},
+		// Same scheme: only equal certificates; other schemes are unknown.
+		{store.Analysis{Invariants: "D", Certificate: "s_1:X"}, []int64{cS, cOld, cT}},
+		{store.Analysis{Invariants: "D", Certificate: "s_1:Z"}, []int64{cOld, cT}},
+		{store.Analysis{Invariants: "D", Certificate: "sx1:Y"}, []int64{cS, cOld, cT}},
+		{store.Analysis{Invariants: "D", Certificate: "sx1:Z"}, []int64{cS, cOld}},
+		// Without a scheme, certificates compare as plain text.
+		{store.Analysis{Invariants: "D", Certificate: "X"}, []int64{cOld}},
 	}
 	for _, tc := range candidateTests {
 		got, err := db.CandidateClasses(ctx, tc.a)

@@ -104,7 +104,7 @@ func TestClassifier(t *testing.T) {
 	if gbad.ClassID != 0 || !strings.Contains(gbad.Error, "bad:2:1") {
 		t.Errorf("invalid game: class %d error %q, want no class and its GDL error", gbad.ClassID, gbad.Error)
 	}
-	if ga.Analysis == nil || len(ga.Analysis.Certificate) != 64 || ga.Analysis.Invariants == "" {
+	if ga.Analysis == nil || !strings.HasPrefix(ga.Analysis.Certificate, equiv.CertificateScheme) || len(ga.Analysis.Certificate) != len(equiv.CertificateScheme)+64 || ga.Analysis.Invariants == "" {
 		t.Errorf("analysis = %+v", ga.Analysis)
 	}
 	// other has the same invariants as buttons but another certificate,
