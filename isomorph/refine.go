@@ -260,6 +260,8 @@ type refiner struct {
 	qmHead   int
 	ws       []int32  // copy of the splitter's vertices
 	keys     []uint64 // sort scratch
+	bucket   []int32  // counting sort scratch
+	segTmp   []int32  // counting sort scratch
 	pstart   []int32  // piece starts scratch
 	pcount   []int32  // piece counts scratch
 
@@ -513,7 +515,7 @@ func (r *refiner) splitCell(c int32) {
 		return
 	}
 	if mn != mx {
-		r.sortSeg(seg, s0)
+		r.sortSeg(seg, s0, mn, mx)
 	}
 	ps, pc := r.pstart[:0], r.pcount[:0]
 	if t < l {
@@ -587,11 +589,34 @@ func (r *refiner) splitCell(c int32) {
 	}
 }
 
-// sortSeg sorts the vertices of seg (positions s0...) by count, then by
-// vertex, and updates their positions.
-func (r *refiner) sortSeg(seg []int32, s0 int32) {
+// sortSeg sorts the vertices of seg (positions s0...) by count, whose
+// values lie in mn..mx, and updates their positions. Short segments are
+// sorted by (count, vertex); longer ones with few distinct counts (the
+// usual case: counts are bounded by degrees) by a stable counting sort;
+// the rest by (count, vertex) keys. The order inside a piece is not part of
+// the trace, so any deterministic order will do.
+func (r *refiner) sortSeg(seg []int32, s0, mn, mx int32) {
 	count := r.count
-	if len(seg) <= 24 {
+	if span := int(mx-mn) + 1; len(seg) > 24 && span <= len(seg) {
+		if cap(r.bucket) < span+1 {
+			r.bucket = make([]int32, span+1)
+		}
+		bk := r.bucket[:span+1]
+		clear(bk)
+		for _, v := range seg {
+			bk[count[v]-mn+1]++
+		}
+		for i := 1; i < span; i++ {
+			bk[i] += bk[i-1]
+		}
+		tmp := append(r.segTmp[:0], seg...)
+		r.segTmp = tmp
+		for _, v := range tmp {
+			k := count[v] - mn
+			seg[bk[k]] = v
+			bk[k]++
+		}
+	} else if len(seg) <= 24 {
 		for i := 1; i < len(seg); i++ {
 			v := seg[i]
 			k := count[v]
