@@ -52,3 +52,24 @@ func cmpInt32(a, b int32) int {
 	}
 	return 0
 }
+
+// TestSortPositions checks the radix sort of touched cell positions against
+// slices.Sort, on both sides of its comparison-sort cut-off and for
+// partitions that need one, two and three digits.
+func TestSortPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var scratch []int32
+	for _, n := range []int32{1, 2, 300, 2048, 2049, 70000, 1 << 23} {
+		for _, l := range []int{0, 1, 2, 256, 257, 5000} {
+			a := make([]int32, l)
+			for i := range a {
+				a[i] = rng.Int32N(n)
+			}
+			want := slices.Sorted(slices.Values(a))
+			scratch = sortPositions(a, scratch, n)
+			if !slices.Equal(a, want) {
+				t.Fatalf("n=%d len=%d: sortPositions gave %v..., want %v...", n, l, a[:min(l, 8)], want[:min(l, 8)])
+			}
+		}
+	}
+}

@@ -251,19 +251,20 @@ type refiner struct {
 	g *Graph
 	p *partition
 
-	count    []int32 // per vertex: neighbours in the current splitter
-	touchedN []int32 // per cell start: number of touched vertices
-	touched  []int32 // touched cell starts
-	inQueue  []bool  // per cell start
-	qs, qm   []int32 // queued singleton / larger cells
-	qsHead   int
-	qmHead   int
-	ws       []int32  // copy of the splitter's vertices
-	keys     []uint64 // sort scratch
-	bucket   []int32  // counting sort scratch
-	segTmp   []int32  // counting sort scratch
-	pstart   []int32  // piece starts scratch
-	pcount   []int32  // piece counts scratch
+	count      []int32 // per vertex: neighbours in the current splitter
+	touchedN   []int32 // per cell start: number of touched vertices
+	touched    []int32 // touched cell starts
+	inQueue    []bool  // per cell start
+	qs, qm     []int32 // queued singleton / larger cells
+	qsHead     int
+	qmHead     int
+	ws         []int32  // copy of the splitter's vertices
+	keys       []uint64 // sort scratch
+	bucket     []int32  // counting sort scratch
+	touchedTmp []int32  // radix sort scratch
+	segTmp     []int32  // counting sort scratch
+	pstart     []int32  // piece starts scratch
+	pcount     []int32  // piece counts scratch
 
 	tok     []int32 // trace tokens of the current path
 	tokBase int     // where the current node's tokens start in tok
@@ -481,19 +482,52 @@ func (r *refiner) touch(ws []int32, start, adj []int32) {
 	}
 }
 
-// splitTouched splits the touched cells in increasing position order.
+// splitTouched splits the touched cells in increasing position order. The
+// cells that do not split (every vertex touched, all with one count) are
+// set aside first: a splitter often touches many cells and splits few, and
+// only those need sorting.
 func (r *refiner) splitTouched() {
-	if len(r.touched) > 1 {
-		slices.Sort(r.touched)
-	}
+	split := r.touched[:0]
 	for _, c := range r.touched {
+		if r.splits(c) {
+			split = append(split, c)
+		}
+	}
+	if len(split) > 1 {
+		r.touchedTmp = sortPositions(split, r.touchedTmp, r.p.n)
+	}
+	for _, c := range split {
 		r.splitCell(c)
 	}
 	r.touched = r.touched[:0]
 }
 
+// splits reports whether the touched cell c splits. If not, it clears the
+// cell's counts.
+func (r *refiner) splits(c int32) bool {
+	p := r.p
+	l := p.cellLen[c]
+	t := r.touchedN[c]
+	if t < l {
+		return true
+	}
+	seg := p.elems[c : c+l]
+	k := r.count[seg[0]]
+	for _, v := range seg[1:] {
+		if r.count[v] != k {
+			return true
+		}
+	}
+	for _, v := range seg {
+		r.count[v] = 0
+	}
+	r.touchedN[c] = 0
+	return false
+}
+
 // splitCell splits cell c by the counts of its touched vertices (untouched
-// vertices count 0) into pieces of increasing count.
+// vertices count 0) into pieces of increasing count. The cell must split
+// (see splits).
 func (r *refiner) splitCell(c int32) {
 	p := r.p
 	count := r.count
@@ -507,12 +541,6 @@ func (r *refiner) splitCell(c int32) {
 		k := count[v]
 		mn = min(mn, k)
 		mx = max(mx, k)
-	}
-	if mn == mx && t == l {
-		for _, v := range seg {
-			count[v] = 0
-		}
-		return
 	}
 	if mn != mx {
 		r.sortSeg(seg, s0, mn, mx)
@@ -587,6 +615,45 @@ func (r *refiner) splitCell(c int32) {
 			}
 		}
 	}
+}
+
+// sortPositions sorts a, whose values lie in 0..n-1, in place: short
+// lists by comparison, long ones (a splitter that touches thousands of
+// cells) by an LSD radix sort of 11-bit digits through scratch. It returns
+// scratch, grown if needed, for reuse.
+func sortPositions(a, scratch []int32, n int32) []int32 {
+	if len(a) <= 256 {
+		slices.Sort(a)
+		return scratch
+	}
+	const bits = 11
+	const radix = 1 << bits
+	if cap(scratch) < len(a) {
+		scratch = make([]int32, len(a))
+	}
+	src, dst := a, scratch[:len(a)]
+	var hist [radix]int32
+	for shift := uint(0); shift < 32 && n-1>>shift > 0; shift += bits {
+		clear(hist[:])
+		for _, x := range src {
+			hist[x>>shift&(radix-1)]++
+		}
+		sum := int32(0)
+		for i, h := range hist {
+			hist[i] = sum
+			sum += h
+		}
+		for _, x := range src {
+			k := x >> shift & (radix - 1)
+			dst[hist[k]] = x
+			hist[k]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+	return scratch
 }
 
 // sortSeg sorts the vertices of seg (positions s0...) by count, whose
