@@ -2,6 +2,7 @@ package isomorph_test
 
 import (
 	"errors"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -158,6 +159,45 @@ func TestFreeCellsShortcut(t *testing.T) {
 		_, err = isomorph.Automorphisms(ctx, tc.g, isomorph.Limits{MaxGenWords: int64(tc.g.Order()) * (n - 2)})
 		if !errors.Is(err, isomorph.ErrLimit) {
 			t.Errorf("%s: with too small a generator budget: %v, want ErrLimit", tc.name, err)
+		}
+	}
+}
+
+// TestIndependentSwaps checks that a symmetry acting on few cells is found
+// at the first node below the first path: k coloured copies of the path
+// a'-a-m-b-b' each have one reflection, which fixes the other copies, so
+// the search needs about two nodes per copy rather than k^2/2.
+func TestIndependentSwaps(t *testing.T) {
+	const k = 40
+	colors := make([]int32, 0, 5*k)
+	var edges [][2]int32
+	for i := int32(0); i < k; i++ {
+		a1, a, m, b, b1 := 5*i, 5*i+1, 5*i+2, 5*i+3, 5*i+4
+		colors = append(colors, i, i, i, i, i)
+		edges = append(edges, [2]int32{a1, a}, [2]int32{a, m}, [2]int32{m, b}, [2]int32{b, b1})
+	}
+	g := mustNew(t, 5*k, colors, undirected(edges))
+	for _, mode := range []string{"Automorphisms", "Canonize"} {
+		var gr *isomorph.Group
+		if mode == "Canonize" {
+			c, err := isomorph.Canonize(ctx, g, isomorph.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gr = c.Group
+		} else {
+			var err error
+			if gr, err = isomorph.Automorphisms(ctx, g, isomorph.Limits{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := new(big.Int).Lsh(big.NewInt(1), k)
+		if gr.Order.Cmp(want) != 0 {
+			t.Errorf("%s: order %v, want 2^%d", mode, gr.Order, k)
+		}
+		checkGroup(t, g, gr)
+		if gr.Stats.Nodes > 2*k+1 {
+			t.Errorf("%s: %d search nodes, want at most %d", mode, gr.Stats.Nodes, 2*k+1)
 		}
 	}
 }

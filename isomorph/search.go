@@ -172,6 +172,17 @@ func (s *searcher) run(ctx context.Context) error {
 				d = t
 				continue
 			}
+			if d > 0 && s.levels[d-1].onFirst && s.levels[d].eqFirst {
+				found, err := s.nodeAutomorphism()
+				if err != nil {
+					return err
+				}
+				if found {
+					d = divergence(s.path[:d], s.firstPath)
+					s.backtrack(d)
+					continue
+				}
+			}
 			s.newNode(d, cell)
 		}
 		lv := &s.levels[d]
@@ -779,6 +790,52 @@ func (s *searcher) addFree() error {
 		s.order.Mul(s.order, fact.MulRange(1, int64(len(cell))))
 	}
 	return nil
+}
+
+// nodeAutomorphism looks for an automorphism that maps the first path's
+// node at the current depth onto the current node, a child of a first-path
+// node with the first path's trace, without descending to a leaf: the
+// permutation that maps each singleton cell of the first path's partition
+// to the current one at the same position and fixes the vertices of every
+// other cell, where the two partitions have the same non-singleton cells.
+// The first leaf's order gives the first path's partition at any depth,
+// since refinement only splits cells in place. When the arcs confirm it,
+// it is kept as a generator (it maps the first child to this one, as an
+// automorphism found at a leaf of this subtree would) and it returns true.
+// This is the common case of symmetries that act on few cells, such as
+// independent swaps; other nodes cost one O(n) check more.
+func (s *searcher) nodeAutomorphism() (bool, error) {
+	p := s.p
+	s.needScratch()
+	if s.epoch > 1<<31 {
+		clear(s.stamp)
+		s.epoch = 0
+	}
+	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
+		l := p.cellLen[c]
+		s.epoch++
+		e := s.epoch
+		for _, v := range s.firstElems[c : c+l] {
+			s.stamp[v] = e
+		}
+		for _, v := range p.elems[c : c+l] {
+			if s.stamp[v] != e {
+				return false, nil
+			}
+		}
+	}
+	for i, v := range s.firstElems {
+		s.perm[v] = p.elems[i]
+	}
+	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
+		for _, v := range p.elems[c : c+p.cellLen[c]] {
+			s.perm[v] = v
+		}
+	}
+	if !s.isAutomorphism(s.perm) {
+		return false, nil
+	}
+	return true, s.addGen(s.perm, true)
 }
 
 // divergence returns the length of the common prefix of a and b.
