@@ -76,20 +76,7 @@ func TestFreeCellsBrute(t *testing.T) {
 		g := blowUp(t, rng, 1+rng.IntN(8))
 		n := g.Order()
 		want := bruteAutCount(g)
-		for _, mode := range []string{"Automorphisms", "Canonize"} {
-			var gr *isomorph.Group
-			if mode == "Canonize" {
-				c, err := isomorph.Canonize(ctx, g, isomorph.Limits{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				gr = c.Group
-			} else {
-				var err error
-				if gr, err = isomorph.Automorphisms(ctx, g, isomorph.Limits{}); err != nil {
-					t.Fatal(err)
-				}
-			}
+		for mode, gr := range bothGroups(t, g) {
 			if !gr.Order.IsInt64() || gr.Order.Int64() != want {
 				t.Fatalf("graph %d (n=%d arcs=%v colours=%v): %s order %v, brute force %d", i, n, arcsOf(g), colorsOf(g), mode, gr.Order, want)
 			}
@@ -100,15 +87,7 @@ func TestFreeCellsBrute(t *testing.T) {
 			h = moveArc(t, rng, h)
 		}
 		wantIso := bruteIsomorphic(g, h)
-		_, cg, err := isomorph.Canonical(ctx, g, isomorph.Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, ch, err := isomorph.Canonical(ctx, h, isomorph.Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := cg.Equal(ch); got != wantIso {
+		if got := sameCertificate(t, g, h); got != wantIso {
 			t.Fatalf("graph %d (arcs %v, relabelled %v): certificates equal = %v, want %v", i, arcsOf(g), arcsOf(h), got, wantIso)
 		}
 		m, err := isomorph.Find(ctx, g, h, isomorph.Limits{})
@@ -177,20 +156,7 @@ func TestIndependentSwaps(t *testing.T) {
 		edges = append(edges, [2]int32{a1, a}, [2]int32{a, m}, [2]int32{m, b}, [2]int32{b, b1})
 	}
 	g := mustNew(t, 5*k, colors, undirected(edges))
-	for _, mode := range []string{"Automorphisms", "Canonize"} {
-		var gr *isomorph.Group
-		if mode == "Canonize" {
-			c, err := isomorph.Canonize(ctx, g, isomorph.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			gr = c.Group
-		} else {
-			var err error
-			if gr, err = isomorph.Automorphisms(ctx, g, isomorph.Limits{}); err != nil {
-				t.Fatal(err)
-			}
-		}
+	for mode, gr := range bothGroups(t, g) {
 		want := new(big.Int).Lsh(big.NewInt(1), k)
 		if gr.Order.Cmp(want) != 0 {
 			t.Errorf("%s: order %v, want 2^%d", mode, gr.Order, k)
@@ -200,4 +166,19 @@ func TestIndependentSwaps(t *testing.T) {
 			t.Errorf("%s: %d search nodes, want at most %d", mode, gr.Stats.Nodes, 2*k+1)
 		}
 	}
+}
+
+// bothGroups returns the automorphism group of g as found by Automorphisms
+// and by Canonize, by function name.
+func bothGroups(t *testing.T, g *isomorph.Graph) map[string]*isomorph.Group {
+	t.Helper()
+	a, err := isomorph.Automorphisms(ctx, g, isomorph.Limits{})
+	if err != nil {
+		t.Fatalf("Automorphisms: %v", err)
+	}
+	c, err := isomorph.Canonize(ctx, g, isomorph.Limits{})
+	if err != nil {
+		t.Fatalf("Canonize: %v", err)
+	}
+	return map[string]*isomorph.Group{"Automorphisms": a, "Canonize": c.Group}
 }

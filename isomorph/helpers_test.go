@@ -1,6 +1,7 @@
 package isomorph_test
 
 import (
+	"context"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -417,4 +418,18 @@ func bruteAutCount(g *isomorph.Graph) int64 {
 		return true
 	})
 	return k
+}
+
+// sameCertificate reports whether g and h have equal canonical certificates.
+func sameCertificate(tb testing.TB, g, h *isomorph.Graph) bool {
+	tb.Helper()
+	_, cg, err := isomorph.Canonical(context.Background(), g, isomorph.Limits{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	_, ch, err := isomorph.Canonical(context.Background(), h, isomorph.Limits{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cg.Equal(ch)
 }

@@ -26,24 +26,20 @@ type Limits struct {
 // Limits.MaxGenWords is zero: 512 MiB of int32s.
 const DefaultMaxGenWords = 1 << 27
 
-func (l Limits) maxGenWords() int64 {
-	switch {
-	case l.MaxGenWords == 0:
-		return DefaultMaxGenWords
-	case l.MaxGenWords < 0:
-		return 1<<63 - 1
-	}
-	return l.MaxGenWords
-}
+func (l Limits) maxNodes() int64 { return limitOr(l.MaxNodes, DefaultMaxNodes) }
 
-func (l Limits) maxNodes() int64 {
+func (l Limits) maxGenWords() int64 { return limitOr(l.MaxGenWords, DefaultMaxGenWords) }
+
+// limitOr is the limit in force for a Limits field v: def for 0, no limit
+// for a negative value.
+func limitOr(v, def int64) int64 {
 	switch {
-	case l.MaxNodes == 0:
-		return DefaultMaxNodes
-	case l.MaxNodes < 0:
+	case v == 0:
+		return def
+	case v < 0:
 		return 1<<63 - 1
 	}
-	return l.MaxNodes
+	return v
 }
 
 // ErrLimit is matched by every *LimitError through errors.Is.

@@ -459,11 +459,27 @@ func (s *searcher) cellFree(c int32) bool {
 			}
 		}
 	}
+	free := true
+	s.eachJoin(v, func(d, k int32) {
+		if d == c {
+			k -= self
+			free = free && (k == 0 || k == p.cellLen[c]-1)
+		} else {
+			free = free && k == p.cellLen[d]
+		}
+	})
+	return free
+}
+
+// eachJoin calls f(d, k) for every non-singleton cell d that holds k > 0
+// out-neighbours of v, then, for a directed graph, for every one that
+// holds k > 0 in-neighbours of v.
+func (s *searcher) eachJoin(v int32, f func(d, k int32)) {
+	p, g := s.p, s.g
 	s.r.alloc()
 	cnt := s.r.touchedN // all zero outside refinement
 	touched := s.r.touched[:0]
-	free := true
-	for pass := 0; pass < 2 && free; pass++ {
+	for pass := 0; pass < 2; pass++ {
 		nb := g.Out(int(v))
 		if pass == 1 {
 			if g.sym {
@@ -485,16 +501,10 @@ func (s *searcher) cellFree(c int32) bool {
 		for _, d := range touched {
 			k := cnt[d]
 			cnt[d] = 0
-			if d == c {
-				k -= self
-				free = free && (k == 0 || k == p.cellLen[c]-1)
-			} else {
-				free = free && k == p.cellLen[d]
-			}
+			f(d, k)
 		}
 	}
 	s.r.touched = touched[:0]
-	return free
 }
 
 // maxJoinsCell returns the first cell, among the non-singleton cells with
@@ -502,41 +512,16 @@ func (s *searcher) cellFree(c int32) bool {
 // vertex of the cell has some but not all of D as out- or in-neighbours),
 // that is largest (or smallest).
 func (s *searcher) maxJoinsCell(smallest bool) int32 {
-	p, g := s.p, s.g
-	s.r.alloc()
-	cnt := s.r.touchedN // all zero outside refinement
-	touched := s.r.touched[:0]
+	p := s.p
 	best, bj, bl := int32(-1), int32(-1), int32(0)
 	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
 		l := p.cellLen[c]
-		v := p.elems[c]
 		joins := int32(0)
-		for pass := 0; pass < 2; pass++ {
-			nb := g.Out(int(v))
-			if pass == 1 {
-				if g.sym {
-					break
-				}
-				nb = g.In(int(v))
+		s.eachJoin(p.elems[c], func(d, k int32) {
+			if k != p.cellLen[d] {
+				joins++
 			}
-			touched = touched[:0]
-			for _, w := range nb {
-				d := p.cellOf[w]
-				if p.cellLen[d] == 1 {
-					continue
-				}
-				if cnt[d] == 0 {
-					touched = append(touched, d)
-				}
-				cnt[d]++
-			}
-			for _, d := range touched {
-				if cnt[d] != p.cellLen[d] {
-					joins++
-				}
-				cnt[d] = 0
-			}
-		}
+		})
 		better := joins > bj || joins == bj && (smallest && l < bl || !smallest && l > bl)
 		if better && joins <= 1 && !s.noFree && s.cellFree(c) {
 			better = false
@@ -545,7 +530,6 @@ func (s *searcher) maxJoinsCell(smallest bool) int32 {
 			best, bj, bl = c, joins, l
 		}
 	}
-	s.r.touched = touched[:0]
 	return best
 }
 

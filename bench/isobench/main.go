@@ -350,7 +350,16 @@ func describe(m measurement) string {
 	case m.Err != "":
 		return "ERROR " + m.Err
 	}
-	return fmt.Sprintf("|Aut|=%s %.3f ms (%d runs) nodes=%d", m.Aut, ms(m.Time), m.Runs, m.Nodes)
+	return fmt.Sprintf("|Aut|=%s %.3f ms (%d runs) nodes=%d", shortAut(m.Aut), ms(m.Time), m.Runs, m.Nodes)
+}
+
+// shortAut abbreviates an exact group order of more than 30 digits for the
+// progress log (the order of a ground graph can have 25,000 digits).
+func shortAut(s string) string {
+	if len(s) <= 30 || strings.ContainsAny(s, ".e") {
+		return s
+	}
+	return fmt.Sprintf("%s...%s (%d digits)", s[:8], s[len(s)-8:], len(s))
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
