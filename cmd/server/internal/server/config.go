@@ -77,6 +77,7 @@ type Config struct {
 	GroundTimeout   time.Duration
 	MaxCandidates   int64
 	MaxSearchNodes  int64
+	MaxGenWords     int64
 
 	// Classify runs the background classifier that keeps the
 	// equivalence classes of stored games.
@@ -122,6 +123,7 @@ func (c Config) Limits() equiv.Limits {
 		Timeout:         c.GroundTimeout,
 	}
 	lim.Search.MaxNodes = c.MaxSearchNodes
+	lim.Search.MaxGenWords = c.MaxGenWords
 	lim.MaxCandidates = c.MaxCandidates
 	lim.Timeout = c.JobTimeout
 	return lim
@@ -163,6 +165,7 @@ var settings = []setting{
 	{"ground-timeout", "GAMEQUIV_GROUND_TIMEOUT"},
 	{"max-candidates", "GAMEQUIV_MAX_CANDIDATES"},
 	{"max-search-nodes", "GAMEQUIV_MAX_SEARCH_NODES"},
+	{"max-generator-words", "GAMEQUIV_MAX_GENERATOR_WORDS"},
 	{"classify", "GAMEQUIV_CLASSIFY"},
 	{"log-level", "GAMEQUIV_LOG_LEVEL"},
 }
@@ -223,6 +226,8 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"candidate mappings verified per comparison before the verdict is unknown [env GAMEQUIV_MAX_CANDIDATES]")
 	fs.Int64Var(&cfg.MaxSearchNodes, "max-search-nodes", cfg.MaxSearchNodes,
 		"search-tree nodes per graph search, 0 for the default (4194304), negative for no limit [env GAMEQUIV_MAX_SEARCH_NODES]")
+	fs.Int64Var(&cfg.MaxGenWords, "max-generator-words", cfg.MaxGenWords,
+		"automorphism generators times vertices (int32 words) kept per graph search, 0 for the default (134217728), negative for no limit [env GAMEQUIV_MAX_GENERATOR_WORDS]")
 	fs.BoolVar(&cfg.Classify, "classify", cfg.Classify,
 		"keep the equivalence classes of stored games up to date in the background [env GAMEQUIV_CLASSIFY]")
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
