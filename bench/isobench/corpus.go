@@ -100,6 +100,13 @@ func groundFiles(ctx context.Context, files []string, tmp, cache string, timeout
 	if err != nil {
 		return nil, err
 	}
+	if cache != "" {
+		// The cache is written with renames and writes whose errors are
+		// ignored (it is only an aid), so its directory must exist.
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+	}
 	out := make([]groundResult, 0, len(files))
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
