@@ -104,7 +104,9 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	} else {
 		// Enumerate the graph group; the verified elements form a subgroup.
 		if grp.Order.Cmp(big.NewInt(lim.MaxCandidates)) > 0 {
-			return nil, &isomorph.LimitError{What: "MaxCandidates", Limit: lim.MaxCandidates, Got: grp.Order.Int64()}
+			// Got is the first candidate past the limit, as in Compare.
+			return nil, fmt.Errorf("a generator of the ground graph's automorphism group (order %s) is not a symmetry, and finding the symmetries among its elements needs them all: %w",
+				shortNumber(grp.Order), &isomorph.LimitError{What: "MaxCandidates", Limit: lim.MaxCandidates, Got: lim.MaxCandidates + 1})
 		}
 		gens = nil
 		var order int64
@@ -220,4 +222,14 @@ func identityLike(m satcheck.Mapping) satcheck.Mapping {
 		id.Props[q] = q
 	}
 	return id
+}
+
+// shortNumber writes n in full up to 30 digits, else as its leading digits
+// and its number of digits.
+func shortNumber(n *big.Int) string {
+	s := n.String()
+	if len(s) <= 30 {
+		return s
+	}
+	return fmt.Sprintf("%s.%s×10^%d", s[:1], s[1:4], len(s)-1)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/grounding"
 )
 
@@ -92,7 +93,7 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, grounding.ErrLimit), errors.Is(err, context.DeadlineExceeded):
+	case equiv.IsLimit(err), errors.Is(err, context.DeadlineExceeded):
 		return exitLimit
 	case errors.As(err, &el), errors.As(err, &pe), errors.Is(err, errInvalidInput):
 		return exitInvalid
