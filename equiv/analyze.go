@@ -18,11 +18,11 @@ import (
 // equivalence class: two games can only be equivalent when both keys are
 // equal (an empty Certificate matches any).
 type Analysis struct {
-	// Certificate is "isoV:" followed by the hex SHA-256 of the canonical
-	// certificate of the game's ground graph, V being
-	// isomorph.CanonicalVersion (69 characters), or empty when the
-	// canonical search hit a limit. The prefix is the certificate's scheme:
-	// the store compares certificates of one scheme only.
+	// Certificate is CertificateScheme followed by the hex SHA-256 of the
+	// canonical certificate of the game's ground graph, or empty when the
+	// canonical search hit a limit. The scheme names the versions of the
+	// graph and of the canonical form: the store compares certificates of
+	// one scheme only.
 	Certificate string
 	// Invariants summarises cheap invariants that every equivalence keeps:
 	// numbers of roles, state propositions and initial propositions, the
@@ -30,8 +30,9 @@ type Analysis struct {
 	Invariants string
 }
 
-// CertificateScheme prefixes Analysis.Certificate.
-var CertificateScheme = fmt.Sprintf("iso%d:", isomorph.CanonicalVersion)
+// CertificateScheme prefixes Analysis.Certificate: "gG.isoI:" for
+// groundgraph.Version G and isomorph.CanonicalVersion I.
+var CertificateScheme = fmt.Sprintf("g%d.iso%d:", groundgraph.Version, isomorph.CanonicalVersion)
 
 // Analyze grounds a game, builds its ground graph and computes its class
 // keys. An invalid description is an error (a grounding.ErrorList), and so

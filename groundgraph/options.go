@@ -5,6 +5,12 @@ import (
 	"time"
 )
 
+// Version names the graphs that Build makes. It is incremented whenever
+// Build can make a different graph (vertices, arcs or colours) for the same
+// program, so that digests of graphs made by different versions, such as
+// stored certificates, are never compared.
+const Version = 1
+
 // Defaults of Options.
 const (
 	// DefaultMaxTableBits: functions whose semantic input space has at most
