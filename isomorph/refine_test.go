@@ -169,6 +169,7 @@ func TestTargetHeuristics(t *testing.T) {
 			t.Run("KnownGroups", TestAutomorphismsKnownGroups)
 			t.Run("Brute", TestFindBrute)
 			t.Run("Relabelled", TestFindRelabelled)
+			t.Run("FreeCells", TestFreeCellsBrute)
 		})
 		isomorph.SetTargetHeuristic(old)
 	}

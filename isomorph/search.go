@@ -523,7 +523,9 @@ func (s *searcher) maxJoinsCell(smallest bool) int32 {
 			}
 		})
 		better := joins > bj || joins == bj && (smallest && l < bl || !smallest && l > bl)
-		if better && joins <= 1 && !s.noFree && s.cellFree(c) {
+		// A free cell's only non-trivial joins are with itself (one per
+		// direction); test the others no further.
+		if better && joins <= 2 && !s.noFree && s.cellFree(c) {
 			better = false
 		}
 		if better {
