@@ -43,13 +43,16 @@
 //     is checked against the arcs. An automorphism found there sends the
 //     search back to the first-path node where the two paths part, as in
 //     nauty.
-//   - Below a first-path node, a child with the first path's trace whose
-//     non-singleton cells are those of the first path's node at its depth
-//     (as sets) is first tried with the permutation that maps the
-//     singletons position by position and fixes every other vertex: if the
-//     arcs confirm it, it is an automorphism mapping the first child to this
-//     one, found without descending to a leaf. Independent swaps cost two
-//     nodes each this way instead of a path to a leaf.
+//   - Below a first-path node, a child with the first path's trace is first
+//     tried with a permutation that maps the first path's node at its depth
+//     onto it cell by cell: singletons by position, and in each
+//     non-singleton cell the vertices of both cells to themselves and the
+//     one vertex only in the first path's cell to the one only in the
+//     child's (a cell differing in more vertices gives up). If the arcs
+//     confirm it, it is an automorphism mapping the first child to this
+//     one, found without descending to a leaf. Independent swaps, and swaps
+//     of interchangeable parts, cost two nodes each this way instead of a
+//     path to a leaf.
 //   - Children in the same orbit as an explored child are skipped, under the
 //     generators that fix the node's path pointwise: on the first path these
 //     are all generators found so far (their orbits are kept incrementally);

@@ -797,26 +797,55 @@ func (s *searcher) nodeAutomorphism() (bool, error) {
 		clear(s.stamp)
 		s.epoch = 0
 	}
-	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
-		l := p.cellLen[c]
-		s.epoch++
-		e := s.epoch
-		for _, v := range s.firstElems[c : c+l] {
-			s.stamp[v] = e
-		}
-		for _, v := range p.elems[c : c+l] {
-			if s.stamp[v] != e {
-				return false, nil
-			}
-		}
-	}
 	for i, v := range s.firstElems {
 		s.perm[v] = p.elems[i]
 	}
+	// Each cell of the first path's partition must map onto the current
+	// cell at the same position. In a non-singleton cell, the vertices in
+	// both stay; the one vertex a only in the first path's cell maps to the
+	// one vertex b only in the current cell (a swap of two interchangeable
+	// parts moves one vertex per cell); more than one gives up. b's own
+	// image comes from b's cell in the first path's partition.
 	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
-		for _, v := range p.elems[c : c+p.cellLen[c]] {
-			s.perm[v] = v
+		l := p.cellLen[c]
+		first, cur := s.firstElems[c:c+l], p.elems[c:c+l]
+		s.epoch++
+		e := s.epoch
+		for _, v := range first {
+			s.stamp[v] = e
 		}
+		b := int32(-1)
+		for _, v := range cur {
+			if s.stamp[v] != e {
+				if b >= 0 {
+					return false, nil
+				}
+				b = v
+			}
+		}
+		s.epoch++
+		e = s.epoch
+		for _, v := range cur {
+			s.stamp[v] = e
+		}
+		for _, v := range first {
+			if s.stamp[v] == e {
+				s.perm[v] = v
+			} else {
+				s.perm[v] = b
+			}
+		}
+	}
+	// isAutomorphism checks arcs only: make sure of the bijection, which
+	// the construction promises, since a wrong generator would corrupt the
+	// whole group.
+	s.epoch++
+	e := s.epoch
+	for _, w := range s.perm {
+		if s.stamp[w] == e {
+			return false, nil
+		}
+		s.stamp[w] = e
 	}
 	if !s.isAutomorphism(s.perm) {
 		return false, nil

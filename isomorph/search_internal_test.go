@@ -2,34 +2,52 @@ package isomorph
 
 import "testing"
 
-// TestNodeAutomorphismChecksArcs checks that the shortcut below the first
-// path keeps its candidate only when the arcs confirm it: with the arcs
-// 0->1 and 2->3, the partitions (0 | 1 | 2 3) and (1 | 0 | 2 3) have the
-// same non-singleton cell, but swapping 0 and 1 reverses an arc; swapping
-// 2 and 3 as well is not tried (the shortcut fixes non-singleton cells),
-// while with the arcs 0->2 and 1->2 the swap of 0 and 1 is kept.
+// TestNodeAutomorphismChecksArcs checks the shortcut below the first path
+// on hand-made partitions. The first path's partition is first, the
+// current one cur (cells starting at starts in both); the candidate maps
+// singletons by position, keeps the vertices common to two cells at the
+// same position and maps the one differing vertex of each onto the other.
+// It must be kept exactly when the arcs confirm it.
 func TestNodeAutomorphismChecksArcs(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		arcs [][2]int32
-		want bool
+		name       string
+		n          int
+		arcs       [][2]int32
+		first, cur []int32
+		starts     []int32
+		want       bool
 	}{
-		{"reversed arc", [][2]int32{{0, 1}, {2, 3}}, false},
-		{"swap", [][2]int32{{0, 2}, {1, 2}}, true},
+		// (0 | 1 | 2 3) and (1 | 0 | 2 3): swapping 0 and 1 reverses 0->1.
+		{"reversed arc", 4, [][2]int32{{0, 1}, {2, 3}}, []int32{0, 1, 2, 3}, []int32{1, 0, 2, 3}, []int32{0, 1, 2}, false},
+		{"swap", 4, [][2]int32{{0, 2}, {1, 2}}, []int32{0, 1, 2, 3}, []int32{1, 0, 2, 3}, []int32{0, 1, 2}, true},
+		// Three arcs 0->1, 2->3, 4->5; (0 | 1 | 2 4 | 3 5) and
+		// (2 | 3 | 0 4 | 1 5): the candidate swaps the first two arcs.
+		{"parts swapped", 6, [][2]int32{{0, 1}, {2, 3}, {4, 5}}, []int32{0, 1, 2, 4, 3, 5}, []int32{2, 3, 0, 4, 1, 5}, []int32{0, 1, 2, 4}, true},
+		{"parts differ", 6, [][2]int32{{0, 1}, {2, 3}, {4, 3}}, []int32{0, 1, 2, 4, 3, 5}, []int32{2, 3, 0, 4, 1, 5}, []int32{0, 1, 2, 4}, false},
+		// (0 | 1 | 2 3 | 4 5) and (0 | 1 | 4 5 | 2 3): two differing
+		// vertices in a cell, no candidate (though swapping the arcs 2->3
+		// and 4->5 is an automorphism).
+		{"two differ", 6, [][2]int32{{0, 1}, {2, 3}, {4, 5}}, []int32{0, 1, 2, 3, 4, 5}, []int32{0, 1, 4, 5, 2, 3}, []int32{0, 1, 2, 4}, false},
 	} {
-		g, err := New(4, nil, tc.arcs)
+		g, err := New(tc.n, nil, tc.arcs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := newSearcher(g, modeAut, Limits{})
-		s.firstElems = []int32{0, 1, 2, 3}
-		s.p.setCells([]int32{1, 0, 2, 3}, []int32{0, 1, 2})
+		s.firstElems = tc.first
+		s.p.setCells(tc.cur, tc.starts)
 		got, err := s.nodeAutomorphism()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != tc.want || len(s.gens) != map[bool]int{false: 0, true: 1}[tc.want] {
+		wantGens := map[bool]int{false: 0, true: 1}[tc.want]
+		if got != tc.want || len(s.gens) != wantGens {
 			t.Errorf("%s: nodeAutomorphism = %v with %d generators, want %v", tc.name, got, len(s.gens), tc.want)
+		}
+		for _, gen := range s.gens {
+			if !IsAutomorphism(g, gen) {
+				t.Errorf("%s: generator %v is not an automorphism", tc.name, gen)
+			}
 		}
 	}
 }
