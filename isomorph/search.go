@@ -84,6 +84,13 @@ type searcher struct {
 	// reference path of Search, which must reach discrete leaves).
 	noFree   bool
 	freeBase []int32 // base points of the free cells of the first leaf
+	// freeAt[c] is the trail length of the node on the current path at
+	// which cell c was found free (-1: not known): a free cell stays free,
+	// unsplit, in every node below, so the test is not repeated there.
+	// freeStack lists those cells by increasing trail length, for backtrack
+	// to forget the ones found below the node it returns to.
+	freeAt    []int32
+	freeStack []int32
 	genWords int64   // int32s held by gens
 	maxWords int64
 
@@ -266,6 +273,10 @@ func (s *searcher) ensureLevel(d int) {
 func (s *searcher) backtrack(d int) {
 	lv := &s.levels[d]
 	s.p.undo(lv.mark)
+	for k := len(s.freeStack) - 1; k >= 0 && int(s.freeAt[s.freeStack[k]]) > lv.mark; k-- {
+		s.freeAt[s.freeStack[k]] = -1
+		s.freeStack = s.freeStack[:k]
+	}
 	s.r.tok = s.r.tok[:lv.tokEnd]
 }
 
@@ -421,7 +432,7 @@ func (s *searcher) targetCell() int32 {
 			continue
 		}
 		// Freeness is tested only for a cell that would be chosen.
-		if !s.noFree && s.cellFree(c) {
+		if !s.noFree && s.knownFree(c) {
 			continue
 		}
 		best, bl = c, l
@@ -430,6 +441,25 @@ func (s *searcher) targetCell() int32 {
 		}
 	}
 	return best
+}
+
+// knownFree is cellFree, remembered for the nodes below the current one.
+func (s *searcher) knownFree(c int32) bool {
+	if s.freeAt == nil {
+		s.freeAt = make([]int32, s.g.n)
+		for i := range s.freeAt {
+			s.freeAt[i] = -1
+		}
+	}
+	if s.freeAt[c] >= 0 {
+		return true
+	}
+	if !s.cellFree(c) {
+		return false
+	}
+	s.freeAt[c] = int32(len(s.p.trail))
+	s.freeStack = append(s.freeStack, c)
+	return true
 }
 
 // cellFree reports whether the non-singleton cell c of the current
@@ -525,7 +555,7 @@ func (s *searcher) maxJoinsCell(smallest bool) int32 {
 		better := joins > bj || joins == bj && (smallest && l < bl || !smallest && l > bl)
 		// A free cell's only non-trivial joins are with itself (one per
 		// direction); test the others no further.
-		if better && joins <= 2 && !s.noFree && s.cellFree(c) {
+		if better && joins <= 2 && !s.noFree && s.knownFree(c) {
 			better = false
 		}
 		if better {
