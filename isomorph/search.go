@@ -91,8 +91,8 @@ type searcher struct {
 	// to forget the ones found below the node it returns to.
 	freeAt    []int32
 	freeStack []int32
-	genWords int64   // int32s held by gens
-	maxWords int64
+	genWords  int64 // int32s held by gens
+	maxWords  int64
 
 	held  int      // int32s held by the levels' child lists
 	idxOf []int32  // scratch: vertex -> index in a level's verts
