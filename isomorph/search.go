@@ -827,15 +827,13 @@ func (s *searcher) nodeAutomorphism() (bool, error) {
 		clear(s.stamp)
 		s.epoch = 0
 	}
-	for i, v := range s.firstElems {
-		s.perm[v] = p.elems[i]
-	}
 	// Each cell of the first path's partition must map onto the current
 	// cell at the same position. In a non-singleton cell, the vertices in
 	// both stay; the one vertex a only in the first path's cell maps to the
 	// one vertex b only in the current cell (a swap of two interchangeable
-	// parts moves one vertex per cell); more than one gives up. b's own
-	// image comes from b's cell in the first path's partition.
+	// parts moves one vertex per cell); more than one gives up, before any
+	// O(n) work. b's own image comes from b's cell in the first path's
+	// partition.
 	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
 		l := p.cellLen[c]
 		first, cur := s.firstElems[c:c+l], p.elems[c:c+l]
@@ -853,6 +851,12 @@ func (s *searcher) nodeAutomorphism() (bool, error) {
 				b = v
 			}
 		}
+		if b < 0 {
+			for _, v := range cur {
+				s.perm[v] = v
+			}
+			continue
+		}
 		s.epoch++
 		e = s.epoch
 		for _, v := range cur {
@@ -864,6 +868,11 @@ func (s *searcher) nodeAutomorphism() (bool, error) {
 			} else {
 				s.perm[v] = b
 			}
+		}
+	}
+	for c := int32(0); c < p.n; c += p.cellLen[c] {
+		if p.cellLen[c] == 1 {
+			s.perm[s.firstElems[c]] = p.elems[c]
 		}
 	}
 	// isAutomorphism checks arcs only: make sure of the bijection, which

@@ -353,13 +353,14 @@ func describe(m measurement) string {
 	return fmt.Sprintf("|Aut|=%s %.3f ms (%d runs) nodes=%d", shortAut(m.Aut), ms(m.Time), m.Runs, m.Nodes)
 }
 
-// shortAut abbreviates an exact group order of more than 30 digits for the
-// progress log (the order of a ground graph can have 25,000 digits).
+// shortAut writes an exact group order as the report's tables do (sci):
+// the order of a ground graph can have 25,000 digits. Orders the tools
+// print in floating point are left as they are.
 func shortAut(s string) string {
-	if len(s) <= 30 || strings.ContainsAny(s, ".e") {
-		return s
+	if n, ok := new(big.Int).SetString(s, 10); ok {
+		return sci(n)
 	}
-	return fmt.Sprintf("%s...%s (%d digits)", s[:8], s[len(s)-8:], len(s))
+	return s
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
