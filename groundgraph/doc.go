@@ -27,6 +27,14 @@
 //     not. Arcs p → i, q → i, i → f.
 //   - Corner: for a function f whose corners were searched (below), one
 //     vertex per corner C, with arcs p → c for p in C and c → f.
+//   - Influence: for a tabled function f whose semantic inputs have more
+//     than one influence value (below), one vertex per value v except the
+//     value of the largest class of inputs (of those equally large, the
+//     greatest value), with arcs u → i for the inputs u of influence v and
+//     i → f. They label f's dependency arcs by influence: in Lights Out
+//     every move is in the support of every cell's next function (another
+//     move could have been made instead), and only the influence tells a
+//     neighbour's switch from a far one.
 //
 // The vertex of a function is p's vertex for next(p), (r,a)'s vertex for
 // legal(r,a), the goal or the terminal vertex. Arcs:
@@ -98,7 +106,8 @@
 //   - Goal, Terminal: the function's colour (and the utility);
 //   - Interaction: the function's colour, the interaction, and the two
 //     influences as a multiset;
-//   - Corner: the function's colour, the anchor and the corner's size.
+//   - Corner: the function's colour, the anchor and the corner's size;
+//   - Influence: the function's colour and the influence value.
 //
 // Color then refines these colours with hashed colour refinement (a colour
 // becomes the hash of itself and the multisets of its out- and
@@ -113,7 +122,8 @@
 // Let σ = (σR, σP, σA) be an SCGE from game A to game B. Define φ on
 // vertices: p ↦ σP(p), (r,a) ↦ (σR(r), σA(a)), r ↦ σR(r), goal (r,n) ↦
 // goal (σR(r), n), terminal ↦ terminal, interaction (f,p,q) ↦ (σf, σp, σq),
-// corner (f, anchor, C) ↦ (σf, anchor, σC), where σf is the corresponding
+// corner (f, anchor, C) ↦ (σf, anchor, σC), influence (f, v) ↦ (σf, v),
+// where σf is the corresponding
 // function (next p ↦ next σP(p) and so on).
 //
 // σ maps the inputs of A's circuit bijectively onto B's, propositions to
@@ -125,7 +135,8 @@
 //  1. φ is a bijection. σ is bijective on propositions, roles and actions.
 //     goal(r,n) is constantly false iff goal(σr,n) is, so goal vertices
 //     correspond. Interaction and corner vertices correspond by 2 and 3
-//     below.
+//     below, and influence vertices too: σ preserves each input's
+//     influence, hence the classes of equal influence and their sizes.
 //  2. Arcs are preserved. Input i changes f at x iff σi changes σf at σx
 //     (flipping i, or replacing action a by b, commutes with σ), so the
 //     semantic supports correspond and so do dependency arcs. Consistency
@@ -176,9 +187,11 @@
 // goal(xplayer,100) interact differently when they share a line (144
 // interaction vertices), and its corners from the empty state are the eight
 // lines (terminal is true in the empty state, which has no blank cell; its
-// corners are the nine blank cells). The graph has 427 vertices (29 props,
-// 20 actions, 2 roles, 6 goals, terminal, 144 interactions, 225 corners),
-// 1824 arcs and 135 colour classes, and its automorphism group is the
+// corners are the nine blank cells). next(cell 1 1 b)'s inputs of influence
+// 16 (the two (mark 1 1)) get an influence vertex; those of influence 4
+// keep their plain arcs. The graph has 507 vertices (29 props, 20 actions,
+// 2 roles, 6 goals, terminal, 144 interactions, 225 corners, 80
+// influences), 2023 arcs and 167 colour classes, and its automorphism group is the
 // board's dihedral group of order 8, found from 3 search-tree leaves
 // (against 4!·4!·1! = 576 in the paper). Number Scrabble (sum15.kif) gets
 // an isomorphic graph: the magic square is one of the isomorphisms.

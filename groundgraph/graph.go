@@ -35,15 +35,20 @@ const (
 	// propositions whose flip from the all-false (or all-true) state changes
 	// it. Arcs p → c for its propositions, c → the function.
 	Corner
+	// Influence is the set of a tabled function's semantic inputs that share
+	// one influence value (Value), when the function's inputs have several:
+	// it labels the dependency arcs by influence. Arcs u → i for its inputs,
+	// i → the function.
+	Influence
 )
 
 // NumKinds is the number of vertex kinds.
-const NumKinds = int(Corner) + 1
+const NumKinds = int(Influence) + 1
 
-var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner"}
+var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence"}
 
 // String returns the kind's name as written by WriteJSON: "prop", "action",
-// "role", "goal", "terminal", "interaction" or "corner".
+// "role", "goal", "terminal", "interaction", "corner" or "influence".
 func (k Kind) String() string {
 	if int(k) < NumKinds {
 		return kindNames[k]
@@ -58,10 +63,11 @@ type Vertex struct {
 	Role int
 	// Index is the proposition id of a Prop, the action id (within its role)
 	// of an Action, the position in Program.Goals[Role] of a Goal, and the
-	// index in Graph.Functions of an Interaction's or a Corner's function; -1
+	// index in Graph.Functions of an Interaction's, a Corner's or an
+	// Influence's function; -1
 	// otherwise.
 	Index int
-	// Value is the utility of a Goal.
+	// Value is the utility of a Goal and the influence of an Influence.
 	Value int
 	// Pair holds the two proposition vertices of an Interaction, ascending.
 	Pair [2]int
@@ -176,6 +182,8 @@ func (g *Graph) Label(v int) string {
 		}
 		b.WriteByte(')')
 		return b.String()
+	case Influence:
+		return fmt.Sprintf("(influence %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Value)
 	}
 	return "?"
 }

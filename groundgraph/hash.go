@@ -23,6 +23,7 @@ const (
 	tagRefine
 	tagNone
 	tagCorner
+	tagInfluence
 )
 
 func newHasher(tag uint64) hasher { return hasher(mix64(tag ^ 0x6a09e667f3bcc908)) }

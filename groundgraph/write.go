@@ -77,7 +77,7 @@ func (g *Graph) WriteJSON(w io.Writer, autOrder *big.Int) error {
 }
 
 // dotShape is the Graphviz node shape of each kind.
-var dotShape = [NumKinds]string{"ellipse", "box", "doubleoctagon", "hexagon", "octagon", "circle", "diamond"}
+var dotShape = [NumKinds]string{"ellipse", "box", "doubleoctagon", "hexagon", "octagon", "circle", "diamond", "point"}
 
 // WriteDOT writes the graph in Graphviz DOT: one node per vertex, labelled
 // with Label and its colour value, shaped by kind; nodes of equal colour get
@@ -95,7 +95,7 @@ func (g *Graph) WriteDOT(w io.Writer) error {
 		// A light fill derived from the colour value.
 		fill := fmt.Sprintf("#%02x%02x%02x", 0x80|c&0x7f, 0x80|c>>8&0x7f, 0x80|c>>16&0x7f)
 		label := fmt.Sprintf("%s\\n%d", dotEscape(g.Label(v)), g.colors[v])
-		if x.Kind == Interaction || x.Kind == Corner {
+		if x.Kind >= Interaction {
 			label = strconv.Itoa(int(g.colors[v]))
 		}
 		fmt.Fprintf(bw, "\tn%d [label=\"%s\", shape=%s, fillcolor=\"%s\"];\n", v, label, dotShape[x.Kind], fill)
