@@ -19,8 +19,12 @@ type SymmetryReport struct {
 	Order string `json:"order"`
 	// Generators generate the group of verified symmetries.
 	Generators []*Mapping `json:"generators"`
-	// Candidates counts the graph automorphisms examined.
+	// Candidates counts the graph automorphisms verified in full.
 	Candidates int64 `json:"candidates"`
+	// SearchNodes counts the cosets of the graph group examined by the
+	// subgroup search (0 when every generator of the graph group is a
+	// symmetry and no search was needed).
+	SearchNodes int64 `json:"search_nodes"`
 	// RoleSymmetric is set when some symmetry maps a role to another role.
 	RoleSymmetric bool `json:"role_symmetric"`
 	// GraphOrder is the order of the automorphism group of the ground graph,
@@ -31,9 +35,13 @@ type SymmetryReport struct {
 
 // Symmetries finds every self-equivalence of a game among the automorphisms
 // of its ground graph, each verified by satcheck. Symmetries compose, so when
-// every generator of the graph's group verifies, the whole group is verified;
-// otherwise the group's elements are enumerated (up to MaxCandidates) and the
-// verified ones form the answer.
+// every generator of the graph's group verifies, the whole group is verified.
+// Otherwise isomorph.Group.Subgroup searches the graph group's stabiliser
+// chain for the subgroup of symmetries, never enumerating the graph group:
+// a coset is pruned as soon as some reasoning function and all its inputs
+// are mapped by every element of it and the function differs from its
+// image, and cosets already reached by the symmetries found are skipped.
+// The order is exact and every generator is verified in full.
 func Symmetries(ctx context.Context, src Source, lim Limits) (*SymmetryReport, error) {
 	lim = lim.WithDefaults()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
@@ -102,27 +110,38 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	if all {
 		rep.Order = grp.Order.String()
 	} else {
-		// Enumerate the graph group; the verified elements form a subgroup.
-		if grp.Order.Cmp(big.NewInt(lim.MaxCandidates)) > 0 {
-			// Got is the first candidate past the limit, as in Compare.
-			return nil, fmt.Errorf("a generator of the ground graph's automorphism group (order %s) is not a symmetry, and finding the symmetries among its elements needs them all: %w",
-				shortNumber(grp.Order), &isomorph.LimitError{What: "MaxCandidates", Limit: lim.MaxCandidates, Got: lim.MaxCandidates + 1})
+		// Some generator is not a symmetry: search the graph group's
+		// stabiliser chain for the subgroup of verified symmetries,
+		// pruning every coset in which a function and its inputs are
+		// all mapped and the function differs from its image.
+		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+		test := func(partial isomorph.Mapping, fixed []int32, complete bool) (bool, error) {
+			if s.prune(partial, fixed) {
+				return false, s.err
+			}
+			if !complete {
+				return true, nil
+			}
+			if rep.Candidates >= lim.MaxCandidates {
+				return false, &isomorph.LimitError{What: "MaxCandidates", Limit: lim.MaxCandidates, Got: rep.Candidates + 1}
+			}
+			_, ok, err := verify(isomorph.Perm(partial))
+			return ok, err
 		}
-		gens = nil
-		var order int64
-		var verified []satcheck.Mapping
-		for perm := range grp.Elements() {
-			m, ok, err := verify(perm)
+		sub, err := grp.Subgroup(ctx, test, lim.Search)
+		if err != nil {
+			return nil, fmt.Errorf("symmetries among the %s automorphisms of the ground graph: %w", shortNumber(grp.Order), err)
+		}
+		rep.Order = sub.Order.String()
+		rep.SearchNodes = sub.Stats.Nodes
+		gens = gens[:0]
+		for _, perm := range sub.Generators {
+			m, err := g.Mapping(g, isomorph.Mapping(perm))
 			if err != nil {
 				return nil, err
 			}
-			if ok {
-				order++
-				verified = append(verified, m)
-			}
+			gens = append(gens, m)
 		}
-		rep.Order = fmt.Sprint(order)
-		gens = generatorsOf(verified, order)
 	}
 	for _, m := range gens {
 		if !isIdentity(m) {
@@ -157,71 +176,6 @@ func isIdentity(m satcheck.Mapping) bool {
 		}
 	}
 	return true
-}
-
-// generatorsOf picks a generating set from the elements of a group of the
-// given order: an element joins when the group generated so far misses it.
-func generatorsOf(elems []satcheck.Mapping, order int64) []satcheck.Mapping {
-	key := func(m satcheck.Mapping) string { return fmt.Sprint(m.Roles, m.Props, m.Actions) }
-	closure := map[string]satcheck.Mapping{}
-	var gens []satcheck.Mapping
-	for _, e := range elems {
-		if int64(len(closure)) == order {
-			break
-		}
-		if _, ok := closure[key(e)]; ok || isIdentity(e) {
-			continue
-		}
-		gens = append(gens, e)
-		// The group generated so far, breadth-first from the identity.
-		clear(closure)
-		id := identityLike(e)
-		closure[key(id)] = id
-		queue := []satcheck.Mapping{id}
-		for len(queue) > 0 {
-			x := queue[0]
-			queue = queue[1:]
-			for _, gm := range gens {
-				y := compose(x, gm)
-				if _, ok := closure[key(y)]; !ok {
-					closure[key(y)] = y
-					queue = append(queue, y)
-				}
-			}
-		}
-	}
-	return gens
-}
-
-// compose is the mapping x then y.
-func compose(x, y satcheck.Mapping) satcheck.Mapping {
-	z := satcheck.Mapping{Roles: make([]int, len(x.Roles)), Props: make([]int, len(x.Props)), Actions: make([][]int, len(x.Actions))}
-	for r, rx := range x.Roles {
-		z.Roles[r] = y.Roles[rx]
-		z.Actions[r] = make([]int, len(x.Actions[r]))
-		for a, ax := range x.Actions[r] {
-			z.Actions[r][a] = y.Actions[rx][ax]
-		}
-	}
-	for q, qx := range x.Props {
-		z.Props[q] = y.Props[qx]
-	}
-	return z
-}
-
-func identityLike(m satcheck.Mapping) satcheck.Mapping {
-	id := satcheck.Mapping{Roles: make([]int, len(m.Roles)), Props: make([]int, len(m.Props)), Actions: make([][]int, len(m.Actions))}
-	for r := range id.Roles {
-		id.Roles[r] = r
-		id.Actions[r] = make([]int, len(m.Actions[r]))
-		for a := range id.Actions[r] {
-			id.Actions[r][a] = a
-		}
-	}
-	for q := range id.Props {
-		id.Props[q] = q
-	}
-	return id
 }
 
 // shortNumber writes n in full up to 30 digits, else as its leading digits

@@ -1,0 +1,268 @@
+package isomorph
+
+import (
+	"context"
+	"math/big"
+	"slices"
+)
+
+// CosetTest decides, during Subgroup and SearchCoset, whether a coset of
+// the search can hold a wanted element. partial maps every vertex whose
+// image is the same for all elements of the current coset to that image,
+// and holds -1 for the others; fixed lists the vertices that became
+// determined at this node (at a coset's root: all determined ones).
+// complete reports that the coset is the single element partial. The test
+// returns false when no element of the coset is wanted (for a complete
+// one: when it is not wanted); it may return true for a coset that holds
+// none, which only costs search nodes. Both slices are valid only during
+// the call. An error stops the search and is returned by it.
+type CosetTest func(partial Mapping, fixed []int32, complete bool) (bool, error)
+
+// Subgroup returns the subgroup H of gr of the elements that test accepts
+// as complete. test must describe a subgroup: the accepted elements contain
+// the identity and are closed under composition (the verified symmetries of
+// a game among the automorphisms of its graph are such a set).
+//
+// It never enumerates gr. It computes H's stabiliser chain along gr's base
+// from the bottom up: at level i, for each point γ of the orbit of Base[i]
+// under gr's stabiliser of Base[0:i], unless γ already lies in the orbit of
+// Base[i] under the subgroup found so far (then it is reachable) or in the
+// orbit of a point shown unreachable (then it is not), it searches the
+// coset of gr's elements that fix Base[0:i] and map Base[i] to γ for one
+// accepted element, backtracking over the levels below and pruning every
+// coset that test rejects. Each found element joins H's generators; the
+// order of H is the exact product of the lengths of the orbits of Base[i]
+// under H's stabilisers. The result's generators are a strong generating
+// set relative to gr's base, so Contains and Elements work on it.
+//
+// lim.MaxNodes bounds the search nodes (tests of partial cosets) of the
+// whole computation.
+func (gr *Group) Subgroup(ctx context.Context, test CosetTest, lim Limits) (*Group, error) {
+	gr.buildChain()
+	cs := newCosetSearch(gr, test, lim)
+	k := len(gr.Base)
+	var gens []Perm
+	order := big.NewInt(1)
+	orbit := make([]int32, 0) // orbit of Base[i] under the generators found so far
+	for i := k - 1; i >= 0; i-- {
+		lv := gr.chain[i]
+		if len(lv.orbit) == 1 {
+			continue
+		}
+		reach := newOrbitSet(gr.n)
+		failed := newOrbitSet(gr.n)
+		orbit = reach.grow(orbit[:0], gr.Base[i], gens)
+		for q := 1; q < len(lv.orbit); q++ {
+			gamma := lv.orbit[q]
+			if reach.has(gamma) || failed.has(gamma) {
+				continue
+			}
+			gr.transversal(lv, q, cs.t)
+			x, err := cs.find(ctx, Mapping(cs.t), i+1)
+			if err != nil {
+				return nil, err
+			}
+			if x == nil {
+				failed.grow(nil, gamma, gens)
+				continue
+			}
+			gens = append(gens, Perm(x))
+			orbit = reach.close(orbit, gens)
+		}
+		order.Mul(order, big.NewInt(int64(len(orbit))))
+	}
+	return newGroup(gr.n, gens, order, gr.Base, cs.stats), nil
+}
+
+// SearchCoset returns an element of the coset {f∘a : a ∈ gr} (v ↦ f[a[v]])
+// that test accepts as complete, or nil when there is none. f is typically
+// an isomorphism from the graph of gr to another graph, so that the coset
+// is every isomorphism between the two. The search backtracks over gr's
+// stabiliser chain, pruning every coset that test rejects; lim.MaxNodes
+// bounds its nodes.
+func (gr *Group) SearchCoset(ctx context.Context, f Mapping, test CosetTest, lim Limits) (Mapping, error) {
+	gr.buildChain()
+	cs := newCosetSearch(gr, test, lim)
+	return cs.find(ctx, f, 0)
+}
+
+// cosetSearch is the backtrack of Subgroup and SearchCoset.
+type cosetSearch struct {
+	gr       *Group
+	test     CosetTest
+	maxNodes int64
+	stats    Stats
+	// detLevel[v] is the first level j at which v's image is determined:
+	// every generator of the stabiliser of Base[0:j] fixes v.
+	detLevel []int
+	newly    [][]int32 // newly[j]: the vertices with detLevel j
+	partial  Mapping
+	prod     [][]int32 // prod[j]: the coset representative at level j
+	t        []int32
+	fixedBuf []int32
+}
+
+func newCosetSearch(gr *Group, test CosetTest, lim Limits) *cosetSearch {
+	k := len(gr.Base)
+	cs := &cosetSearch{gr: gr, test: test, maxNodes: lim.maxNodes(), t: make([]int32, gr.n)}
+	moved := make([]int, len(gr.Generators))
+	for gi, g := range gr.Generators {
+		moved[gi] = k
+		for i, b := range gr.Base {
+			if g[b] != b {
+				moved[gi] = i
+				break
+			}
+		}
+	}
+	cs.detLevel = make([]int, gr.n)
+	for gi, g := range gr.Generators {
+		for v, w := range g {
+			if int(w) != v {
+				cs.detLevel[v] = max(cs.detLevel[v], min(moved[gi]+1, k))
+			}
+		}
+	}
+	cs.newly = make([][]int32, k+1)
+	for v, j := range cs.detLevel {
+		cs.newly[j] = append(cs.newly[j], int32(v))
+	}
+	cs.partial = make(Mapping, gr.n)
+	cs.prod = make([][]int32, k+1)
+	return cs
+}
+
+// find searches the coset f∘G_from, where G_from is gr's pointwise
+// stabiliser of Base[0:from], for an element that test accepts; it returns
+// a fresh slice, or nil.
+func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int) (Mapping, error) {
+	for v := range cs.partial {
+		cs.partial[v] = -1
+	}
+	// At the coset's root every vertex determined at levels up to from is
+	// newly determined.
+	cs.fixedBuf = cs.fixedBuf[:0]
+	for j := 0; j <= from; j++ {
+		for _, v := range cs.newly[j] {
+			cs.partial[v] = f[v]
+			cs.fixedBuf = append(cs.fixedBuf, v)
+		}
+	}
+	cs.level(from)
+	copy(cs.prod[from], f)
+	var found Mapping
+	var rec func(j int, fixed []int32) (bool, error)
+	rec = func(j int, fixed []int32) (bool, error) {
+		cs.stats.Nodes++
+		if cs.stats.Nodes > cs.maxNodes {
+			return false, &LimitError{What: "search nodes", Limit: cs.maxNodes, Got: cs.stats.Nodes}
+		}
+		if cs.stats.Nodes&255 == 0 {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+		}
+		complete := j == len(cs.gr.Base)
+		ok, err := cs.test(cs.partial, fixed, complete)
+		if err != nil || !ok {
+			return false, err
+		}
+		if complete {
+			cs.stats.Leaves++
+			found = slices.Clone(cs.partial)
+			return true, nil
+		}
+		lv := cs.gr.chain[j]
+		cs.level(j + 1)
+		cur, next := cs.prod[j], cs.prod[j+1]
+		for q := range lv.orbit {
+			cs.gr.transversal(lv, q, cs.t)
+			for v := range next {
+				next[v] = cur[cs.t[v]]
+			}
+			for _, v := range cs.newly[j+1] {
+				cs.partial[v] = next[v]
+			}
+			ok, err := rec(j+1, cs.newly[j+1])
+			for _, v := range cs.newly[j+1] {
+				cs.partial[v] = -1
+			}
+			if err != nil || ok {
+				return ok, err
+			}
+		}
+		return false, nil
+	}
+	if _, err := rec(from, cs.fixedBuf); err != nil {
+		return nil, err
+	}
+	return found, nil
+}
+
+// level makes sure prod[j] is allocated.
+func (cs *cosetSearch) level(j int) {
+	if cs.prod[j] == nil {
+		cs.prod[j] = make([]int32, cs.gr.n)
+	}
+}
+
+// orbitSet is a set of points closed under a list of permutations.
+type orbitSet struct{ in []bool }
+
+func newOrbitSet(n int) orbitSet { return orbitSet{in: make([]bool, n)} }
+
+func (o orbitSet) has(v int32) bool { return o.in[v] }
+
+// grow adds v, not yet in the set, and its orbit under gens to the set and
+// to list, which it returns.
+func (o orbitSet) grow(list []int32, v int32, gens []Perm) []int32 {
+	o.in[v] = true
+	list = append(list, v)
+	return o.closeFrom(list, len(list)-1, gens)
+}
+
+// close extends list, the set's elements, to its closure under gens.
+func (o orbitSet) close(list []int32, gens []Perm) []int32 { return o.closeFrom(list, 0, gens) }
+
+// closeFrom closes list under gens, expanding the elements from start on.
+func (o orbitSet) closeFrom(list []int32, start int, gens []Perm) []int32 {
+	for q := start; q < len(list); q++ {
+		for _, g := range gens {
+			if w := g[list[q]]; !o.in[w] {
+				o.in[w] = true
+				list = append(list, w)
+			}
+		}
+	}
+	return list
+}
+
+// newGroup makes a Group from a strong generating set relative to base.
+func newGroup(n int, gens []Perm, order *big.Int, base []int32, st Stats) *Group {
+	parent := make([]int32, n)
+	for v := range parent {
+		parent[v] = int32(v)
+	}
+	var find func(v int32) int32
+	find = func(v int32) int32 {
+		for parent[v] != v {
+			parent[v] = parent[parent[v]]
+			v = parent[v]
+		}
+		return v
+	}
+	for _, g := range gens {
+		for v, w := range g {
+			a, b := find(int32(v)), find(w)
+			if a != b {
+				parent[max(a, b)] = min(a, b)
+			}
+		}
+	}
+	orbits := make([]int32, n)
+	for v := range orbits {
+		orbits[v] = find(int32(v))
+	}
+	st.Generators = len(gens)
+	return &Group{n: n, Generators: gens, Order: order, Base: slices.Clone(base), Orbits: orbits, Stats: st}
+}

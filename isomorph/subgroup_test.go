@@ -1,0 +1,199 @@
+package isomorph_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/isomorph"
+)
+
+// mapsSetTo is a CosetTest accepting the elements that map the vertex set
+// from onto the vertex set to (a setwise stabiliser when from == to). Its
+// partial check rejects a coset as soon as a determined vertex of from
+// maps outside to, or one outside from maps into to.
+func mapsSetTo(from, to []bool, checks *int) isomorph.CosetTest {
+	return func(partial isomorph.Mapping, fixed []int32, complete bool) (bool, error) {
+		*checks++
+		for _, v := range fixed {
+			if w := partial[v]; w >= 0 && from[v] != to[w] {
+				return false, nil
+			}
+		}
+		if complete {
+			for v, w := range partial {
+				if from[v] != to[w] {
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	}
+}
+
+// subgroupGraphs are graphs with large groups in which a random vertex set
+// has a smaller setwise stabiliser.
+var subgroupGraphs = []struct {
+	name  string
+	graph func(testing.TB) *isomorph.Graph
+}{
+	{"petersen", petersen},
+	{"hypercube4", func(tb testing.TB) *isomorph.Graph { return hypercube(tb, 4) }},
+	{"cycle9", func(tb testing.TB) *isomorph.Graph { return cycle(tb, 9) }},
+	{"complete6", func(tb testing.TB) *isomorph.Graph { return complete(tb, 6) }},
+	{"paley13", func(tb testing.TB) *isomorph.Graph { return paley(tb, 13) }},
+	{"board3x3", func(tb testing.TB) *isomorph.Graph { return board(tb, 3, 3, 3) }},
+}
+
+// TestSubgroupBrute checks Subgroup's order against the elements of the
+// group that the test accepts, counted one by one, and checks that every
+// generator is accepted and that the result's Contains agrees.
+func TestSubgroupBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	proper := 0 // subgroups neither trivial nor the whole group
+	for _, tc := range subgroupGraphs {
+		g := tc.graph(t)
+		gr, err := isomorph.Automorphisms(context.Background(), g, isomorph.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for trial := range 8 {
+			set := make([]bool, g.Order())
+			for v := range set {
+				set[v] = rng.IntN(3) == 0
+			}
+			checks := 0
+			test := mapsSetTo(set, set, &checks)
+			sub, err := gr.Subgroup(context.Background(), test, isomorph.Limits{})
+			if err != nil {
+				t.Fatalf("%s/%d: Subgroup: %v", tc.name, trial, err)
+			}
+			var want int64
+			for p := range gr.Elements() {
+				if ok, _ := test(isomorph.Mapping(p), nil, true); ok {
+					want++
+					if !sub.Contains(p) {
+						t.Fatalf("%s/%d: Contains(%v) = false for an accepted element", tc.name, trial, p)
+					}
+				} else if sub.Contains(p) {
+					t.Fatalf("%s/%d: Contains(%v) = true for a rejected element", tc.name, trial, p)
+				}
+			}
+			if !sub.Order.IsInt64() || sub.Order.Int64() != want {
+				t.Errorf("%s/%d: Subgroup order %v, brute force %d (group order %v)", tc.name, trial, sub.Order, want, gr.Order)
+			}
+			for i, p := range sub.Generators {
+				if ok, _ := test(isomorph.Mapping(p), nil, true); !ok || !isomorph.IsAutomorphism(g, p) {
+					t.Fatalf("%s/%d: generator %d = %v not accepted or not an automorphism", tc.name, trial, i, p)
+				}
+			}
+			checkGroup(t, g, sub)
+			if sub.Order.Cmp(gr.Order) < 0 && sub.Order.Int64() > 1 {
+				proper++
+			}
+		}
+	}
+	if proper < 10 {
+		t.Errorf("only %d proper non-trivial subgroups among the trials: the test does not exercise the search", proper)
+	}
+}
+
+// TestSearchCosetBrute checks that SearchCoset finds an isomorphism with a
+// wanted property exactly when one exists, on relabelled copies.
+func TestSearchCosetBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, tc := range subgroupGraphs {
+		g := tc.graph(t)
+		for trial := range 8 {
+			perm := randPerm(rng, g.Order())
+			h := relabel(t, g, perm)
+			f, err := isomorph.Find(context.Background(), g, h, isomorph.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gr, err := isomorph.Automorphisms(context.Background(), g, isomorph.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			from := make([]bool, g.Order())
+			to := make([]bool, g.Order())
+			for v := range from {
+				from[v] = rng.IntN(3) == 0
+			}
+			if trial%2 == 0 {
+				// The image of from under the relabelling: some isomorphism
+				// (perm itself) maps from onto to.
+				for v, w := range perm {
+					to[w] = from[v]
+				}
+			} else {
+				for v := range to {
+					to[v] = rng.IntN(3) == 0
+				}
+			}
+			checks := 0
+			test := mapsSetTo(from, to, &checks)
+			want := false
+			for a := range gr.Elements() {
+				m := make(isomorph.Mapping, len(a))
+				for v, w := range a {
+					m[v] = f[w]
+				}
+				if ok, _ := test(m, nil, true); ok {
+					want = true
+					break
+				}
+			}
+			got, err := gr.SearchCoset(context.Background(), f, test, isomorph.Limits{})
+			if err != nil {
+				t.Fatalf("%s/%d: SearchCoset: %v", tc.name, trial, err)
+			}
+			if (got != nil) != want {
+				t.Fatalf("%s/%d: SearchCoset found %v, brute force says %v", tc.name, trial, got != nil, want)
+			}
+			if got != nil {
+				hg := h
+				if !isomorph.IsIsomorphism(g, hg, got) {
+					t.Fatalf("%s/%d: SearchCoset result is not an isomorphism", tc.name, trial)
+				}
+				if ok, _ := test(got, nil, true); !ok {
+					t.Fatalf("%s/%d: SearchCoset result is not accepted", tc.name, trial)
+				}
+			}
+		}
+	}
+}
+
+// TestSubgroupLimitAndError checks the node limit and that a test's error
+// ends the search.
+func TestSubgroupLimitAndError(t *testing.T) {
+	g := hypercube(t, 4)
+	gr, err := isomorph.Automorphisms(context.Background(), g, isomorph.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reject := func(partial isomorph.Mapping, fixed []int32, complete bool) (bool, error) {
+		if !complete {
+			return true, nil
+		}
+		for v, w := range partial {
+			if int(w) != v {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	if _, err := gr.Subgroup(context.Background(), reject, isomorph.Limits{MaxNodes: 10}); !errors.Is(err, isomorph.ErrLimit) {
+		t.Errorf("Subgroup with MaxNodes 10: err = %v, want a limit error", err)
+	}
+	sub, err := gr.Subgroup(context.Background(), reject, isomorph.Limits{})
+	if err != nil || sub.Order.Int64() != 1 {
+		t.Errorf("Subgroup(identity only) = %v, %v; want order 1", sub, err)
+	}
+	boom := errors.New("boom")
+	fail := func(isomorph.Mapping, []int32, bool) (bool, error) { return false, boom }
+	if _, err := gr.Subgroup(context.Background(), fail, isomorph.Limits{}); !errors.Is(err, boom) {
+		t.Errorf("Subgroup with a failing test: err = %v, want boom", err)
+	}
+}
