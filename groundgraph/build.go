@@ -59,15 +59,20 @@ type FuncFeatures struct {
 	Corners []CornerSet
 	// TooManyCorners[a] reports that the anchor (0: all false, 1: all
 	// true) has more than Options.MaxCorners corners; none of them are in
-	// Corners.
+	// Corners. When the function has at most Options.MaxCornerCountProps
+	// semantic propositions they are counted instead (cornerCounts).
 	TooManyCorners [2]bool
 	// Color is the function's colour: a hash of its kind (and goal value)
 	// and of the invariant features above, as multisets.
 	Color int32
 
-	nProps int    // propositions in Support (they come first)
-	roles  []int  // roles of the actions in Support, ascending
-	hash   uint64 // full-width colour
+	// cornerCounts[a]: per proposition and per pair of propositions
+	// (positions in Support), the number of corners from anchor a that
+	// hold them, when there were too many corners to list.
+	cornerCounts [2]*cornerCounts
+	nProps       int    // propositions in Support (they come first)
+	roles        []int  // roles of the actions in Support, ascending
+	hash         uint64 // full-width colour
 }
 
 // Constant reports whether f is a constant function, and its value.
@@ -430,7 +435,7 @@ func (b *builder) corners(ctx context.Context) error {
 	}
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		ff := &b.funcs[uniq[k]]
-		w := &cornersWork{cn: newCone(&b.p.Circuit, ff.Function.Lit), d: ff.CornerRadius, max: b.opt.MaxCorners}
+		w := &cornersWork{cn: newCone(&b.p.Circuit, ff.Function.Lit), d: ff.CornerRadius, max: b.opt.MaxCorners, countProps: b.opt.MaxCornerCountProps}
 		for _, in := range ff.Support[:ff.nProps] {
 			w.props = append(w.props, int32(in))
 		}
@@ -449,6 +454,7 @@ func (b *builder) corners(ctx context.Context) error {
 				return err
 			}
 			ff.TooManyCorners[a] = tooMany
+			ff.cornerCounts[a] = w.counts
 			for _, c := range cs {
 				set := CornerSet{FromTrue: anchor}
 				for _, j := range c {
@@ -466,6 +472,7 @@ func (b *builder) corners(ctx context.Context) error {
 	for i, j := range dup {
 		ff, src := &b.funcs[i], &b.funcs[j]
 		ff.TooManyCorners = src.TooManyCorners
+		ff.cornerCounts = src.cornerCounts
 		ff.Corners = slices.Clone(src.Corners)
 	}
 	return nil
@@ -522,6 +529,12 @@ func (b *builder) funcHash(ff *FuncFeatures) uint64 {
 	h.addInts(sortedInts(sizes))
 	h.addInt(int64(ff.CornerRadius))
 	for a := range 2 {
+		if cc := ff.cornerCounts[a]; cc != nil {
+			h.add(tagCornerPair)
+			h.addInts(sortedInts(slices.Clone(cc.single)))
+			h.addInts(sortedInts(nonZero(cc.pair)))
+			continue
+		}
 		if ff.TooManyCorners[a] {
 			h.add(tagNone)
 			continue
@@ -590,6 +603,61 @@ func interactionPairs(ff *FuncFeatures) (pairs [][2]int, val []int64) {
 		}
 	}
 	return pairs, val
+}
+
+// cornerPair is a pair of a function's propositions (positions in Support,
+// i < j) and the number of its corners from one anchor that hold both.
+type cornerPair struct {
+	i, j  int
+	count int64
+}
+
+// cornerPairs returns the pairs of propositions that get a CornerPair
+// vertex: those that share a corner, unless every pair shares the same
+// number of corners (which says nothing the arcs do not) or more than max
+// pairs share one (the vertices would cost more than they tell; the
+// counts are still part of the function's colour). Both conditions depend
+// only on the counts, which every SCGE preserves pair by pair.
+//
+// They describe corners too many to list: in lightsOnParallel each
+// quadrant's four cells make the goal true when each is on in one of four
+// ways, 1,024 corners of four propositions in all, and only the counts of
+// the pairs tell the quadrants apart.
+func cornerPairs(cc *cornerCounts, max int) []cornerPair {
+	if cc == nil {
+		return nil
+	}
+	var out []cornerPair
+	uniform := true
+	for j := 1; j < cc.n; j++ {
+		for i := range j {
+			x := cc.at(i, j)
+			if x != cc.pair[0] {
+				uniform = false
+			}
+			if x != 0 {
+				if len(out) == max {
+					return nil
+				}
+				out = append(out, cornerPair{i, j, x})
+			}
+		}
+	}
+	if uniform {
+		return nil
+	}
+	return out
+}
+
+// nonZero returns the non-zero values of xs.
+func nonZero(xs []int64) []int64 {
+	var out []int64
+	for _, x := range xs {
+		if x != 0 {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // influenceClass is a set of a function's semantic inputs (positions in
@@ -731,6 +799,11 @@ func (b *builder) graph() *Graph {
 				h.add(tagNone)
 			}
 			n := inCorners[in]
+			for a, cc := range ff.cornerCounts {
+				if cc != nil && k < cc.n {
+					n[a] = cc.single[k]
+				}
+			}
 			h.addInt(n[0])
 			h.addInt(n[1])
 			uses[u] = append(uses[u], h.sum())
@@ -761,6 +834,18 @@ func (b *builder) graph() *Graph {
 			h.add(ff.hash)
 			h.addInt(ic.value)
 			inters = append(inters, inter{iv, h.sum()})
+		}
+		for a, cc := range ff.cornerCounts {
+			for _, cp := range cornerPairs(cc, b.opt.MaxCornerPairs) {
+				pu, pv := inputVertex(ff.Support[cp.i]), inputVertex(ff.Support[cp.j])
+				cv := add(Vertex{Kind: CornerPair, Role: -1, Index: fi, Corner: a, Value: int(cp.count), Pair: [2]int{pu, pv}})
+				arcs = append(arcs, arc{pu, cv}, arc{pv, cv}, arc{cv, fv})
+				h := newHasher(tagCornerPair)
+				h.add(ff.hash)
+				h.addInt(int64(a))
+				h.addInt(cp.count)
+				inters = append(inters, inter{cv, h.sum()})
+			}
 		}
 		pairs, val := interactionPairs(ff)
 		for k, pr := range pairs {
@@ -833,7 +918,7 @@ func (b *builder) graph() *Graph {
 		case Terminal:
 			h = newHasher(tagTerminal)
 			h.add(feat(grounding.FuncTerminal, 0, 0).hash)
-		case Interaction, Corner, Influence:
+		case Interaction, Corner, Influence, CornerPair:
 			continue
 		}
 		h.addMultiset(uses[v])

@@ -74,7 +74,37 @@ type cornersWork struct {
 	max   int     // give up (nil, tooMany) beyond this many corners
 	on    []int   // cone input positions fixed to true: for a next function, each role read does its first action
 	ops   int64   // gate-word evaluations
+	// countProps: when there are more than max corners and at most
+	// countProps propositions, run goes on counting them (counts) instead
+	// of giving up; 0 never counts.
+	countProps int
+	counts     *cornerCounts // set by run when it counted
 }
+
+// cornerCounts describes a set of corners too large to list: how many hold
+// each proposition and each pair of propositions (positions in props).
+type cornerCounts struct {
+	n      int
+	single []int64
+	pair   []int64 // pair[j*(j-1)/2+i] for i < j
+}
+
+func newCornerCounts(n int) *cornerCounts {
+	return &cornerCounts{n: n, single: make([]int64, n), pair: make([]int64, n*(n-1)/2)}
+}
+
+// add counts one corner, given as ascending positions.
+func (cc *cornerCounts) add(c []int) {
+	for x, j := range c {
+		cc.single[j]++
+		for _, i := range c[:x] {
+			cc.pair[j*(j-1)/2+i]++
+		}
+	}
+}
+
+// at returns the count of the pair i < j.
+func (cc *cornerCounts) at(i, j int) int64 { return cc.pair[j*(j-1)/2+i] }
 
 // cornerBatchWords is the number of words evaluated at once.
 const cornerBatchWords = 64
@@ -127,6 +157,7 @@ func (w *cornersWork) atAnchor(anchor bool) (pos []int, s *coneSim, base uint64,
 // in colex order.
 func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, tooMany bool, err error) {
 	n, cn := len(w.props), w.cn
+	w.counts = nil
 	pos, s, base, out, f0 := w.atAnchor(anchor)
 	f0mask := uint64(0)
 	if f0 {
@@ -236,15 +267,28 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 						break
 					}
 				}
-				if minimal {
-					if len(corners) == w.max {
-						return nil, true, nil
-					}
+				switch {
+				case !minimal:
+				case w.counts != nil:
+					w.counts.add(c)
+				case len(corners) < w.max:
 					corners = append(corners, slices.Clone(c))
+				case n > w.countProps:
+					return nil, true, nil
+				default:
+					w.counts = newCornerCounts(n)
+					for _, c0 := range corners {
+						w.counts.add(c0)
+					}
+					w.counts.add(c)
+					corners = nil
 				}
 			}
 		}
 		prev = cur
+	}
+	if w.counts != nil {
+		return nil, true, nil
 	}
 	return corners, false, nil
 }

@@ -27,6 +27,15 @@
 //     not. Arcs p → i, q → i, i → f.
 //   - Corner: for a function f whose corners were searched (below), one
 //     vertex per corner C, with arcs p → c for p in C and c → f.
+//   - CornerPair: for a function f with more than Options.MaxCorners
+//     corners from an anchor (below) and at most
+//     Options.MaxCornerCountProps semantic propositions, the corners are
+//     counted instead of listed: one vertex per pair {p, q} of
+//     propositions that share corners, coloured by how many (unless every
+//     pair shares as many, or more than Options.MaxCornerPairs pairs share
+//     some), with arcs p → c, q → c, c → f. In lightsOnParallel a
+//     quadrant's four cells make the goal true when each is on in one of
+//     four ways: 1,024 corners, whose pair counts tell the quadrants apart.
 //   - Influence: for a tabled function f whose semantic inputs have more
 //     than one influence value (below), one vertex per value v except the
 //     value of the largest class of inputs (of those equally large, the
@@ -107,7 +116,8 @@
 //   - Interaction: the function's colour, the interaction, and the two
 //     influences as a multiset;
 //   - Corner: the function's colour, the anchor and the corner's size;
-//   - Influence: the function's colour and the influence value.
+//   - Influence: the function's colour and the influence value;
+//   - CornerPair: the function's colour, the anchor and the count.
 //
 // Color then refines these colours with hashed colour refinement (a colour
 // becomes the hash of itself and the multisets of its out- and
@@ -123,6 +133,7 @@
 // vertices: p ↦ σP(p), (r,a) ↦ (σR(r), σA(a)), r ↦ σR(r), goal (r,n) ↦
 // goal (σR(r), n), terminal ↦ terminal, interaction (f,p,q) ↦ (σf, σp, σq),
 // corner (f, anchor, C) ↦ (σf, anchor, σC), influence (f, v) ↦ (σf, v),
+// corner pair (f, anchor, p, q) ↦ (σf, anchor, σp, σq),
 // where σf is the corresponding
 // function (next p ↦ next σP(p) and so on).
 //
@@ -137,6 +148,8 @@
 //     correspond. Interaction and corner vertices correspond by 2 and 3
 //     below, and influence vertices too: σ preserves each input's
 //     influence, hence the classes of equal influence and their sizes.
+//     Corner pairs too: σ maps the corners of f onto those of σf, so the
+//     number of corners holding p and q is that of σp and σq.
 //  2. Arcs are preserved. Input i changes f at x iff σi changes σf at σx
 //     (flipping i, or replacing action a by b, commutes with σ), so the
 //     semantic supports correspond and so do dependency arcs. Consistency
@@ -189,9 +202,9 @@
 // lines (terminal is true in the empty state, which has no blank cell; its
 // corners are the nine blank cells). next(cell 1 1 b)'s inputs of influence
 // 16 (the two (mark 1 1)) get an influence vertex; those of influence 4
-// keep their plain arcs. The graph has 507 vertices (29 props, 20 actions,
-// 2 roles, 6 goals, terminal, 144 interactions, 225 corners, 80
-// influences), 2023 arcs and 167 colour classes, and its automorphism group is the
+// keep their plain arcs. The graph has 531 vertices (29 props, 20 actions,
+// 2 roles, 6 goals, terminal, 144 interactions, 249 corners, 80
+// influences), 2171 arcs and 176 colour classes, and its automorphism group is the
 // board's dihedral group of order 8, found from 3 search-tree leaves
 // (against 4!·4!·1! = 576 in the paper). Number Scrabble (sum15.kif) gets
 // an isomorphic graph: the magic square is one of the isomorphisms.

@@ -55,7 +55,7 @@ func Example() {
 		}
 	}
 	// Output:
-	// 507 vertices, 2023 edges, 167 colour classes
+	// 531 vertices, 2171 edges, 176 colour classes
 	// automorphisms: 8
 	// influence of (cell 1 1 x) on (goal xplayer 100): 132
 	// influence of (cell 1 2 x) on (goal xplayer 100): 84

@@ -40,15 +40,20 @@ const (
 	// it labels the dependency arcs by influence. Arcs u → i for its inputs,
 	// i → the function.
 	Influence
+	// CornerPair is a pair of propositions of a function with too many
+	// corners from an anchor (Corner: 0 all false, 1 all true) to list,
+	// that share Value of them. Arcs p → c, q → c, c → the function.
+	CornerPair
 )
 
 // NumKinds is the number of vertex kinds.
-const NumKinds = int(Influence) + 1
+const NumKinds = int(CornerPair) + 1
 
-var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence"}
+var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair"}
 
 // String returns the kind's name as written by WriteJSON: "prop", "action",
-// "role", "goal", "terminal", "interaction", "corner" or "influence".
+// "role", "goal", "terminal", "interaction", "corner", "influence" or
+// "corner-pair".
 func (k Kind) String() string {
 	if int(k) < NumKinds {
 		return kindNames[k]
@@ -67,12 +72,15 @@ type Vertex struct {
 	// Influence's function; -1
 	// otherwise.
 	Index int
-	// Value is the utility of a Goal and the influence of an Influence.
+	// Value is the utility of a Goal, the influence of an Influence and the
+	// number of shared corners of a CornerPair.
 	Value int
-	// Pair holds the two proposition vertices of an Interaction, ascending.
+	// Pair holds the two proposition vertices of an Interaction (ascending)
+	// or a CornerPair.
 	Pair [2]int
 	// Corner is the index of a Corner vertex's set in the Corners of its
-	// function (Graph.Functions()[Index].Corners).
+	// function (Graph.Functions()[Index].Corners), and the anchor of a
+	// CornerPair (0: all false, 1: all true).
 	Corner int
 }
 
@@ -184,6 +192,8 @@ func (g *Graph) Label(v int) string {
 		return b.String()
 	case Influence:
 		return fmt.Sprintf("(influence %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Value)
+	case CornerPair:
+		return fmt.Sprintf("(corner-pair %s from-%t %s %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Corner == 1, g.Label(x.Pair[0]), g.Label(x.Pair[1]), x.Value)
 	}
 	return "?"
 }

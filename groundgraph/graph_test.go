@@ -529,6 +529,14 @@ var autTests = []struct {
 	{"ggp-base/tictactoe.kif", 8}, // another encoding of Tic-tac-toe
 	{connectFour, 2},              // the left-right mirror
 	{"ggp-base-repo/maze.kif", 1}, // no symmetry
+	// Games whose graph groups were far larger than their symmetry groups
+	// before influence vertices (lightsout 5.6e20, the 3D board 2.5e31),
+	// corner pairs (lightsOnParallel 16!) and corners of six
+	// (ticTacToeLarge 25!).
+	{"ggp-base/lightsout.kif", 1},                     // the initial lights
+	{"ggp-base/tictactoe_3d_small_2player.kif", 48},   // the cube's group
+	{"ggp-base/lightsOnParallel.kif", 7962624},        // cells within quadrants, and the quadrants: 4!^4·4!
+	{"ggp-base/ticTacToeLarge.kif", 32},
 }
 
 func TestAutomorphismOrders(t *testing.T) {
@@ -542,9 +550,15 @@ func TestAutomorphismOrders(t *testing.T) {
 			if gr.Order.Cmp(big.NewInt(tc.order)) != 0 {
 				t.Errorf("automorphism group order = %v, want %d", gr.Order, tc.order)
 			}
-			// Every automorphism is a true symmetry of the game.
+			// Every automorphism is a true symmetry of the game: every
+			// element of a small group, the generators of a large one
+			// (symmetries compose).
 			p := g.Program()
-			for perm := range gr.Elements() {
+			elems := gr.Elements()
+			if gr.Order.Cmp(big.NewInt(1000)) > 0 {
+				elems = slices.Values(gr.Generators)
+			}
+			for perm := range elems {
 				sm, err := g.Mapping(g, isomorph.Mapping(perm))
 				if err != nil {
 					t.Fatal(err)

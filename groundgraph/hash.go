@@ -24,6 +24,7 @@ const (
 	tagNone
 	tagCorner
 	tagInfluence
+	tagCornerPair
 )
 
 func newHasher(tag uint64) hasher { return hasher(mix64(tag ^ 0x6a09e667f3bcc908)) }

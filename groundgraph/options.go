@@ -18,8 +18,10 @@ const (
 	DefaultMaxTableBits = 22
 	// DefaultMaxTableRows bounds the rows of all truth tables of one Build.
 	DefaultMaxTableRows = 1 << 28
-	// DefaultMaxCornerWeight: corners of up to 4 propositions.
-	DefaultMaxCornerWeight = 4
+	// DefaultMaxCornerWeight: corners of up to 6 propositions (the lines
+	// of five of 5x5 Tic-tac-toe, Pentago and Gomoku-like games), within the
+	// point budgets.
+	DefaultMaxCornerWeight = 6
 	// DefaultMaxCornerPoints bounds the points one function's corner search
 	// evaluates (both anchors).
 	DefaultMaxCornerPoints = 1 << 23
@@ -28,6 +30,13 @@ const (
 	// DefaultMaxCorners: a function with more than 256 corners from an anchor
 	// gets none from it.
 	DefaultMaxCorners = 256
+	// DefaultMaxCornerCountProps: functions of at most 256 semantic
+	// propositions count their corners by pair when there are too many to
+	// list.
+	DefaultMaxCornerCountProps = 256
+	// DefaultMaxCornerPairs: at most 4096 corner-pair vertices per function
+	// and anchor.
+	DefaultMaxCornerPairs = 4096
 	// DefaultSupportTableBits: semantic supports of functions whose
 	// syntactic input space has at most 2^22 rows are read off truth tables.
 	DefaultSupportTableBits = 22
@@ -82,6 +91,17 @@ type Options struct {
 	// anchor, none of them become vertices (the fact is part of its colour).
 	// 0 means DefaultMaxCorners.
 	MaxCorners int
+	// MaxCornerCountProps: when a function with at most this many semantic
+	// propositions has more than MaxCorners corners from an anchor, they are
+	// counted by proposition and by pair of propositions instead (part of
+	// its colour, and CornerPair vertices). 0 means
+	// DefaultMaxCornerCountProps; a negative value never counts.
+	MaxCornerCountProps int
+	// MaxCornerPairs: when more than this many pairs of a function's
+	// propositions share corners from one anchor, they get no CornerPair
+	// vertices (their counts stay in the function's colour). 0 means
+	// DefaultMaxCornerPairs.
+	MaxCornerPairs int
 	// SupportTableBits: the semantic support of a function whose syntactic
 	// input space (the inputs its cone reads) has at most 2^SupportTableBits
 	// rows is read off its truth table; for larger ones random simulation
@@ -127,6 +147,12 @@ func (o Options) withDefaults() Options {
 	o.SupportTableBits = min(o.SupportTableBits, 30)
 	if o.MaxInteractionProps == 0 {
 		o.MaxInteractionProps = DefaultMaxInteractionProps
+	}
+	if o.MaxCornerCountProps == 0 {
+		o.MaxCornerCountProps = DefaultMaxCornerCountProps
+	}
+	if o.MaxCornerPairs <= 0 {
+		o.MaxCornerPairs = DefaultMaxCornerPairs
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
