@@ -533,9 +533,9 @@ var autTests = []struct {
 	// before influence vertices (lightsout 5.6e20, the 3D board 2.5e31),
 	// corner pairs (lightsOnParallel 16!) and corners of six
 	// (ticTacToeLarge 25!).
-	{"ggp-base/lightsout.kif", 1},                     // the initial lights
-	{"ggp-base/tictactoe_3d_small_2player.kif", 48},   // the cube's group
-	{"ggp-base/lightsOnParallel.kif", 7962624},        // cells within quadrants, and the quadrants: 4!^4·4!
+	{"ggp-base/lightsout.kif", 1},                   // the initial lights
+	{"ggp-base/tictactoe_3d_small_2player.kif", 48}, // the cube's group
+	{"ggp-base/lightsOnParallel.kif", 7962624},      // cells within quadrants, and the quadrants: 4!^4·4!
 	{"ggp-base/ticTacToeLarge.kif", 32},
 }
 
