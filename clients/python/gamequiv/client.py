@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 import os
 import random
 import sys
@@ -619,8 +620,8 @@ class Client:
         """The id of a game reference (uploading a path, looking up a name)."""
         if isinstance(game, bool):
             raise TypeError("a game is an id, a game document, a name or a Path, not a bool")
-        if isinstance(game, int):
-            return game
+        if isinstance(game, numbers.Integral):  # int, numpy.int64 of a DataFrame
+            return int(game)
         if isinstance(game, Mapping):
             return int(game["id"])
         if isinstance(game, Path):

@@ -209,7 +209,13 @@ def symmetries_frame(
         else:
             r["error"] = str(err)
         out.append(r)
-    return _frame(out, SYMMETRY_COLUMNS)
+    df = _frame(out, SYMMETRY_COLUMNS)
+    # Python ints (None where unknown): orders overflow int64 and float.
+    for c in ("order", "graph_order"):
+        df[c] = pd.Series([r.get(c) for r in out], index=df.index, dtype=object)
+    for c in ("generators", "candidates"):
+        df[c] = df[c].astype("Int64")
+    return df
 
 
 def upload_frame(report: "UploadReport") -> pd.DataFrame:
