@@ -21,8 +21,10 @@ from typing import (
     Mapping,
     Optional,
     Sequence,
+    Set,
     Tuple,
     Union,
+    cast,
 )
 
 import requests
@@ -235,8 +237,8 @@ class Client:
                 continue
             return res.status_code, _decode(method, url, res)
 
-    def _get(self, path: str, params: Optional[Mapping[str, Any]] = None, timeout: Optional[float] = None) -> Any:
-        return self._request("GET", path, params=params, timeout=timeout)[1]
+    def _get(self, path: str, params: Optional[Mapping[str, Any]] = None, timeout: Optional[float] = None) -> Doc:
+        return cast(Doc, self._request("GET", path, params=params, timeout=timeout)[1])
 
     def _pages(self, path: str, params: Optional[Mapping[str, Any]] = None) -> Iterator[Doc]:
         """Yield every item of a paginated list, following ``next_cursor``."""
@@ -280,7 +282,7 @@ class Client:
         """
         text, default = _read_game(game)
         _, doc = self._request("POST", "/api/v1/games", body={"name": name or default, "gdl": text})
-        return doc
+        return cast(Doc, doc)
 
     def upload_many(self, games: Sequence[Tuple[str, str]], *, batch_size: int = DEFAULT_BATCH_SIZE) -> List[Tuple[int, Optional[Doc], Optional[GamequivError]]]:
         """Upload ``(name, gdl)`` pairs with batch requests; return one
@@ -334,11 +336,11 @@ class Client:
         Errors of single games are reported, not raised.
         """
         root = Path(folder)
+        paths: List[Path]
         if files is not None:
-            paths = [p if Path(p).is_absolute() else root / p for p in files]
-            paths = [Path(p) for p in paths]
+            paths = [Path(p) if Path(p).is_absolute() else root / p for p in files]
         else:
-            found = set()
+            found: Set[Path] = set()
             for pat in patterns:
                 found.update(root.rglob(pat) if recursive else root.glob(pat))
             paths = sorted(found)
@@ -440,7 +442,7 @@ class Client:
         ``error`` column unless ``skip_errors`` is False."""
         from .frames import symmetries_frame
 
-        rows = []
+        rows: List[Tuple[int, Optional[Doc], Optional[GamequivError]]] = []
         for g in games:
             gid = self._game_id(g)
             try:
@@ -468,7 +470,7 @@ class Client:
         if limits:
             body["limits"] = limits
         _, doc = self._request("POST", "/api/v1/comparisons", body=body)
-        return doc
+        return cast(Doc, doc)
 
     def wait(
         self,
@@ -540,7 +542,7 @@ class Client:
     def cancel(self, comparison_id: int) -> Doc:
         """Cancel a queued or running comparison."""
         _, doc = self._request("DELETE", f"/api/v1/comparisons/{int(comparison_id)}")
-        return doc
+        return cast(Doc, doc)
 
     def comparisons(self, *, status: Optional[str] = None, game: Optional[GameRef] = None) -> List[Doc]:
         """Every comparison (newest first, without results), or those with
@@ -652,7 +654,7 @@ def _decode(method: str, url: str, res: requests.Response) -> Any:
 def _backoff(attempt: int, retry_after: Optional[str]) -> float:
     """Seconds to wait before retry ``attempt`` (0-based): the server's
     Retry-After if it sent one, else an exponential back-off, with jitter."""
-    base = min(MAX_BACKOFF, 0.25 * 2**attempt)
+    base = min(MAX_BACKOFF, 0.25 * 2.0**attempt)
     if retry_after:
         try:
             base = max(float(retry_after), 0.0)
