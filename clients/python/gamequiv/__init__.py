@@ -8,8 +8,8 @@ classes of a collection. This package talks to its REST API::
     import gamequiv
 
     gq = gamequiv.Client("http://127.0.0.1:8080")
-    gq.upload_folder("games/ggp-base")              # batches, progress bar
-    cmp = gq.compare("ggp-base/ticTacToe", "ggp-base/sum15")
+    gq.upload_folder("shared/games")                # batches, progress bar
+    cmp = gq.compare("ggp-base-repo/ticTacToe", "ggp-base/sum15")
     cmp["verdict"], cmp["reason"]
     gq.mapping_frames(cmp).propositions             # a pandas DataFrame
 
