@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -109,12 +111,18 @@ type progressJSON struct {
 
 // comparisonJSON is a comparison in responses.
 type comparisonJSON struct {
-	ID              int64           `json:"id"`
-	A               int64           `json:"a"`
-	B               int64           `json:"b"`
+	ID    int64  `json:"id"`
+	A     int64  `json:"a"`
+	B     int64  `json:"b"`
+	NameA string `json:"a_name"`
+	NameB string `json:"b_name"`
+	// Revision changes whenever the status or the progress does: a
+	// waiting GET passes it back as since.
+	Revision        string          `json:"revision"`
 	Status          store.Status    `json:"status"`
 	Progress        progressJSON    `json:"progress"`
 	Verdict         string          `json:"verdict,omitempty"`
+	Reason          string          `json:"reason,omitempty"`
 	Result          json.RawMessage `json:"result,omitempty"`
 	Error           string          `json:"error,omitempty"`
 	Limits          json.RawMessage `json:"limits"`
@@ -130,8 +138,11 @@ func newComparisonJSON(c *store.Comparison) comparisonJSON {
 		ID:              c.ID,
 		A:               c.GameA,
 		B:               c.GameB,
+		NameA:           c.NameA,
+		NameB:           c.NameB,
 		Status:          c.Status,
 		Verdict:         c.Verdict,
+		Reason:          c.Reason,
 		Result:          c.Result,
 		Error:           c.Error,
 		Limits:          c.Limits,
@@ -167,7 +178,16 @@ func newComparisonJSON(c *store.Comparison) comparisonJSON {
 	case out.Progress.Phase == "":
 		out.Progress.Phase = string(c.Status)
 	}
+	out.Revision = revision(&out)
 	return out
+}
+
+// revision is a short digest of what a waiting client watches: status,
+// progress and a cancel request.
+func revision(c *comparisonJSON) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%g\x00%t", c.Status, c.Progress.Phase, c.Progress.Candidates, c.Progress.Fraction, c.CancelRequested)
+	return strconv.FormatUint(h.Sum64(), 16)
 }
 
 func timePtr(t time.Time) *time.Time {
@@ -227,19 +247,79 @@ func (s *Server) listComparisons(c *gin.Context) {
 	writeJSON(c, http.StatusOK, newList(out, next))
 }
 
-// getComparison is GET /comparisons/{id}.
+// Defaults of the long poll of GET /comparisons/{id}.
+const (
+	DefaultMaxWait      = 60 * time.Second
+	DefaultWaitInterval = 200 * time.Millisecond
+)
+
+// getComparison is GET /comparisons/{id}. With ?wait=D it is a long poll:
+// the answer comes when the comparison is final, or, with ?since=R, as
+// soon as its revision differs from R (new progress), and at the latest
+// after D.
 func (s *Server) getComparison(c *gin.Context) {
 	id, err := pathID(c)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	cmp, err := s.store.GetComparison(c.Request.Context(), id)
+	wait, err := s.waitParam(c)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	writeJSON(c, http.StatusOK, newComparisonJSON(cmp))
+	ctx := c.Request.Context()
+	cmp, err := s.store.GetComparison(ctx, id)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	out := newComparisonJSON(cmp)
+	if wait > 0 {
+		since := c.Query("since")
+		deadline := time.NewTimer(wait)
+		defer deadline.Stop()
+		tick := time.NewTicker(s.limits.WaitInterval)
+		defer tick.Stop()
+	poll:
+		for !cmp.Status.Final() && (since == "" || out.Revision == since) {
+			select {
+			case <-ctx.Done():
+				s.writeError(c, ctx.Err())
+				return
+			case <-deadline.C:
+				break poll
+			case <-tick.C:
+			}
+			if cmp, err = s.store.GetComparison(ctx, id); err != nil {
+				s.writeError(c, err)
+				return
+			}
+			out = newComparisonJSON(cmp)
+		}
+	}
+	writeJSON(c, http.StatusOK, out)
+}
+
+// waitParam parses ?wait=: a Go duration ("30s", "1m") or seconds ("30"),
+// at most MaxWait; 0 when absent.
+func (s *Server) waitParam(c *gin.Context) (time.Duration, error) {
+	v := c.Query("wait")
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		secs, serr := strconv.ParseFloat(v, 64)
+		if serr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) {
+			return 0, errorf(CodeInvalid, "query parameter wait=%.40q: want a duration such as 30s, or seconds", v)
+		}
+		d = time.Duration(min(secs, math.MaxInt64/1e9) * float64(time.Second))
+	}
+	if d < 0 || d > s.limits.MaxWait {
+		return 0, errorf(CodeInvalid, "query parameter wait=%.40q: want 0 to %s", v, s.limits.MaxWait)
+	}
+	return d, nil
 }
 
 // cancelComparison is DELETE /comparisons/{id}: a queued comparison is
@@ -267,11 +347,11 @@ func (s *Server) submit(ctx context.Context, req *comparisonRequest) (*store.Com
 			ids[i] = ref.ID
 			continue
 		}
-		g, _, err := s.addGame(ctx, ref.Inline.Name, []byte(ref.Inline.GDL))
+		a, err := s.addGame(ctx, ref.Inline)
 		if err != nil {
 			return nil, false, fmt.Errorf("game %s: %w", "ab"[i:i+1], err)
 		}
-		ids[i] = g.ID
+		ids[i] = a.game.ID
 	}
 	if s.limits.MaxQueue > 0 {
 		n, err := s.store.QueueDepth(ctx)

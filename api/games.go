@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ const DefaultGameName = "untitled"
 type gameRequest struct {
 	Name string `json:"name"`
 	GDL  string `json:"gdl"`
+	// unnamed is set by validate when Name was empty and became
+	// DefaultGameName: such an upload of a stored text adds no alias.
+	unnamed bool
 }
 
 func (r *gameRequest) validate(field string) error {
@@ -35,7 +39,7 @@ func (r *gameRequest) validate(field string) error {
 		return errorf(CodeInvalid, "%sname: must not contain NUL", field)
 	}
 	if strings.TrimSpace(r.Name) == "" {
-		r.Name = DefaultGameName
+		r.Name, r.unnamed = DefaultGameName, true
 	}
 	return checkGDLText(r.Name, r.GDL)
 }
@@ -64,6 +68,11 @@ type gameJSON struct {
 	CreatedAt     time.Time `json:"created_at"`
 	// GDL is the description, in single-game responses only.
 	GDL string `json:"gdl,omitempty"`
+	// Aliases are the other names the text was uploaded under.
+	Aliases []string `json:"aliases,omitempty"`
+	// AliasAdded, in upload responses only, says whether this upload's
+	// name was added to the aliases of a game stored before.
+	AliasAdded *bool `json:"alias_added,omitempty"`
 }
 
 func newGameJSON(g *store.Game) gameJSON {
@@ -80,7 +89,25 @@ func newGameJSON(g *store.Game) gameJSON {
 		AnalysisError: g.Error,
 		CreatedAt:     g.CreatedAt,
 		GDL:           string(g.GDL),
+		Aliases:       g.Aliases,
 	}
+}
+
+// uploadJSON is a game in upload responses: without its text, with
+// alias_added.
+func uploadJSON(a added) gameJSON {
+	out := newGameJSON(a.game)
+	out.GDL = ""
+	out.AliasAdded = &a.aliasAdded
+	return out
+}
+
+// uploadStatus is the status of an upload: 201 for a new game, else 200.
+func uploadStatus(a added) int {
+	if a.created {
+		return http.StatusCreated
+	}
+	return http.StatusOK
 }
 
 func gameLocation(id int64) string {
@@ -99,29 +126,29 @@ func (s *Server) createGame(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	g, created, err := s.addGame(c.Request.Context(), req.Name, []byte(req.GDL))
+	a, err := s.addGame(c.Request.Context(), &req)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	c.Header("Location", gameLocation(g.ID))
-	out := newGameJSON(g)
-	out.GDL = ""
-	writeJSON(c, status, out)
+	c.Header("Location", gameLocation(a.game.ID))
+	writeJSON(c, uploadStatus(a), uploadJSON(a))
 }
 
-// listGames is GET /games.
+// listGames is GET /games: all games, or those with a name, an alias or
+// a content hash.
 func (s *Server) listGames(c *gin.Context) {
 	p, err := page(c)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	games, next, err := s.store.ListGames(c.Request.Context(), p)
+	f := store.GameFilter{Name: c.Query("name"), NameContains: c.Query("name_contains"), SHA256: strings.ToLower(c.Query("sha256")), Page: p}
+	if f.SHA256 != "" && !isHexSHA256(f.SHA256) {
+		s.writeError(c, errorf(CodeInvalid, "query parameter sha256=%.70q: want 64 hex digits", c.Query("sha256")))
+		return
+	}
+	games, next, err := s.store.FindGames(c.Request.Context(), f)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -173,12 +200,57 @@ func (s *Server) acquire(ctx context.Context) (release func(), err error) {
 	}
 }
 
-// addGame validates a description by grounding it and stores it with its
+// added is the outcome of addGame.
+type added struct {
+	game *store.Game
+	// created: the text is new; aliasAdded: it was stored before, and the
+	// request's name became one of its aliases.
+	created, aliasAdded bool
+}
+
+// addGame stores a validated upload. A text stored before (the same up to
+// line endings) is found by its content hash without grounding it again,
+// and a name given with it that the game does not carry yet becomes an
+// alias. A new text is validated by grounding it and stored with its
 // stats.
-func (s *Server) addGame(ctx context.Context, name string, gdl []byte) (*store.Game, bool, error) {
+func (s *Server) addGame(ctx context.Context, req *gameRequest) (added, error) {
+	gdl := []byte(req.GDL)
 	if int64(len(gdl)) > s.limits.MaxGDL {
-		return nil, false, errorf(CodeTooLarge, "gdl: %d bytes; a game description may have at most %d bytes", len(gdl), s.limits.MaxGDL)
+		return added{}, errorf(CodeTooLarge, "gdl: %d bytes; a game description may have at most %d bytes", len(gdl), s.limits.MaxGDL)
 	}
+	g, err := s.store.GameBySHA256(ctx, store.ContentSHA256(gdl))
+	switch {
+	case err == nil:
+		return s.addAlias(ctx, added{game: g}, req)
+	case !isNotFound(err):
+		return added{}, err
+	}
+	g, created, err := s.groundAndStore(ctx, req.Name, gdl)
+	if err != nil {
+		return added{}, err
+	}
+	return s.addAlias(ctx, added{game: g, created: created}, req)
+}
+
+// addAlias records the request's name as an alias of a game stored before.
+func (s *Server) addAlias(ctx context.Context, a added, req *gameRequest) (added, error) {
+	if a.created || req.unnamed || req.Name == a.game.Name || slices.Contains(a.game.Aliases, req.Name) {
+		return a, nil
+	}
+	ok, err := s.store.AddGameAlias(ctx, a.game.ID, req.Name)
+	if err != nil {
+		return added{}, err
+	}
+	if ok {
+		a.aliasAdded = true
+		a.game.Aliases = append(a.game.Aliases, req.Name)
+	}
+	return a, nil
+}
+
+// groundAndStore validates a new description by grounding it and stores it
+// with its stats.
+func (s *Server) groundAndStore(ctx context.Context, name string, gdl []byte) (*store.Game, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.limits.RequestTimeout)
 	defer cancel()
 	release, err := s.acquire(ctx)
@@ -255,4 +327,17 @@ func (s *Server) countSymmetries(source string) {
 	if s.metrics != nil {
 		s.metrics.SymmetryQueries.WithLabelValues(source).Inc()
 	}
+}
+
+// isHexSHA256 reports whether v is 64 lower-case hex digits.
+func isHexSHA256(v string) bool {
+	if len(v) != 64 {
+		return false
+	}
+	for _, c := range []byte(v) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -74,6 +74,16 @@ type Limits struct {
 	// upload, computing symmetries); 0 means DefaultRequestTimeout. Past it
 	// the request gets 503.
 	RequestTimeout time.Duration
+	// MaxBatch caps the games of one POST /games/batch; 0 means
+	// DefaultMaxBatch.
+	MaxBatch int
+	// MaxWait caps the wait of GET /comparisons/{id}?wait=; 0 means
+	// DefaultMaxWait.
+	MaxWait time.Duration
+	// WaitInterval is how often a waiting request reads the comparison
+	// again (workers may run in another process, so the database is the
+	// only place that sees their progress); 0 means DefaultWaitInterval.
+	WaitInterval time.Duration
 	// MaxConcurrentCompute bounds the requests grounding games or computing
 	// symmetries at the same time; 0 means GOMAXPROCS.
 	MaxConcurrentCompute int
@@ -96,6 +106,15 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.RequestTimeout <= 0 {
 		l.RequestTimeout = DefaultRequestTimeout
+	}
+	if l.MaxBatch <= 0 {
+		l.MaxBatch = DefaultMaxBatch
+	}
+	if l.MaxWait <= 0 {
+		l.MaxWait = DefaultMaxWait
+	}
+	if l.WaitInterval <= 0 {
+		l.WaitInterval = DefaultWaitInterval
 	}
 	if l.MaxConcurrentCompute <= 0 {
 		l.MaxConcurrentCompute = runtime.GOMAXPROCS(0)
@@ -183,6 +202,7 @@ func newServer(d Deps) *Server {
 	v1.GET("/openapi.json", s.openAPIJSON)
 	v1.GET("/openapi.yaml", s.openAPIYAML)
 	v1.POST("/games", s.createGame)
+	v1.POST("/games/batch", s.createGames)
 	v1.GET("/games", s.listGames)
 	v1.GET("/games/:id", s.getGame)
 	v1.GET("/games/:id/symmetries", s.getSymmetries)

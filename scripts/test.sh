@@ -8,7 +8,9 @@
 #      which tests are skipped;
 #   4. go test -count=1 -timeout 25m ./... ($GAMEQUIV_TEST_FLAGS is added,
 #      e.g. GAMEQUIV_TEST_FLAGS=-race);
-#   5. each grounding fuzz target for $GAMEQUIV_FUZZTIME (default 15s).
+#   5. each grounding fuzz target for $GAMEQUIV_FUZZTIME (default 15s);
+#   6. the Python client's pytest tests and the example notebook, executed
+#      headless against a server this script starts (see python_client).
 #
 # It must finish well within 30 minutes on 2 cores.
 set -euo pipefail
@@ -70,6 +72,7 @@ optional_tool() {
 # list them in ENSURE. A function may also start a service or export the
 # variables its tests read.
 
+games_dir=""
 # ensure_games: the shared game corpus (internal/testgames looks for it the
 # same way: $GAMEQUIV_GAMES, else shared/games in an ancestor directory).
 ensure_games() {
@@ -86,6 +89,7 @@ ensure_games() {
 		done
 	fi
 	if [[ -n "$d" && -d "$d/ggp-base" ]]; then
+		games_dir=$d
 		echo "game corpus: $d"
 	else
 		notice "game corpus not found (set GAMEQUIV_GAMES or put it at ../shared/games): corpus, conformance and end-to-end game tests are skipped"
@@ -217,7 +221,87 @@ ensure_browser() {
 	echo "browser e2e: node $(node --version), $("$chromium" --version 2>/dev/null | head -1), playwright-core $want"
 }
 
-ENSURE=(ensure_games ensure_nauty ensure_bliss ensure_minisat ensure_cadical ensure_postgres ensure_browser)
+# ensure_python_client: the Python client's tests and the example notebook
+# need Debian's Python (/usr/bin/python3: the python3 on PATH may be pyenv,
+# which cannot see Debian's packages) with the modules below; they are
+# installed with apt when running as root with CI=true, otherwise a NOTICE
+# says the step is skipped. Sets python_ok=1 when everything is there.
+python_debs=(python3-requests python3-pandas python3-matplotlib python3-nbclient python3-ipykernel
+	python3-pytest python3-tqdm jupyter-nbconvert)
+python_modules="requests, pandas, matplotlib, nbclient, nbconvert, ipykernel, pytest, tqdm"
+python_ok=0
+ensure_python_client() {
+	local py=/usr/bin/python3
+	if [[ -x "$py" ]] && "$py" -c "import $python_modules" 2>/dev/null; then
+		python_ok=1
+	elif may_install; then
+		apt_install "${python_debs[@]}" || echo "warning: apt-get install ${python_debs[*]} failed" >&2
+		[[ -x "$py" ]] && "$py" -c "import $python_modules" 2>/dev/null && python_ok=1
+	fi
+	if ((python_ok)); then
+		echo "python client: $("$py" --version), pandas $("$py" -c 'import pandas; print(pandas.__version__)')"
+	else
+		notice "Debian's python3 or one of its modules ($python_modules) is missing: the Python client tests and the example notebook are skipped (install: apt-get install ${python_debs[*]})"
+	fi
+}
+
+ENSURE=(ensure_games ensure_nauty ensure_bliss ensure_minisat ensure_cadical ensure_postgres ensure_browser ensure_python_client)
+
+# python_client runs the client's pytest tests (each test starts the real
+# server binary on a loopback port with a temporary database), then
+# executes examples/gamequiv.ipynb headless (nbconvert, python3 kernel)
+# against a server started here. A failing test or cell fails the run; the
+# executed notebook, with its plots, is kept in $GAMEQUIV_ARTIFACTS
+# (default ./artifacts) as gamequiv.ipynb. Prints the failure and returns
+# non-zero on failure.
+python_client() {
+	local py=/usr/bin/python3 dir rc=0
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/gamequiv-py.XXXXXX")
+	go build -buildvcs=false -tags gamequiv_e2e -o "$dir/server" ./cmd/server || { rm -rf "$dir"; return 1; }
+	GAMEQUIV_SERVER_BIN="$dir/server" PYTHONDONTWRITEBYTECODE=1 \
+		"$py" -m pytest -q -p no:cacheprovider clients/python/tests || rc=$?
+	if [[ -z "$games_dir" ]]; then
+		notice "game corpus not found: the example notebook is not executed"
+		rm -rf "$dir"
+		return "$rc"
+	fi
+	local artifacts=${GAMEQUIV_ARTIFACTS:-$PWD/artifacts}
+	mkdir -p "$artifacts" "$dir/data"
+	# The notebook's server: lower limits keep the notebook within a few
+	# minutes on two cores (games past them show their limit errors).
+	"$dir/server" --addr 127.0.0.1:0 --data "$dir/data" --job-timeout 30s --request-timeout 20s \
+		--max-candidates 20000 2>"$dir/server.log" &
+	local pid=$! addr="" i
+	for i in $(seq 1 300); do
+		addr=$(sed -n 's/.*"msg":"listening","addr":"\([^"]*\)".*/\1/p' "$dir/server.log" | head -1)
+		[[ -n "$addr" ]] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [[ -z "$addr" ]]; then
+		echo "notebook server did not start:" >&2
+		cat "$dir/server.log" >&2
+		kill "$pid" 2>/dev/null
+		rm -rf "$dir"
+		return 1
+	fi
+	echo "executing examples/gamequiv.ipynb against http://$addr"
+	local started=$SECONDS
+	if GAMEQUIV_URL="http://$addr" GAMEQUIV_GAMES="$games_dir" PYDEVD_DISABLE_FILE_VALIDATION=1 PYTHONDONTWRITEBYTECODE=1 \
+		"$py" -m nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \
+		--ExecutePreprocessor.kernel_name=python3 --output-dir "$artifacts" examples/gamequiv.ipynb; then
+		echo "notebook executed in $((SECONDS - started))s: $artifacts/gamequiv.ipynb"
+	else
+		rc=1
+		echo "notebook FAILED after $((SECONDS - started))s; the server log ends:" >&2
+		tail -20 "$dir/server.log" >&2
+	fi
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	cp "$dir/server.log" "$artifacts/gamequiv-server.log"
+	rm -rf "$dir"
+	return "$rc"
+}
 
 # --- steps ---------------------------------------------------------------
 
@@ -256,6 +340,11 @@ if [[ "$fuzztime" != "0" ]]; then
 		step "go test ./grounding -run '^\$' -fuzz '^$target\$' -fuzztime $fuzztime"
 		go test ./grounding -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" || status=$?
 	done
+fi
+
+if ((python_ok)); then
+	step "python client: pytest clients/python/tests, execute examples/gamequiv.ipynb"
+	python_client || status=$?
 fi
 
 for n in "${notices[@]}"; do

@@ -19,7 +19,7 @@ import (
 // result.
 var comparisonListColumns = []string{
 	"id", "game_a", "game_b", "limits", "idem_key", "status", "progress", "phase", "candidates",
-	"lease_owner", "lease_until", "attempts", "cancel_requested", "verdict", "error",
+	"lease_owner", "lease_until", "attempts", "cancel_requested", "verdict", "error", "reason",
 	"created_at", "started_at", "finished_at",
 }
 
@@ -39,8 +39,7 @@ func (db *DB) CreateComparison(ctx context.Context, a, b int64, limits json.RawM
 	var old comparisonRow
 	err = db.conn(ctx).Where("idem_key = ?", key).Take(&old).Error
 	if err == nil {
-		c := old.comparison()
-		return &c, false, nil
+		return db.withNames(ctx, op, old.comparison(), false)
 	}
 	if !errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, false, translate(ctx, op, err)
@@ -62,24 +61,55 @@ func (db *DB) CreateComparison(ctx context.Context, a, b int64, limits json.RawM
 		return nil, false, translate(ctx, op, res.Error)
 	}
 	if res.RowsAffected == 1 {
-		c := row.comparison()
-		return &c, true, nil
+		return db.withNames(ctx, op, row.comparison(), true)
 	}
 	if err := db.conn(ctx).Where("idem_key = ?", key).Take(&old).Error; err != nil {
 		return nil, false, translate(ctx, op, err)
 	}
-	c := old.comparison()
-	return &c, false, nil
+	return db.withNames(ctx, op, old.comparison(), false)
+}
+
+// withNames fills in the game names of one comparison.
+func (db *DB) withNames(ctx context.Context, op string, c Comparison, created bool) (*Comparison, bool, error) {
+	cs := []Comparison{c}
+	if err := db.loadNames(ctx, cs); err != nil {
+		return nil, false, translate(ctx, op, err)
+	}
+	return &cs[0], created, nil
+}
+
+// loadNames fills in NameA and NameB of comparisons with one query.
+func (db *DB) loadNames(ctx context.Context, cs []Comparison) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, 2*len(cs))
+	for _, c := range cs {
+		ids = append(ids, c.GameA, c.GameB)
+	}
+	var rows []gameRow
+	if err := db.conn(ctx).Select("id", "name").Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return err
+	}
+	names := make(map[int64]string, len(rows))
+	for _, r := range rows {
+		names[r.ID] = r.Name
+	}
+	for i := range cs {
+		cs[i].NameA, cs[i].NameB = names[cs[i].GameA], names[cs[i].GameB]
+	}
+	return nil
 }
 
 // GetComparison returns the comparison with its result, or ErrNotFound.
 func (db *DB) GetComparison(ctx context.Context, id int64) (*Comparison, error) {
+	op := fmt.Sprintf("get comparison %d", id)
 	var row comparisonRow
 	if err := db.conn(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
-		return nil, translate(ctx, fmt.Sprintf("get comparison %d", id), err)
+		return nil, translate(ctx, op, err)
 	}
-	c := row.comparison()
-	return &c, nil
+	c, _, err := db.withNames(ctx, op, row.comparison(), false)
+	return c, err
 }
 
 // ListComparisons returns one page of the comparisons that f selects,
@@ -112,6 +142,9 @@ func (db *DB) ListComparisons(ctx context.Context, f ComparisonFilter) ([]Compar
 	cs := make([]Comparison, len(rows))
 	for i := range rows {
 		cs[i] = rows[i].comparison()
+	}
+	if err := db.loadNames(ctx, cs); err != nil {
+		return nil, 0, translate(ctx, op, err)
 	}
 	return cs, next, nil
 }
@@ -180,7 +213,8 @@ func (db *DB) Claim(ctx context.Context, owner string, lease time.Duration) (*Co
 	if out == nil {
 		return nil, fmt.Errorf("%s: %w", op, ErrNotFound)
 	}
-	return out, nil
+	out, _, err = db.withNames(ctx, op, *out, false)
+	return out, err
 }
 
 // closeAbandoned finishes a running job whose lease has ended if it must
@@ -249,8 +283,8 @@ func (db *DB) Heartbeat(ctx context.Context, id int64, owner string, lease time.
 }
 
 // Finish writes the outcome of owner's running comparison: its status
-// becomes o.Status (done, failed or cancelled) and the verdict, result and
-// error are stored. The result is written exactly once: Finish returns
+// becomes o.Status (done, failed or cancelled) and the verdict, result
+// (and its "reason" member, which lists carry) and error are stored. The result is written exactly once: Finish returns
 // ErrLeaseLost, and changes nothing, if the job is not running or is owned
 // by another worker (it finished already, or its lease ended and another
 // worker claimed it). A worker whose lease ended may still finish while no
@@ -274,6 +308,7 @@ func (db *DB) Finish(ctx context.Context, id int64, owner string, o Outcome) err
 			"verdict":     ptr(o.Verdict),
 			"result":      result,
 			"error":       ptr(o.Error),
+			"reason":      ptr(reasonOf(o.Result)),
 			"lease_until": nil,
 			"finished_at": db.now(),
 		})
@@ -284,6 +319,18 @@ func (db *DB) Finish(ctx context.Context, id int64, owner string, o Outcome) err
 		return fmt.Errorf("%s: %w", op, ErrLeaseLost)
 	}
 	return nil
+}
+
+// reasonOf returns the "reason" member of a comparison report, or "" if
+// it has none.
+func reasonOf(result json.RawMessage) string {
+	var rep struct {
+		Reason string `json:"reason"`
+	}
+	if len(result) == 0 || json.Unmarshal(result, &rep) != nil || !validText(rep.Reason) {
+		return ""
+	}
+	return rep.Reason
 }
 
 // Release gives owner's running comparison back to the queue, for a worker
@@ -359,7 +406,8 @@ func (db *DB) Cancel(ctx context.Context, id int64) (*Comparison, error) {
 	if err != nil {
 		return nil, translate(ctx, op, err)
 	}
-	return out, nil
+	out, _, err = db.withNames(ctx, op, *out, false)
+	return out, err
 }
 
 // QueueDepth counts the queued comparisons.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,11 +17,32 @@ import (
 // gameListColumns are the columns of a game in lists: all but gdl.
 var gameListColumns = []string{"id", "name", "sha256", "stats", "certificate", "invariants", "analyzed_at", "class_id", "error", "created_at"}
 
-// CreateGame stores a game and reports whether it is new. Games are
-// deduplicated by the SHA-256 of gdl: a text stored before returns the
-// existing game (with its first name and stats) and created false, also
-// when several callers store the same text at once. gdl must be non-empty
-// UTF-8 text without NUL bytes, name UTF-8, and stats JSON (nil means {}).
+// NormalizeLineEndings returns gdl with every CRLF and every lone CR
+// replaced by LF, so that one text saved on Windows, on Unix or read in
+// Python's text mode is one game. It returns gdl itself when it has no CR.
+func NormalizeLineEndings(gdl []byte) []byte {
+	if bytes.IndexByte(gdl, '\r') < 0 {
+		return gdl
+	}
+	out := bytes.ReplaceAll(gdl, []byte("\r\n"), []byte("\n"))
+	return bytes.ReplaceAll(out, []byte("\r"), []byte("\n"))
+}
+
+// ContentSHA256 is the content hash of a game description: the lower-case
+// hex SHA-256 of the text after NormalizeLineEndings. Games are
+// deduplicated by it, and a client can compute it to look a text up.
+func ContentSHA256(gdl []byte) string {
+	sum := sha256.Sum256(NormalizeLineEndings(gdl))
+	return hex.EncodeToString(sum[:])
+}
+
+// CreateGame stores a game and reports whether it is new. The text is
+// stored with its line endings made LF (NormalizeLineEndings), and games
+// are deduplicated by its ContentSHA256: a text stored before returns the
+// existing game (with its first name, its aliases and stats) unchanged and
+// created false, also when several callers store the same text at once;
+// AddGameAlias records another name. gdl must be non-empty UTF-8 text
+// without NUL bytes, name UTF-8, and stats JSON (nil means {}).
 func (db *DB) CreateGame(ctx context.Context, name string, gdl []byte, stats json.RawMessage) (*Game, bool, error) {
 	const op = "create game"
 	if len(gdl) == 0 || !utf8.Valid(gdl) || strings.ContainsRune(string(gdl), 0) {
@@ -33,10 +55,10 @@ func (db *DB) CreateGame(ctx context.Context, name string, gdl []byte, stats jso
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: stats: %w", op, err)
 	}
-	sum := sha256.Sum256(gdl)
+	gdl = NormalizeLineEndings(gdl)
 	row := gameRow{
 		Name:      name,
-		SHA256:    hex.EncodeToString(sum[:]),
+		SHA256:    ContentSHA256(gdl),
 		GDL:       string(gdl),
 		Stats:     st,
 		CreatedAt: db.now(),
@@ -51,38 +73,100 @@ func (db *DB) CreateGame(ctx context.Context, name string, gdl []byte, stats jso
 		g := row.game()
 		return &g, true, nil
 	}
-	var old gameRow
-	if err := db.conn(ctx).Where("sha256 = ?", row.SHA256).Take(&old).Error; err != nil {
-		return nil, false, translate(ctx, op, err)
+	g, err := db.GameBySHA256(ctx, row.SHA256)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", op, err)
 	}
-	g := old.game()
-	return &g, false, nil
+	return g, false, nil
 }
 
-// GetGame returns the game with its GDL text, or ErrNotFound.
+// GetGame returns the game with its GDL text and aliases, or ErrNotFound.
 func (db *DB) GetGame(ctx context.Context, id int64) (*Game, error) {
+	return db.takeGame(ctx, fmt.Sprintf("get game %d", id), "id = ?", id)
+}
+
+// GameBySHA256 returns the game whose ContentSHA256 is sum (lower-case
+// hex), with its GDL text and aliases, or ErrNotFound.
+func (db *DB) GameBySHA256(ctx context.Context, sum string) (*Game, error) {
+	return db.takeGame(ctx, fmt.Sprintf("get game by sha256 %.64q", sum), "sha256 = ?", sum)
+}
+
+// takeGame returns the one game the condition selects, with its aliases.
+func (db *DB) takeGame(ctx context.Context, op string, cond string, arg any) (*Game, error) {
 	var row gameRow
-	if err := db.conn(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
-		return nil, translate(ctx, fmt.Sprintf("get game %d", id), err)
+	if err := db.conn(ctx).Where(cond, arg).Take(&row).Error; err != nil {
+		return nil, translate(ctx, op, err)
 	}
-	g := row.game()
-	return &g, nil
+	games := []Game{row.game()}
+	if err := db.loadAliases(ctx, games); err != nil {
+		return nil, translate(ctx, op, err)
+	}
+	return &games[0], nil
+}
+
+// AddGameAlias records name as another name of the game and reports
+// whether it is new: it is not if it is the game's name or one of its
+// aliases already. It returns ErrNotFound if the game does not exist.
+func (db *DB) AddGameAlias(ctx context.Context, gameID int64, name string) (bool, error) {
+	op := fmt.Sprintf("add alias of game %d", gameID)
+	if name == "" || !validText(name) {
+		return false, fmt.Errorf("%s: name must be non-empty UTF-8 without NUL: %w", op, ErrInvalid)
+	}
+	added := false
+	err := db.tx(ctx, func(tx *gorm.DB) error {
+		var row gameRow
+		if err := tx.Select("id", "name").Where("id = ?", gameID).Take(&row).Error; err != nil {
+			return err
+		}
+		if row.Name == name {
+			return nil
+		}
+		res := tx.Clauses(clause.OnConflict{DoNothing: true}).
+			Create(&aliasRow{GameID: gameID, Name: name, CreatedAt: db.now()})
+		added = res.RowsAffected == 1
+		return res.Error
+	})
+	if err != nil {
+		return false, translate(ctx, op, err)
+	}
+	return added, nil
 }
 
 // ListGames returns one page of games in ascending id order. The games'
 // GDL is nil; GetGame returns it. next is the cursor of the following page,
 // 0 after the last one.
 func (db *DB) ListGames(ctx context.Context, p Page) ([]Game, int64, error) {
+	return db.FindGames(ctx, GameFilter{Page: p})
+}
+
+// FindGames returns one page of the games f selects, in ascending id
+// order, with their aliases and without their GDL. next is the cursor of
+// the following page, 0 after the last one.
+func (db *DB) FindGames(ctx context.Context, f GameFilter) ([]Game, int64, error) {
 	const op = "list games"
-	limit, err := p.limit()
+	limit, err := f.limit()
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
+	if !validText(f.Name) || !validText(f.NameContains) {
+		return nil, 0, fmt.Errorf("%s: name must be UTF-8 without NUL: %w", op, ErrInvalid)
+	}
+	q := db.conn(ctx).Select(gameListColumns).Where("id > ?", f.Cursor)
+	if f.SHA256 != "" {
+		if !isSHA256(f.SHA256) {
+			return nil, 0, fmt.Errorf("%s: sha256 %.70q: want 64 lower-case hex digits: %w", op, f.SHA256, ErrInvalid)
+		}
+		q = q.Where("sha256 = ?", f.SHA256)
+	}
+	if f.Name != "" {
+		q = q.Where("name = ? OR id IN (SELECT game_id FROM game_aliases WHERE name = ?)", f.Name, f.Name)
+	}
+	if f.NameContains != "" {
+		pat := "%" + likeEscaper.Replace(asciiLower(f.NameContains)) + "%"
+		q = q.Where(`LOWER(name) LIKE ? ESCAPE '\' OR id IN (SELECT game_id FROM game_aliases WHERE LOWER(name) LIKE ? ESCAPE '\')`, pat, pat)
+	}
 	var rows []gameRow
-	err = db.conn(ctx).Select(gameListColumns).
-		Where("id > ?", p.Cursor).Order("id").Limit(limit + 1).
-		Find(&rows).Error
-	if err != nil {
+	if err := q.Order("id").Limit(limit + 1).Find(&rows).Error; err != nil {
 		return nil, 0, translate(ctx, op, err)
 	}
 	rows, next := pageOf(rows, limit, func(r gameRow) int64 { return r.ID })
@@ -90,7 +174,57 @@ func (db *DB) ListGames(ctx context.Context, p Page) ([]Game, int64, error) {
 	for i := range rows {
 		games[i] = rows[i].game()
 	}
+	if err := db.loadAliases(ctx, games); err != nil {
+		return nil, 0, translate(ctx, op, err)
+	}
 	return games, next, nil
+}
+
+// loadAliases fills in the Aliases of games with one query.
+func (db *DB) loadAliases(ctx context.Context, games []Game) error {
+	if len(games) == 0 {
+		return nil
+	}
+	at := make(map[int64]int, len(games))
+	ids := make([]int64, len(games))
+	for i, g := range games {
+		at[g.ID], ids[i] = i, g.ID
+	}
+	var rows []aliasRow
+	if err := db.conn(ctx).Where("game_id IN ?", ids).Order("created_at, name").Find(&rows).Error; err != nil {
+		return err
+	}
+	for _, r := range rows {
+		g := &games[at[r.GameID]]
+		g.Aliases = append(g.Aliases, r.Name)
+	}
+	return nil
+}
+
+// likeEscaper escapes the wildcards of a LIKE pattern (ESCAPE '\').
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+
+// asciiLower lower-cases ASCII letters only, as SQLite's LOWER does.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, s)
+}
+
+// isSHA256 reports whether s is 64 lower-case hex digits.
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // SetGameAnalysis records the class keys of a game, replacing earlier ones.

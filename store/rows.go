@@ -29,6 +29,15 @@ type gameRow struct {
 
 func (gameRow) TableName() string { return "games" }
 
+// aliasRow is a row of game_aliases.
+type aliasRow struct {
+	GameID    int64     `gorm:"column:game_id;primaryKey;autoIncrement:false"`
+	Name      string    `gorm:"column:name;primaryKey"`
+	CreatedAt time.Time `gorm:"column:created_at"`
+}
+
+func (aliasRow) TableName() string { return "game_aliases" }
+
 // classRow is a row of classes.
 type classRow struct {
 	ID               int64     `gorm:"column:id;primaryKey"`
@@ -56,6 +65,7 @@ type comparisonRow struct {
 	Verdict         *string    `gorm:"column:verdict"`
 	Result          jsonText   `gorm:"column:result"`
 	Error           *string    `gorm:"column:error"`
+	Reason          *string    `gorm:"column:reason"`
 	CreatedAt       time.Time  `gorm:"column:created_at"`
 	StartedAt       *time.Time `gorm:"column:started_at"`
 	FinishedAt      *time.Time `gorm:"column:finished_at"`
@@ -73,7 +83,7 @@ type symmetryRow struct {
 func (symmetryRow) TableName() string { return "symmetries" }
 
 // rowModels lists one value of every row model, for the schema test.
-var rowModels = []any{&gameRow{}, &classRow{}, &comparisonRow{}, &symmetryRow{}}
+var rowModels = []any{&gameRow{}, &aliasRow{}, &classRow{}, &comparisonRow{}, &symmetryRow{}}
 
 // jsonText is a JSON document in a TEXT (SQLite) or JSON (PostgreSQL)
 // column. It is written as a string, so that SQLite stores text that
@@ -149,6 +159,7 @@ func (r *comparisonRow) comparison() Comparison {
 		Verdict:         deref(r.Verdict),
 		Result:          r.Result.raw(),
 		Error:           deref(r.Error),
+		Reason:          deref(r.Reason),
 		CreatedAt:       r.CreatedAt.UTC(),
 		StartedAt:       utc(r.StartedAt),
 		FinishedAt:      utc(r.FinishedAt),

@@ -9,12 +9,34 @@ import (
 // Games stores game descriptions, deduplicated by content.
 type Games interface {
 	// CreateGame stores a game and reports whether it is new; a GDL text
-	// stored before (same SHA-256) returns the existing game unchanged.
+	// stored before (same SHA-256 up to line endings) returns the existing
+	// game, with name added to its aliases if it is another name.
 	CreateGame(ctx context.Context, name string, gdl []byte, stats json.RawMessage) (g *Game, created bool, err error)
 	// GetGame returns one game with its GDL text.
 	GetGame(ctx context.Context, id int64) (*Game, error)
+	// GameBySHA256 returns the game whose text has this content hash.
+	GameBySHA256(ctx context.Context, sum string) (*Game, error)
+	// AddGameAlias records another name of a game and reports whether it
+	// was new.
+	AddGameAlias(ctx context.Context, gameID int64, name string) (added bool, err error)
 	// ListGames returns games in ascending id order, without GDL text.
 	ListGames(ctx context.Context, p Page) (games []Game, next int64, err error)
+	// FindGames returns the games f selects in ascending id order, without
+	// GDL text.
+	FindGames(ctx context.Context, f GameFilter) (games []Game, next int64, err error)
+}
+
+// GameFilter selects games for FindGames; its zero value selects all.
+type GameFilter struct {
+	// Name, if set, selects the games with this name or alias (exactly).
+	Name string
+	// NameContains, if set, selects the games whose name or an alias
+	// contains it, ignoring ASCII case.
+	NameContains string
+	// SHA256, if set, selects the game with this content hash (lower-case
+	// hex, see ContentSHA256).
+	SHA256 string
+	Page
 }
 
 // Classes places games in equivalence classes.
@@ -82,10 +104,14 @@ type Symmetries interface {
 type Game struct {
 	ID   int64
 	Name string
-	// SHA256 is the lower-case hex SHA-256 of GDL.
+	// SHA256 is the lower-case hex SHA-256 of GDL (ContentSHA256).
 	SHA256 string
-	// GDL is the text as submitted. Lists leave it nil.
+	// GDL is the text as submitted with its line endings made LF
+	// (NormalizeLineEndings). Lists leave it nil.
 	GDL []byte
+	// Aliases are the other names the text was uploaded under, in the
+	// order they were added; Name is the first.
+	Aliases []string
 	// Stats is the JSON document given to CreateGame (roles, propositions,
 	// actions, functions, circuit nodes).
 	Stats json.RawMessage
@@ -189,6 +215,11 @@ type Comparison struct {
 	Verdict string
 	Result  json.RawMessage
 	Error   string
+	// Reason is the result's "reason" member (why the verdict), kept
+	// beside it so that lists carry it; empty without a result.
+	Reason string
+	// NameA and NameB are the names of GameA and GameB.
+	NameA, NameB string
 	// CreatedAt is the submission time, StartedAt the start of the last
 	// claim, FinishedAt the time the job reached a final status; zero if
 	// not yet.

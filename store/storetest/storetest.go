@@ -45,6 +45,10 @@ var suiteTests = []struct {
 	{"GameInvalid", testGameInvalid},
 	{"GameConcurrentDedup", testGameConcurrentDedup},
 	{"ListGames", testListGames},
+	{"GameLineEndings", testGameLineEndings},
+	{"GameAliases", testGameAliases},
+	{"FindGames", testFindGames},
+	{"ComparisonNamesReason", testComparisonNamesReason},
 	{"Analysis", testAnalysis},
 	{"GamesAwaitingClass", testGamesAwaitingClass},
 	{"Classes", testClasses},
@@ -606,6 +610,7 @@ func testComparisonIdempotent(t *testing.T, db *store.DB, _ *Clock) {
 		ID: c.ID, GameA: a.ID, GameB: b.ID,
 		Limits:  json.RawMessage(`{"search":{"depth":2,"nodes":10},"timeout":5}`),
 		IdemKey: c.IdemKey, Status: store.StatusQueued, CreatedAt: Start,
+		NameA: "a", NameB: "b",
 	}
 	if diff := cmp.Diff(want, c); diff != "" || len(c.IdemKey) != 64 {
 		t.Errorf("CreateComparison (idem key %q) mismatch (-want +got):\n%s", c.IdemKey, diff)
