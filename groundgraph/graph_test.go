@@ -537,6 +537,7 @@ var autTests = []struct {
 	{"ggp-base/tictactoe_3d_small_2player.kif", 48}, // the cube's group
 	{"ggp-base/lightsOnParallel.kif", 7962624},      // cells within quadrants, and the quadrants: 4!^4·4!
 	{"ggp-base/ticTacToeLarge.kif", 32},
+	{"ggp-base/connect5.kif", 8}, // lines of five on 8x8: was 1.3e89 before the corner budgets grew
 }
 
 func TestAutomorphismOrders(t *testing.T) {

@@ -24,9 +24,9 @@ const (
 	DefaultMaxCornerWeight = 6
 	// DefaultMaxCornerPoints bounds the points one function's corner search
 	// evaluates (both anchors).
-	DefaultMaxCornerPoints = 1 << 23
+	DefaultMaxCornerPoints = 1 << 24
 	// DefaultMaxCornerTotal bounds the points of all corner searches of a Build.
-	DefaultMaxCornerTotal = 1 << 26
+	DefaultMaxCornerTotal = 1 << 27
 	// DefaultMaxCorners: a function with more than 256 corners from an anchor
 	// gets none from it.
 	DefaultMaxCorners = 256
