@@ -162,8 +162,9 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		satOpt.Progress = func(proven, total int) {
 			// Every pair would be too often: every 64th, and the last.
 			if proven%64 == 0 || proven == total {
-				lim.progress(Progress{Phase: "verify", Candidates: rep.Stats.Candidates + 1, Fraction: 0.8,
-					Step: fmt.Sprintf("verifying candidate mapping %d", rep.Stats.Candidates+1),
+				// Verify runs on the candidate just counted.
+				lim.progress(Progress{Phase: "verify", Candidates: rep.Stats.Candidates, Fraction: 0.8,
+					Step: fmt.Sprintf("verifying candidate mapping %d", rep.Stats.Candidates),
 					Done: int64(proven), Total: int64(total), Unit: UnitFunctions})
 			}
 		}
