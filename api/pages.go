@@ -444,8 +444,12 @@ func (s *Server) comparisonPage(c *gin.Context) {
 			}
 		}
 	}
+	title := fmt.Sprintf("Comparison %d", cmp.ID)
+	if v.NameA != "" && v.NameB != "" {
+		title += ": " + v.NameA + " and " + v.NameB
+	}
 	s.render(c, http.StatusOK, web.PageComparison, web.View{
-		Title: fmt.Sprintf("Comparison %d", cmp.ID), Section: "comparisons",
+		Title: title, Section: "comparisons",
 		Data: web.ComparisonView{Comparison: v, PollInterval: PollInterval},
 	})
 }
@@ -766,7 +770,7 @@ func comparisonView(cmp *store.Comparison) web.Comparison {
 	if err := json.Unmarshal(cmp.Result, &rep); err != nil {
 		return v
 	}
-	v.Reason, v.Limit = rep.Reason, rep.Limit
+	v.Reason, v.Limit, v.LimitHint = rep.Reason, rep.Limit, limitHint(rep.Limit)
 	if v.Verdict == "" {
 		v.Verdict = string(rep.Verdict)
 	}

@@ -789,3 +789,29 @@ func TestSymmetryErrorOnPage(t *testing.T) {
 		t.Errorf("symmetries section lacks the error and the hint:\n%s", body)
 	}
 }
+
+// TestUnknownVerdictHint checks that a verdict cut short by a limit says
+// what to do.
+func TestUnknownVerdictHint(t *testing.T) {
+	s := newTestServer(t, nil)
+	f := &pageFixture{s: s}
+	a, b := s.uploadGame("buttons", buttonsGDL), s.uploadGame("renamed", renamedGDL)
+	for i, tc := range []struct{ limit, want string }{
+		{"Timeout", "larger time limit"},
+		{"Search.MaxCandidates", "limits.max_candidates"},
+		{"Search.MaxNodes", "setting of the server"},
+	} {
+		// Distinct limits make distinct comparisons of the same pair.
+		c, _, err := s.DB.CreateComparison(context.Background(), a.ID, b.ID, json.RawMessage(fmt.Sprintf(`{"timeout_ms":%d}`, 1000*(i+1))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := c.ID
+		raw, _ := json.Marshal(equiv.Report{Verdict: equiv.Unknown, Reason: "cut short", Limit: tc.limit, Stats: equiv.Stats{PhaseMs: map[string]float64{}}})
+		f.finish(id, store.Outcome{Status: store.StatusDone, Verdict: string(equiv.Unknown), Result: raw})
+		body := mustHTML(t, s.getPage("GET", fmt.Sprintf("/comparisons/%d", id), nil, ""), http.StatusOK)
+		if !strings.Contains(body, "<dt>Limit</dt><dd>"+tc.limit+`<p class="hint">`) || !strings.Contains(body, tc.want) {
+			t.Errorf("limit %s: the page lacks the hint %q:\n%s", tc.limit, tc.want, body)
+		}
+	}
+}

@@ -254,3 +254,16 @@ func (s *Server) symmetryProblem(c *gin.Context, err error) (msg, hint string) {
 	}
 	return p.Detail, "Check the game description; the same error comes from GET /api/v1/games/{id}/symmetries."
 }
+
+// limitHint says what to do about the limit that made a verdict unknown.
+func limitHint(limit string) string {
+	switch {
+	case limit == "":
+		return ""
+	case limit == "Timeout":
+		return "Submit the comparison again with a larger time limit (the form's time limit, or limits.timeout_ms in the API), up to the server's own limit; or run `gamequiv compare -timeout` on the command line."
+	case strings.HasSuffix(limit, "MaxCandidates"):
+		return "Submit it again with a larger limits.max_candidates, up to the server's own limit, or run `gamequiv compare -max-candidates` on the command line."
+	}
+	return "This limit is a setting of the server; run `gamequiv compare` on the command line, whose limits can be raised (see `gamequiv compare -h`)."
+}

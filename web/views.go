@@ -247,9 +247,11 @@ type Comparison struct {
 	LeaseUntil time.Time
 	// Verdict is equivalent, not_equivalent or unknown once done.
 	Verdict string
-	// Reason explains the verdict; Limit names the limit of an unknown one.
-	Reason string
-	Limit  string
+	// Reason explains the verdict; Limit names the limit of an unknown one
+	// and LimitHint says what to do about it.
+	Reason    string
+	Limit     string
+	LimitHint string
 	// Error says why the comparison failed.
 	Error string
 	// Mapping is the verified mapping of an equivalent verdict.
