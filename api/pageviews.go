@@ -138,8 +138,12 @@ func boardCaption(b *board.Board) string {
 	if b.Dims() == 2 {
 		shape = fmt.Sprintf("%d rows by %d columns", len(b.Rows), len(b.Cols))
 	}
-	return fmt.Sprintf("Board of %s: arguments %s of (%s …) are the coordinates, argument %s what a cell holds.",
-		shape, where(b.Coords), b.Relation, where(b.Contents))
+	holds := "what a cell holds"
+	if !b.Full {
+		holds += " (a cell without a proposition is empty)"
+	}
+	return fmt.Sprintf("Board of %s: arguments %s of (%s …) are the coordinates, argument %s %s.",
+		shape, where(b.Coords), b.Relation, where(b.Contents), holds)
 }
 
 // mappingBoards draws a mapping on the boards of its games: each cell of

@@ -12,9 +12,10 @@
 // contents of a cell.
 //
 // Deciding invariance exactly is Pi-2-complete (the paper, Theorem 1). This
-// package checks it on the states it is given, the initial state and
-// states of random playouts in practice: a sample can accept a projection
-// that some unexplored state breaks, never rejects a true one. The board
+// package checks invariance and keys on the states it is given, the
+// initial state and states of random playouts in practice: a sample can
+// accept a projection that some unexplored state breaks, never rejects a
+// true one. The board
 // is only a drawing aid; nothing that decides equivalence reads it.
 //
 // Nothing here reads symbol names: relations and arguments are compared
@@ -62,6 +63,10 @@ type Board struct {
 	// Values are the contents a cell can hold, sorted; a content of
 	// several arguments is their texts joined by a space.
 	Values []string
+	// Full is set when every cell holds something in every state (the
+	// coordinates are an invariant projection); else a cell holds at most
+	// one thing (they are a key) and may be empty.
+	Full bool
 
 	cells map[Cell]bool
 	props map[string]Square // proposition -> cell and content
@@ -184,31 +189,54 @@ type group struct {
 	args  [][]string
 }
 
-// candidate is an invariant projection that could be a board.
-type candidate struct {
-	g      *group
-	coords []int
-	cells  int
+// projection is a set of argument positions of a group, with the
+// projection of each of its propositions interned as a small integer.
+type projection struct {
+	g     *group
+	pos   []int
+	ids   []int32 // ids[i]: the projection of g.props[i]
+	n     int     // distinct projections over all propositions
+	cells int
+	// invariant: every state holds all n projections; key: no state holds
+	// two propositions with the same projection.
+	invariant, key bool
 }
 
-// Detect finds the board among the state propositions props, checking
-// invariance on states (each a list of the propositions true in it; the
-// initial state should be among them). It returns nil when no relation has
-// an invariant projection that makes a board: at least MinCells cells, one
-// or two coordinates, contents that take two values or more, and a grid at
-// least MinFill full. Of several boards it picks the one with the most
-// cells, then the one with two coordinates, then the one with more
-// propositions; remaining ties go to the relation and positions that sort
-// first, so the answer is deterministic.
+// Detect finds the board among the state propositions props, testing its
+// coordinates on states (each a list of the propositions true in it; the
+// initial state should be among them). It returns nil when nothing makes
+// a board.
+//
+// A board is a relation r and one or two of its argument positions C, the
+// coordinates, such that either
+//   - <r, C> is a maximal invariant projection: every state has something
+//     in every cell (a full board, as Tic-tac-toe's blanks make it), or
+//   - C is a minimal key of r: no state has two things in one cell (a
+//     sparse board, whose empty cells have no proposition, as in
+//     Breakthrough or Connect Four);
+//
+// with at least MinCells cells, contents that take two values or more, and
+// a grid at least MinFill full. Full boards come before sparse ones; then
+// the board with the most cells, then the one with two coordinates, then
+// the one with more propositions; remaining ties go to the relation and
+// positions that sort first, so the answer is deterministic.
 func Detect(props []string, states [][]string) *Board {
 	if len(states) == 0 {
 		return nil
 	}
 	groups := map[string]*group{}
 	var keys []string
+	type ref struct {
+		g *group
+		i int
+	}
+	where := map[string]ref{}
 	for _, p := range props {
 		rel, args, ok := Parse(p)
 		if !ok || len(args) < 2 || len(args) > MaxArity {
+			continue
+		}
+		if _, dup := where[p]; dup {
 			continue
 		}
 		key := rel + "/" + strconv.Itoa(len(args))
@@ -218,20 +246,62 @@ func Detect(props []string, states [][]string) *Board {
 			groups[key] = g
 			keys = append(keys, key)
 		}
+		where[p] = ref{g, len(g.props)}
 		g.props = append(g.props, p)
 		g.args = append(g.args, args)
 	}
 	slices.Sort(keys)
-	truth := make([]map[string]bool, len(states))
-	for i, st := range states {
-		truth[i] = make(map[string]bool, len(st))
+	var projs []*projection
+	byGroup := map[*group][]*projection{}
+	for _, k := range keys {
+		g := groups[k]
+		for mask := 1; mask < 1<<g.arity-1; mask++ {
+			pos := positions(mask, g.arity)
+			if len(pos) > 2 {
+				continue
+			}
+			pr := newProjection(g, pos)
+			projs = append(projs, pr)
+			byGroup[g] = append(byGroup[g], pr)
+		}
+	}
+	// Test every projection on every state: the propositions of each
+	// group true in the state, then their projections.
+	seen := map[*projection][]int{}
+	for _, pr := range projs {
+		seen[pr] = make([]int, pr.n)
+	}
+	trueOf := map[*group][]int{}
+	for si, st := range states {
+		clear(trueOf)
 		for _, p := range st {
-			truth[i][p] = true
+			if r, ok := where[p]; ok {
+				trueOf[r.g] = append(trueOf[r.g], r.i)
+			}
+		}
+		stamp := si + 1
+		for _, pr := range projs {
+			if !pr.invariant && !pr.key {
+				continue
+			}
+			marks, distinct := seen[pr], 0
+			for _, i := range trueOf[pr.g] {
+				id := pr.ids[i]
+				if marks[id] == stamp {
+					pr.key = false
+					continue
+				}
+				marks[id] = stamp
+				distinct++
+			}
+			if distinct != pr.n {
+				pr.invariant = false
+			}
 		}
 	}
 	var best *candidate
-	for _, key := range keys {
-		for _, c := range candidates(groups[key], truth) {
+	for _, k := range keys {
+		for _, c := range candidates(byGroup[groups[k]]) {
 			if best == nil || better(c, best) {
 				best = c
 			}
@@ -243,8 +313,36 @@ func Detect(props []string, states [][]string) *Board {
 	return build(best)
 }
 
+func newProjection(g *group, pos []int) *projection {
+	pr := &projection{g: g, pos: pos, ids: make([]int32, len(g.props)), invariant: true, key: true}
+	intern := map[string]int32{}
+	for i, args := range g.args {
+		k := key(args, pos)
+		id, ok := intern[k]
+		if !ok {
+			id = int32(len(intern))
+			intern[k] = id
+		}
+		pr.ids[i] = id
+	}
+	pr.n = len(intern)
+	pr.cells = pr.n
+	return pr
+}
+
+// candidate is a projection that could be drawn as a board.
+type candidate struct {
+	g      *group
+	coords []int
+	cells  int
+	full   bool // an invariant projection, not only a key
+}
+
 // better orders candidates as Detect documents.
 func better(c, d *candidate) bool {
+	if c.full != d.full {
+		return c.full
+	}
 	if c.cells != d.cells {
 		return c.cells > d.cells
 	}
@@ -257,30 +355,33 @@ func better(c, d *candidate) bool {
 	return false // the earlier one (relation, then positions) stays
 }
 
-// candidates returns the maximal invariant projections of g with one or
-// two coordinates that can be drawn.
-func candidates(g *group, truth []map[string]bool) []*candidate {
-	var inv [][]int
-	for mask := 1; mask < 1<<g.arity-1; mask++ {
-		pos := positions(mask, g.arity)
-		if len(pos) > 2 || !invariant(g, pos, truth) {
-			continue
-		}
-		inv = append(inv, pos)
-	}
+// candidates returns the boards of one group's tested projections: the
+// maximal invariant ones, and the minimal keys.
+func candidates(projs []*projection) []*candidate {
 	var out []*candidate
-	for _, pos := range inv {
-		maximal := true
-		for _, q := range inv {
-			if len(q) > len(pos) && subset(pos, q) {
-				maximal = false
-				break
+	for _, pr := range projs {
+		full := pr.invariant
+		if full {
+			for _, q := range projs {
+				if q.invariant && len(q.pos) > len(pr.pos) && subset(pr.pos, q.pos) {
+					full = false // not maximal
+					break
+				}
 			}
 		}
-		if !maximal {
+		sparse := pr.key
+		if sparse {
+			for _, q := range projs {
+				if q.key && len(q.pos) < len(pr.pos) && subset(q.pos, pr.pos) {
+					sparse = false // not minimal
+					break
+				}
+			}
+		}
+		if !full && !sparse {
 			continue
 		}
-		c := &candidate{g: g, coords: pos, cells: len(project(g, pos, nil))}
+		c := &candidate{g: pr.g, coords: pr.pos, cells: pr.cells, full: full}
 		if drawable(c) {
 			out = append(out, c)
 		}
@@ -294,12 +395,12 @@ func drawable(c *candidate) bool {
 		return false
 	}
 	rest := complement(c.coords, c.g.arity)
-	if len(project(c.g, rest, nil)) < 2 {
+	if len(project(c.g, rest)) < 2 {
 		return false
 	}
 	if len(c.coords) == 2 {
-		rows := len(project(c.g, c.coords[:1], nil))
-		cols := len(project(c.g, c.coords[1:], nil))
+		rows := len(project(c.g, c.coords[:1]))
+		cols := len(project(c.g, c.coords[1:]))
 		if rows < 2 || cols < 2 || float64(c.cells) < MinFill*float64(rows*cols) {
 			return false
 		}
@@ -307,26 +408,10 @@ func drawable(c *candidate) bool {
 	return true
 }
 
-// invariant reports whether the projection of g onto pos is the same in
-// every state as over all of g's propositions.
-func invariant(g *group, pos []int, truth []map[string]bool) bool {
-	all := len(project(g, pos, nil))
-	for _, t := range truth {
-		if len(project(g, pos, t)) != all {
-			return false
-		}
-	}
-	return true
-}
-
-// project returns the set of projections onto pos of g's propositions, of
-// those true in t if t is not nil.
-func project(g *group, pos []int, t map[string]bool) map[string]bool {
+// project returns the set of projections onto pos of g's propositions.
+func project(g *group, pos []int) map[string]bool {
 	out := map[string]bool{}
-	for i, args := range g.args {
-		if t != nil && !t[g.props[i]] {
-			continue
-		}
+	for _, args := range g.args {
 		out[key(args, pos)] = true
 	}
 	return out
@@ -379,17 +464,18 @@ func build(c *candidate) *Board {
 		Arity:    g.arity,
 		Coords:   c.coords,
 		Contents: complement(c.coords, g.arity),
+		Full:     c.full,
 		cells:    map[Cell]bool{},
 		props:    map[string]Square{},
 	}
 	if len(c.coords) == 1 {
 		b.Rows = []string{""}
-		b.Cols = sortValues(project(g, c.coords, nil))
+		b.Cols = sortValues(project(g, c.coords))
 	} else {
-		b.Rows = sortValues(project(g, c.coords[:1], nil))
-		b.Cols = sortValues(project(g, c.coords[1:], nil))
+		b.Rows = sortValues(project(g, c.coords[:1]))
+		b.Cols = sortValues(project(g, c.coords[1:]))
 	}
-	b.Values = sortValues(project(g, b.Contents, nil))
+	b.Values = sortValues(project(g, b.Contents))
 	for i, args := range g.args {
 		var cell Cell
 		if len(c.coords) == 1 {

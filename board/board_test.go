@@ -68,7 +68,7 @@ func TestDetectTicTacToe(t *testing.T) {
 	if !slices.Equal(b.Rows, []string{"1", "2", "3"}) || !slices.Equal(b.Cols, []string{"1", "2", "3"}) || !slices.Equal(b.Values, []string{"b", "o", "x"}) {
 		t.Errorf("rows %v cols %v values %v", b.Rows, b.Cols, b.Values)
 	}
-	if b.NumCells() != 9 || b.Dims() != 2 {
+	if b.NumCells() != 9 || b.Dims() != 2 || !b.Full {
 		t.Errorf("NumCells %d Dims %d, want 9 and 2", b.NumCells(), b.Dims())
 	}
 	sq, ok := b.Square("(cell 1 3 o)")
@@ -93,12 +93,18 @@ func TestDetectNeedsReachableStates(t *testing.T) {
 		props = append(props, fmt.Sprintf("(at %d x)", n), fmt.Sprintf("(at %d o)", n))
 	}
 	init := []string{"(at 1 x)", "(at 2 o)", "(at 3 x)", "(at 4 o)"}
-	if b := board.Detect(props, [][]string{init}); b == nil || b.NumCells() != 4 {
-		t.Fatalf("Detect(initial state only) = %+v, want a board of 4 cells", b)
+	if b := board.Detect(props, [][]string{init}); b == nil || b.NumCells() != 4 || !b.Full {
+		t.Fatalf("Detect(initial state only) = %+v, want a full board of 4 cells", b)
 	}
+	// After the capture the square is empty: the board is sparse.
 	later := []string{"(at 1 x)", "(at 3 x)", "(at 4 o)"}
-	if b := board.Detect(props, [][]string{init, later}); b != nil {
-		t.Errorf("Detect(with a capture) = %+v, want nil", b)
+	if b := board.Detect(props, [][]string{init, later}); b == nil || b.NumCells() != 4 || b.Full {
+		t.Errorf("Detect(with a capture) = %+v, want a sparse board of 4 cells", b)
+	}
+	// Two things in one square: neither invariant nor a key, no board.
+	odd := []string{"(at 1 x)", "(at 1 o)"}
+	if b := board.Detect(props, [][]string{init, later, odd}); b != nil {
+		t.Errorf("Detect(two in a square) = %+v, want nil", b)
 	}
 }
 
@@ -153,9 +159,9 @@ var noBoardTests = []struct {
 }{
 	{"NoStates", []string{"(cell 1 1 x)"}, nil},
 	{"Unary", []string{"(step 1)", "(step 2)", "(step 3)"}, [][]string{{"(step 1)"}, {"(step 2)"}}},
-	// Cells appear only when occupied: <at,{1}> changes, so no board.
-	{"NotInvariant", []string{"(at 1 x)", "(at 2 x)", "(at 3 x)", "(at 1 o)", "(at 2 o)", "(at 3 o)"},
-		[][]string{{}, {"(at 1 x)"}}},
+	// <at,{1}> changes and a square holds two things at once.
+	{"NeitherInvariantNorKey", []string{"(at 1 x)", "(at 2 x)", "(at 3 x)", "(at 1 o)", "(at 2 o)", "(at 3 o)"},
+		[][]string{{}, {"(at 1 x)", "(at 1 o)"}}},
 	// Too few cells.
 	{"Small", []string{"(c 1 x)", "(c 1 o)", "(c 2 x)", "(c 2 o)"}, [][]string{{"(c 1 x)", "(c 2 x)"}}},
 	// Contents that never vary: the relation is a constant.
@@ -257,5 +263,52 @@ func TestMapRejects(t *testing.T) {
 	m["(cell 1 1 x)"], m["(cell 1 1 o)"] = "(num 2 black)", "(num 2 white)"
 	if _, err := board.Map(a, b, m); err == nil || !strings.Contains(err.Error(), "content") {
 		t.Errorf("Map(inconsistent content) error = %v", err)
+	}
+}
+
+// breakthrough returns a sparse board: pieces on a 3x4 grid, empty cells
+// without propositions, and a state after a capture.
+func breakthrough() (props []string, states [][]string) {
+	var init []string
+	for x := 1; x <= 3; x++ {
+		for y := 1; y <= 4; y++ {
+			for _, c := range []string{"black", "white"} {
+				p := fmt.Sprintf("(cellholds %d %d %s)", x, y, c)
+				props = append(props, p)
+				if (y == 1 && c == "white") || (y == 4 && c == "black") {
+					init = append(init, p)
+				}
+			}
+		}
+	}
+	props = append(props, "(control black)", "(control white)")
+	// Column 2 and row 2 are empty now: no projection onto the cells is
+	// invariant.
+	later := []string{"(cellholds 1 1 white)", "(cellholds 3 3 white)", "(cellholds 3 1 white)", "(cellholds 1 4 black)", "(cellholds 3 4 black)"}
+	return props, [][]string{append(init, "(control white)"), append(later, "(control black)")}
+}
+
+func TestDetectSparse(t *testing.T) {
+	props, states := breakthrough()
+	b := board.Detect(props, states)
+	if b == nil || b.Relation != "cellholds" || !slices.Equal(b.Coords, []int{0, 1}) || b.Full || b.NumCells() != 12 {
+		t.Fatalf("Detect(breakthrough) = %+v, want a sparse 3x4 cellholds board", b)
+	}
+	occ := b.Occupants(states[1])
+	if len(occ) != 5 || !slices.Equal(occ[board.Cell{Row: 2, Col: 2}], []string{"white"}) {
+		t.Errorf("Occupants(later) = %v", occ)
+	}
+}
+
+// A full board wins over a sparse one with more cells.
+func TestDetectPrefersFull(t *testing.T) {
+	pa, sa := ticTacToe()
+	pb, sb := breakthrough()
+	var states [][]string
+	for i := range sa {
+		states = append(states, append(slices.Clone(sa[i]), sb[i]...))
+	}
+	if b := board.Detect(append(pa, pb...), states); b == nil || b.Relation != "cell" {
+		t.Errorf("Detect(both) = %+v, want the full cell board", b)
 	}
 }
