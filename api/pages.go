@@ -616,8 +616,6 @@ func (s *Server) readCompareForm(c *gin.Context) (*comparisonRequest, web.Compar
 		defer r.MultipartForm.RemoveAll()
 	}
 	v.TimeoutSeconds = strings.TrimSpace(r.PostFormValue("timeout_seconds"))
-	v.PickA.Query = truncateQuery(r.PostFormValue("a_q"))
-	v.PickB.Query = truncateQuery(r.PostFormValue("b_q"))
 
 	req := &comparisonRequest{}
 	sides := []struct {

@@ -60,15 +60,6 @@ func queryText(c *gin.Context, name string) (string, error) {
 	return q, nil
 }
 
-// truncateQuery keeps a search of a posted form that is shown again.
-func truncateQuery(q string) string {
-	q = strings.TrimSpace(q)
-	for len(q) > MaxQueryLen || !utf8.ValidString(q) {
-		q = q[:len(q)-1]
-	}
-	return q
-}
-
 // progressDetail adds what the pages show beyond the API's progress: the
 // step and sub-progress of the phase, the time spent, and whether the
 // worker's lease ran out (the worker died; the job waits for a new one).

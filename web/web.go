@@ -6,8 +6,10 @@
 //
 // Templates are html/template, so every value is escaped for its context.
 // htmx (htmx.org 2.0.11, vendored in static/ with its license) polls a
-// running comparison and loads symmetries on demand; every page also works
-// without JavaScript.
+// running comparison, loads symmetries on demand and narrows the game
+// pickers of the compare form as one types; every page also works without
+// JavaScript. Boards are SVG drawn on the server (NewBoard): the templates
+// only place what it computes.
 package web
 
 import (
