@@ -39,6 +39,9 @@ const (
 	// pickerGames bounds the games each picker of the comparison form
 	// lists; a search narrows them down.
 	pickerGames = 200
+	// gameChoices bounds the games offered when a name filter of the
+	// comparisons matches several.
+	gameChoices = 20
 	// MaxQueryLen bounds the search text of the pages.
 	MaxQueryLen = 200
 )
@@ -369,6 +372,27 @@ func (s *Server) comparisonsPage(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
+	// ?game_q= names the game: one match filters by it, several are
+	// offered to pick from.
+	gameQ, err := queryText(c, "game_q")
+	if err != nil {
+		s.pageError(c, err)
+		return
+	}
+	var choices []web.Member
+	if gameQ != "" && f.GameID == 0 {
+		games, _, err := s.store.SearchGames(ctx, gameQ, store.Page{Limit: gameChoices + 1})
+		if err != nil {
+			s.pageError(c, err)
+			return
+		}
+		if len(games) == 1 {
+			f.GameID = games[0].ID
+		}
+		for _, g := range games {
+			choices = append(choices, web.Member{ID: g.ID, Name: g.Name})
+		}
+	}
 	cs, next, err := s.store.ListComparisons(ctx, f)
 	if err != nil {
 		s.pageError(c, err)
@@ -380,11 +404,15 @@ func (s *Server) comparisonsPage(c *gin.Context) {
 		return
 	}
 	v := web.ComparisonsView{
+		GameQuery:   gameQ,
 		Comparisons: list,
 		Status:      string(f.Status),
 		GameID:      f.GameID,
 		Statuses:    comparisonStatuses,
 		Next:        next,
+	}
+	if len(choices) != 1 {
+		v.GameChoices, v.MoreChoices = choices[:min(len(choices), gameChoices)], len(choices) > gameChoices
 	}
 	title := "Comparisons"
 	if f.GameID != 0 {

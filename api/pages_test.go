@@ -226,6 +226,29 @@ var pageTests = []struct {
 		},
 	},
 	{
+		name: "ComparisonsOfGameByName",
+		path: func(f *pageFixture) string { return "/comparisons?game_q=RENAM" },
+		want: func(f *pageFixture) []string {
+			return []string{"<h1>Comparisons with renamed</h1>", fmt.Sprintf(`<input type="hidden" name="game" value="%d">`, f.renamed.ID)}
+		},
+	},
+	{
+		name: "ComparisonsOfGameByNameChoices",
+		path: func(f *pageFixture) string { return "/comparisons?game_q=e&status=done" },
+		want: func(f *pageFixture) []string {
+			return []string{"2 games' names contain “e”; pick one:",
+				fmt.Sprintf(`<a href="/comparisons?game=%d&amp;status=done">renamed</a>`, f.renamed.ID),
+				fmt.Sprintf(`<a href="/comparisons?game=%d&amp;status=done">&lt;script&gt;`, f.evil.ID)}
+		},
+	},
+	{
+		name: "ComparisonsOfGameByNameNone",
+		path: func(f *pageFixture) string { return "/comparisons?game_q=zzz" },
+		want: func(f *pageFixture) []string {
+			return []string{"No game's name contains “zzz”."}
+		},
+	},
+	{
 		name: "ComparisonsOfGame",
 		path: func(f *pageFixture) string { return fmt.Sprintf("/comparisons?game=%d", f.buttons.ID) },
 		want: func(f *pageFixture) []string {

@@ -291,6 +291,12 @@ type ComparisonsView struct {
 	Status   string
 	GameID   int64
 	GameName string
+	// GameQuery is a search of the game by name; GameChoices are the games
+	// it matches when they are several (MoreChoices: more than listed) or
+	// none.
+	GameQuery   string
+	GameChoices []Member
+	MoreChoices bool
 	// Statuses are the choices of the status filter.
 	Statuses []string
 	// Next is the cursor of the following page, 0 on the last page.
