@@ -17,6 +17,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gamequiv/gamequiv/board"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/web"
@@ -35,6 +36,14 @@ const PollInterval = "1s"
 const (
 	recentComparisons = 10
 	gameComparisons   = 20
+	// pickerGames bounds the games each picker of the comparison form
+	// lists; a search narrows them down.
+	pickerGames = 200
+	// gameChoices bounds the games offered when a name filter of the
+	// comparisons matches several.
+	gameChoices = 20
+	// MaxQueryLen bounds the search text of the pages.
+	MaxQueryLen = 200
 )
 
 // isAPIPath reports whether a request path belongs to the JSON API and the
@@ -193,9 +202,14 @@ func (s *Server) homePage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
+	recent, err := s.namedComparisons(c.Request.Context(), cs)
+	if err != nil {
+		s.pageError(c, err)
+		return
+	}
 	s.render(c, http.StatusOK, web.PageHome, web.View{
 		Title: "Game equivalence", Section: "home",
-		Data: web.HomeView{Recent: comparisonViews(cs)},
+		Data: web.HomeView{Recent: recent},
 	})
 }
 
@@ -206,12 +220,23 @@ func (s *Server) classesPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	classes, next, err := s.store.ListClasses(c.Request.Context(), p)
+	q, err := searchQuery(c)
 	if err != nil {
 		s.pageError(c, err)
 		return
 	}
-	v := web.ClassesView{Classes: make([]web.Class, len(classes)), Next: next}
+	var classes []store.Class
+	var next int64
+	if q == "" {
+		classes, next, err = s.store.ListClasses(c.Request.Context(), p)
+	} else {
+		classes, next, err = s.store.SearchClasses(c.Request.Context(), q, p)
+	}
+	if err != nil {
+		s.pageError(c, err)
+		return
+	}
+	v := web.ClassesView{Query: q, Classes: make([]web.Class, len(classes)), Next: next}
 	for i := range classes {
 		v.Classes[i] = classView(&classes[i])
 	}
@@ -243,12 +268,23 @@ func (s *Server) gamesPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	games, next, err := s.store.ListGames(c.Request.Context(), p)
+	q, err := searchQuery(c)
 	if err != nil {
 		s.pageError(c, err)
 		return
 	}
-	v := web.GamesView{Games: make([]web.Game, len(games)), Next: next}
+	var games []store.Game
+	var next int64
+	if q == "" {
+		games, next, err = s.store.ListGames(c.Request.Context(), p)
+	} else {
+		games, next, err = s.store.SearchGames(c.Request.Context(), q, p)
+	}
+	if err != nil {
+		s.pageError(c, err)
+		return
+	}
+	v := web.GamesView{Query: q, Games: make([]web.Game, len(games)), Next: next}
 	for i := range games {
 		v.Games[i] = gameView(&games[i])
 	}
@@ -271,10 +307,18 @@ func (s *Server) gamePage(c *gin.Context) {
 		return
 	}
 	v := web.GameView{Game: gameView(g), GDL: string(g.GDL)}
+	gb := boards.get(ctx, g)
+	v.Board, v.BoardNote = initialBoard(gb)
 
 	var sym json.RawMessage
 	if c.Query("symmetries") == "compute" {
 		sym, err = s.symmetries(ctx, id)
+		if err != nil {
+			// The page still shows; the symmetries section says what
+			// went wrong and what to do.
+			v.SymmetryError, v.SymmetryHint = s.symmetryProblem(c, err)
+			err = nil
+		}
 	} else {
 		var got *store.SymmetryResult
 		if got, err = s.store.GetSymmetries(ctx, id); err == nil {
@@ -293,7 +337,7 @@ func (s *Server) gamePage(c *gin.Context) {
 			s.pageError(c, fmt.Errorf("symmetry report of game %d: %w", id, err))
 			return
 		}
-		v.Symmetries = symmetriesView(&rep)
+		v.Symmetries = symmetriesView(&rep, gb.board)
 	}
 
 	cs, _, err := s.store.ListComparisons(ctx, store.ComparisonFilter{GameID: id, Page: store.Page{Limit: gameComparisons}})
@@ -301,7 +345,10 @@ func (s *Server) gamePage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	v.Comparisons = comparisonViews(cs)
+	if v.Comparisons, err = s.namedComparisons(ctx, cs); err != nil {
+		s.pageError(c, err)
+		return
+	}
 	s.render(c, http.StatusOK, web.PageGame, web.View{Title: g.Name, Section: "games", Data: v})
 }
 
@@ -324,21 +371,62 @@ func (s *Server) comparisonsPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	cs, next, err := s.store.ListComparisons(c.Request.Context(), f)
+	ctx := c.Request.Context()
+	// ?game_q= names the game: one match filters by it, several are
+	// offered to pick from.
+	gameQ, err := queryText(c, "game_q")
 	if err != nil {
 		s.pageError(c, err)
 		return
 	}
-	s.render(c, http.StatusOK, web.PageComparisons, web.View{
-		Title: "Comparisons", Section: "comparisons",
-		Data: web.ComparisonsView{
-			Comparisons: comparisonViews(cs),
-			Status:      string(f.Status),
-			GameID:      f.GameID,
-			Statuses:    comparisonStatuses,
-			Next:        next,
-		},
-	})
+	var choices []web.Member
+	if gameQ != "" && f.GameID == 0 {
+		games, _, err := s.store.SearchGames(ctx, gameQ, store.Page{Limit: gameChoices + 1})
+		if err != nil {
+			s.pageError(c, err)
+			return
+		}
+		if len(games) == 1 {
+			f.GameID = games[0].ID
+		}
+		for _, g := range games {
+			choices = append(choices, web.Member{ID: g.ID, Name: g.Name})
+		}
+	}
+	cs, next, err := s.store.ListComparisons(ctx, f)
+	if err != nil {
+		s.pageError(c, err)
+		return
+	}
+	list, err := s.namedComparisons(ctx, cs)
+	if err != nil {
+		s.pageError(c, err)
+		return
+	}
+	v := web.ComparisonsView{
+		GameQuery:   gameQ,
+		Comparisons: list,
+		Status:      string(f.Status),
+		GameID:      f.GameID,
+		Statuses:    comparisonStatuses,
+		Next:        next,
+	}
+	if len(choices) != 1 {
+		v.GameChoices, v.MoreChoices = choices[:min(len(choices), gameChoices)], len(choices) > gameChoices
+	}
+	title := "Comparisons"
+	if f.GameID != 0 {
+		names, err := s.store.GameNames(ctx, []int64{f.GameID})
+		if err != nil {
+			s.pageError(c, err)
+			return
+		}
+		v.GameName = names[f.GameID]
+		if v.GameName != "" {
+			title = "Comparisons with " + v.GameName
+		}
+	}
+	s.render(c, http.StatusOK, web.PageComparisons, web.View{Title: title, Section: "comparisons", Data: v})
 }
 
 // comparisonPage is GET /comparisons/{id}, the page of GET
@@ -358,23 +446,38 @@ func (s *Server) comparisonPage(c *gin.Context) {
 		return
 	}
 	v := comparisonView(cmp)
-	if c.GetHeader("HX-Request") == "" {
-		for _, side := range []struct {
-			id   int64
-			name *string
-		}{{cmp.GameA, &v.NameA}, {cmp.GameB, &v.NameB}} {
-			g, err := s.store.GetGame(ctx, side.id)
+	progressDetail(&v, cmp, time.Now())
+	// The games are needed for their names, and once there is a mapping
+	// for their boards; a poll of a running comparison needs neither.
+	if c.GetHeader("HX-Request") == "" || v.Mapping != nil {
+		var games [2]*store.Game
+		for i, id := range []int64{cmp.GameA, cmp.GameB} {
+			g, err := s.store.GetGame(ctx, id)
 			if err != nil && !isNotFound(err) {
 				s.pageError(c, err)
 				return
 			}
-			if g != nil {
-				*side.name = g.Name
+			games[i] = g
+		}
+		if games[0] != nil {
+			v.NameA = games[0].Name
+		}
+		if games[1] != nil {
+			v.NameB = games[1].Name
+		}
+		if v.Mapping != nil && games[0] != nil && games[1] != nil {
+			var rep equiv.Report
+			if err := json.Unmarshal(cmp.Result, &rep); err == nil && rep.Mapping != nil {
+				v.Boards, v.BoardNote = mappingBoards(boards.get(ctx, games[0]), boards.get(ctx, games[1]), rep.Mapping)
 			}
 		}
 	}
+	title := fmt.Sprintf("Comparison %d", cmp.ID)
+	if v.NameA != "" && v.NameB != "" {
+		title += ": " + v.NameA + " and " + v.NameB
+	}
 	s.render(c, http.StatusOK, web.PageComparison, web.View{
-		Title: fmt.Sprintf("Comparison %d", cmp.ID), Section: "comparisons",
+		Title: title, Section: "comparisons",
 		Data: web.ComparisonView{Comparison: v, PollInterval: PollInterval},
 	})
 }
@@ -399,10 +502,19 @@ func (s *Server) cancelComparisonPage(c *gin.Context) {
 }
 
 // compareFormPage is GET /comparisons/new: the form that submits a
-// comparison. ?a= and ?b= preselect stored games.
+// comparison. ?a= and ?b= preselect stored games; ?a_q= and ?b_q= search
+// the games each side lists.
 func (s *Server) compareFormPage(c *gin.Context) {
 	var v web.CompareView
 	var err error
+	if v.PickA.Query, err = queryText(c, "a_q"); err != nil {
+		s.pageError(c, err)
+		return
+	}
+	if v.PickB.Query, err = queryText(c, "b_q"); err != nil {
+		s.pageError(c, err)
+		return
+	}
 	if v.A.ID, err = queryInt(c, "a"); err != nil {
 		s.pageError(c, err)
 		return
@@ -417,16 +529,34 @@ func (s *Server) compareFormPage(c *gin.Context) {
 // renderCompareForm shows the comparison form with the stored games to
 // pick from.
 func (s *Server) renderCompareForm(c *gin.Context, status int, v web.CompareView) {
-	games, next, err := s.store.ListGames(c.Request.Context(), store.Page{Limit: store.MaxPageLimit})
-	if err != nil {
-		s.pageError(c, err)
-		return
+	ctx := c.Request.Context()
+	for _, side := range []struct {
+		pick *web.Picker
+		id   int64
+	}{{&v.PickA, v.A.ID}, {&v.PickB, v.B.ID}} {
+		games, next, err := s.store.SearchGames(ctx, side.pick.Query, store.Page{Limit: pickerGames})
+		if err != nil {
+			s.pageError(c, err)
+			return
+		}
+		side.pick.More = next != 0
+		picked := false
+		for _, g := range games {
+			side.pick.Games = append(side.pick.Games, web.Member{ID: g.ID, Name: g.Name})
+			picked = picked || g.ID == side.id
+		}
+		if side.id != 0 && !picked {
+			// Keep the game picked in the list, whatever the search.
+			names, err := s.store.GameNames(ctx, []int64{side.id})
+			if err != nil {
+				s.pageError(c, err)
+				return
+			}
+			if name, ok := names[side.id]; ok {
+				side.pick.Games = append([]web.Member{{ID: side.id, Name: name}}, side.pick.Games...)
+			}
+		}
 	}
-	v.Games = make([]web.Member, len(games))
-	for i, g := range games {
-		v.Games[i] = web.Member{ID: g.ID, Name: g.Name}
-	}
-	v.More = next != 0
 	s.render(c, status, web.PageCompare, web.View{Title: "Compare two games", Section: "compare", Data: v})
 }
 
@@ -666,7 +796,7 @@ func comparisonView(cmp *store.Comparison) web.Comparison {
 	if err := json.Unmarshal(cmp.Result, &rep); err != nil {
 		return v
 	}
-	v.Reason, v.Limit = rep.Reason, rep.Limit
+	v.Reason, v.Limit, v.LimitHint = rep.Reason, rep.Limit, limitHint(rep.Limit)
 	if v.Verdict == "" {
 		v.Verdict = string(rep.Verdict)
 	}
@@ -716,11 +846,11 @@ func statsView(st equiv.Stats) *web.Stats {
 	return v
 }
 
-func symmetriesView(rep *equiv.SymmetryReport) *web.Symmetries {
-	v := &web.Symmetries{Order: rep.Order, RoleSymmetric: rep.RoleSymmetric, Candidates: rep.Candidates}
-	for _, g := range rep.Generators {
+func symmetriesView(rep *equiv.SymmetryReport, b *board.Board) *web.Symmetries {
+	v := &web.Symmetries{Order: rep.Order, RoleSymmetric: rep.RoleSymmetric, Candidates: rep.Candidates, GraphOrder: rep.GraphOrder}
+	for i, g := range rep.Generators {
 		if g != nil {
-			v.Generators = append(v.Generators, mappingView(g))
+			v.Generators = append(v.Generators, generatorView(i, g, b))
 		}
 	}
 	return v

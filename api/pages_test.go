@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/gamequiv/gamequiv/api"
 	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/web"
 )
@@ -146,7 +148,9 @@ var pageTests = []struct {
 		name: "Home",
 		path: func(*pageFixture) string { return "/" },
 		want: func(f *pageFixture) []string {
-			return []string{"<h1>Game equivalence</h1>", fmt.Sprintf(`href="/comparisons/%d"`, f.done), `href="/comparisons/new"`}
+			return []string{"<h1>Game equivalence</h1>", fmt.Sprintf(`href="/comparisons/%d"`, f.done), `href="/comparisons/new"`,
+				fmt.Sprintf(`<td data-label="Game A"><a href="/games/%d">buttons</a></td>`, f.buttons.ID),
+				fmt.Sprintf(`<td data-label="Game B"><a href="/games/%d">renamed</a></td>`, f.renamed.ID)}
 		},
 	},
 	{
@@ -155,10 +159,17 @@ var pageTests = []struct {
 		want: func(f *pageFixture) []string {
 			return []string{
 				fmt.Sprintf(`<a href="/classes/%d">Class %d</a>`, f.class.ID, f.class.ID),
-				`<td class="num">2</td>`, // member count
+				`<td data-label="Members" class="num">2</td>`, // member count
 				fmt.Sprintf(`<a href="/games/%d">buttons</a> <small>(representative)</small>`, f.buttons.ID),
 				fmt.Sprintf(`<a href="/games/%d">renamed</a>`, f.renamed.ID),
 			}
+		},
+	},
+	{
+		name: "ClassesSearch",
+		path: func(*pageFixture) string { return "/classes?q=RENAMED" },
+		want: func(f *pageFixture) []string {
+			return []string{fmt.Sprintf(`<a href="/classes/%d">Class %d</a>`, f.class.ID, f.class.ID), `value="RENAMED"`}
 		},
 	},
 	{
@@ -172,7 +183,14 @@ var pageTests = []struct {
 		name: "Games",
 		path: func(*pageFixture) string { return "/games" },
 		want: func(f *pageFixture) []string {
-			return []string{fmt.Sprintf(`<a href="/games/%d">buttons</a>`, f.buttons.ID), "<td>robot</td>", fmt.Sprintf(`<a href="/classes/%d">Class %d</a>`, f.class.ID, f.class.ID)}
+			return []string{fmt.Sprintf(`<a href="/games/%d">buttons</a>`, f.buttons.ID), `<td data-label="Roles">robot</td>`, fmt.Sprintf(`<a href="/classes/%d">Class %d</a>`, f.class.ID, f.class.ID)}
+		},
+	},
+	{
+		name: "GamesSearch",
+		path: func(*pageFixture) string { return "/games?q=butt" },
+		want: func(f *pageFixture) []string {
+			return []string{fmt.Sprintf(`<a href="/games/%d">buttons</a>`, f.buttons.ID), `value="butt"`}
 		},
 	},
 	{
@@ -202,7 +220,39 @@ var pageTests = []struct {
 				`<span class="status status-queued">queued</span>`,
 				`<span class="status status-failed">failed</span>`,
 				`verdict-equivalent`,
+				fmt.Sprintf(`<a href="/games/%d">buttons</a>`, f.buttons.ID),
+				`&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;`,
 			}
+		},
+	},
+	{
+		name: "ComparisonsOfGameByName",
+		path: func(f *pageFixture) string { return "/comparisons?game_q=RENAM" },
+		want: func(f *pageFixture) []string {
+			return []string{"<h1>Comparisons with renamed</h1>", fmt.Sprintf(`<input type="hidden" name="game" value="%d">`, f.renamed.ID)}
+		},
+	},
+	{
+		name: "ComparisonsOfGameByNameChoices",
+		path: func(f *pageFixture) string { return "/comparisons?game_q=e&status=done" },
+		want: func(f *pageFixture) []string {
+			return []string{"2 games' names contain “e”; pick one:",
+				fmt.Sprintf(`<a href="/comparisons?game=%d&amp;status=done">renamed</a>`, f.renamed.ID),
+				fmt.Sprintf(`<a href="/comparisons?game=%d&amp;status=done">&lt;script&gt;`, f.evil.ID)}
+		},
+	},
+	{
+		name: "ComparisonsOfGameByNameNone",
+		path: func(f *pageFixture) string { return "/comparisons?game_q=zzz" },
+		want: func(f *pageFixture) []string {
+			return []string{"No game's name contains “zzz”."}
+		},
+	},
+	{
+		name: "ComparisonsOfGame",
+		path: func(f *pageFixture) string { return fmt.Sprintf("/comparisons?game=%d", f.buttons.ID) },
+		want: func(f *pageFixture) []string {
+			return []string{"<h1>Comparisons with buttons</h1>", fmt.Sprintf(`Showing comparisons with <a href="/games/%d">buttons</a>`, f.buttons.ID)}
 		},
 	},
 	{
@@ -220,7 +270,7 @@ var pageTests = []struct {
 				`<span class="status status-done">done</span>`,
 				`<strong class="verdict verdict-equivalent">equivalent</strong>`,
 				"<dt>Reason</dt><dd>verified mapping found",
-				`<progress max="100" value="100"`,
+				`<dt>Run time</dt>`,
 				`<h2 id="mapping-heading">Mapping</h2>`,
 				"<tr><td><code>robot</code></td><td><code>bot</code></td></tr>",
 				"<tr><td><code>(on a)</code></td><td><code>(lit x)</code></td></tr>",
@@ -258,6 +308,18 @@ var pageTests = []struct {
 				`<form method="post" action="/comparisons" enctype="multipart/form-data">`,
 				fmt.Sprintf(`<option value="%d" selected>buttons (game %d)</option>`, f.buttons.ID, f.buttons.ID),
 				`<label for="a-gdl">`, `<textarea id="b-gdl" name="b_gdl"`, `<input id="a-file" name="a_file" type="file"`,
+				`<input id="a-q" name="a_q" form="pick" type="search"`,
+			}
+		},
+	},
+	{
+		name: "CompareFormSearch",
+		path: func(f *pageFixture) string { return fmt.Sprintf("/comparisons/new?a=%d&b_q=REN", f.buttons.ID) },
+		want: func(f *pageFixture) []string {
+			return []string{
+				fmt.Sprintf(`<option value="%d" selected>buttons (game %d)</option>`, f.buttons.ID, f.buttons.ID),
+				fmt.Sprintf(`<option value="%d">renamed (game %d)</option>`, f.renamed.ID, f.renamed.ID),
+				`1 game whose name contains “REN”`,
 			}
 		},
 	},
@@ -574,14 +636,15 @@ func TestGamePageSymmetries(t *testing.T) {
 	f := newPageFixture(t)
 	path := fmt.Sprintf("/games/%d?symmetries=compute", f.buttons.ID)
 	body := mustHTML(t, f.s.getPage("GET", path, nil, ""), http.StatusOK)
-	for _, want := range []string{`<section id="symmetries"`, "<dt>Symmetries</dt><dd>2 (the identity included)</dd>", "Generator 0", "<tr><td><code>(on a)</code></td><td><code>(on b)</code></td></tr>"} {
+	for _, want := range []string{`<section id="symmetries"`, "<dd>2 symmetries (the identity included)</dd>", "Generator 1",
+		`<span class="cycle">(<code>(on a)</code> <code>(on b)</code>)</span>`, `<span class="cycle">(<code>robot (press a)</code> <code>robot (press b)</code>)</span>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("GET %s lacks %q:\n%s", path, want, body)
 		}
 	}
 	// Stored now: the plain page shows them, as the JSON API does.
 	body = mustHTML(t, f.s.getPage("GET", fmt.Sprintf("/games/%d", f.buttons.ID), nil, ""), http.StatusOK)
-	if strings.Contains(body, "Not computed yet") || !strings.Contains(body, "Generator 0") {
+	if strings.Contains(body, "Not computed yet") || !strings.Contains(body, "Generator 1") {
 		t.Errorf("game page after computing symmetries:\n%s", body)
 	}
 	res := f.s.do("GET", fmt.Sprintf("/api/v1/games/%d/symmetries", f.buttons.ID), nil)
@@ -632,4 +695,146 @@ func TestPagePanic(t *testing.T) {
 		t.Errorf("panic not logged once with its stack:\n%s", log)
 	}
 	mustHTML(t, s.getPage("GET", "/", nil, ""), http.StatusOK)
+}
+
+// TestComparisonProgressDetail checks the progress a running comparison's
+// page shows (step, sub-progress, elapsed time) and the notice of a job
+// whose worker died (its lease ran out).
+func TestComparisonProgressDetail(t *testing.T) {
+	f := newPageFixture(t)
+	ctx := context.Background()
+	job, err := f.s.DB.Claim(ctx, "w1", 300*time.Millisecond)
+	if err != nil || job.ID != f.queued {
+		t.Fatalf("Claim = %v, %v; want job %d", job, err, f.queued)
+	}
+	p := equiv.Progress{Phase: "graph", Fraction: 0.1, Step: "analysing reasoning functions: <corners>", Done: 120, Total: 480, Unit: equiv.UnitFunctions}
+	raw, _ := json.Marshal(p)
+	if _, err := f.s.DB.Heartbeat(ctx, job.ID, "w1", 300*time.Millisecond, store.Progress{Phase: p.Phase, JSON: raw}); err != nil {
+		t.Fatal(err)
+	}
+	path := fmt.Sprintf("/comparisons/%d", job.ID)
+	body := mustHTML(t, f.s.getPage("GET", path, nil, "", "HX-Request", "true"), http.StatusOK)
+	for _, want := range []string{`<span id="phase">graph</span>`, `<span id="step">analysing reasoning functions: &lt;corners&gt;</span>`,
+		`<progress max="480" value="120"`, "120 of 480 functions", `<dt>Elapsed</dt><dd id="elapsed">`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("GET %s lacks %q:\n%s", path, want, body)
+		}
+	}
+	if strings.Contains(body, "Waiting to be retried") {
+		t.Errorf("a live job shows as waiting to be retried")
+	}
+	time.Sleep(400 * time.Millisecond)
+	body = mustHTML(t, f.s.getPage("GET", path, nil, ""), http.StatusOK)
+	if !strings.Contains(body, "Waiting to be retried.") || !strings.Contains(body, "1 attempt so far") {
+		t.Errorf("GET %s after the lease ran out lacks the retry notice:\n%s", path, body)
+	}
+	list := mustHTML(t, f.s.getPage("GET", "/comparisons", nil, ""), http.StatusOK)
+	if !strings.Contains(list, "(worker lost)") {
+		t.Errorf("the list does not mark the job whose worker died:\n%s", list)
+	}
+}
+
+// TestMagicSquareBoards checks the comparison of Tic-tac-toe with Number
+// Scrabble: both boards drawn, and Tic-tac-toe's cells labelled with the
+// numbers of a 3x3 magic square.
+func TestMagicSquareBoards(t *testing.T) {
+	s := newTestServer(t, nil)
+	ctx := context.Background()
+	read := func(rel string) string {
+		b, err := os.ReadFile(testgames.Path(t, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	ttt := s.uploadGame("ticTacToe", read("ggp-base-repo/ticTacToe.kif"))
+	sum := s.uploadGame("sum15", read("ggp-base/sum15.kif"))
+	rep, err := equiv.Compare(ctx, equiv.Source{Name: "ttt", GDL: []byte(read("ggp-base-repo/ticTacToe.kif"))},
+		equiv.Source{Name: "sum15", GDL: []byte(read("ggp-base/sum15.kif"))}, equiv.Limits{})
+	if err != nil || rep.Verdict != equiv.Equivalent {
+		t.Fatalf("Compare = %v, %v", rep, err)
+	}
+	f := &pageFixture{s: s}
+	id := f.queue(ttt.ID, sum.ID)
+	raw, _ := json.Marshal(rep)
+	f.finish(id, store.Outcome{Status: store.StatusDone, Verdict: string(rep.Verdict), Result: raw})
+
+	body := mustHTML(t, s.getPage("GET", fmt.Sprintf("/comparisons/%d", id), nil, ""), http.StatusOK)
+	for _, want := range []string{`<div class="board-pair">`, `<figure class="board" id="board-a">`, `<figure class="board" id="board-b">`,
+		"<h3>What the cells hold</h3>"} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("comparison page lacks %q:\n%s", want, body)
+		}
+	}
+	// The labels of A's nine cells, row by row, form a magic square.
+	a := body[strings.Index(body, `id="board-a"`):strings.Index(body, `id="board-b"`)]
+	var square [9]int
+	for i, m := range regexp.MustCompile(`class="label">(\d)</text>`).FindAllStringSubmatch(a, -1) {
+		if i < 9 {
+			square[i] = int(m[1][0] - '0')
+		}
+	}
+	lines := [][3]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}}
+	for _, l := range lines {
+		if sum := square[l[0]] + square[l[1]] + square[l[2]]; sum != 15 {
+			t.Fatalf("board A labels %v: line %v sums to %d, want a magic square", square, l, sum)
+		}
+	}
+	if square[4] != 5 {
+		t.Errorf("centre %d, want 5", square[4])
+	}
+
+	// The game page draws the initial state; the symmetries are drawn
+	// too, with arrows on the moved cells.
+	body = mustHTML(t, s.getPage("GET", fmt.Sprintf("/games/%d?symmetries=compute", ttt.ID), nil, ""), http.StatusOK)
+	for _, want := range []string{`<figure class="board" id="board-initial">`, "Board of 3 rows by 3 columns", "<dd>8 symmetries (the identity included)</dd>",
+		`<figure class="board" id="generator-1">`, `class="arrow" marker-end="url(#generator-1-head)"`, "<dt>Cells</dt>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("game page lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "<code>2,2</code>") {
+		t.Errorf("the centre never moves, yet a cycle names it")
+	}
+}
+
+// TestSymmetryErrorOnPage checks that a failed symmetry computation shows
+// a message in the symmetries section, which htmx swaps in.
+func TestSymmetryErrorOnPage(t *testing.T) {
+	s := newTestServer(t, func(d *api.Deps) { d.Limits.RequestTimeout = time.Nanosecond })
+	g, _, err := s.DB.CreateGame(context.Background(), "buttons", []byte(buttonsGDL), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := mustHTML(t, s.getPage("GET", fmt.Sprintf("/games/%d?symmetries=compute", g.ID), nil, "", "HX-Request", "true"), http.StatusOK)
+	i := strings.Index(body, `<section id="symmetries"`)
+	if i < 0 || !strings.Contains(body[i:], "The symmetries could not be computed:") || !strings.Contains(body[i:], "gamequiv symmetries") {
+		t.Errorf("symmetries section lacks the error and the hint:\n%s", body)
+	}
+}
+
+// TestUnknownVerdictHint checks that a verdict cut short by a limit says
+// what to do.
+func TestUnknownVerdictHint(t *testing.T) {
+	s := newTestServer(t, nil)
+	f := &pageFixture{s: s}
+	a, b := s.uploadGame("buttons", buttonsGDL), s.uploadGame("renamed", renamedGDL)
+	for i, tc := range []struct{ limit, want string }{
+		{"Timeout", "larger time limit"},
+		{"Search.MaxCandidates", "limits.max_candidates"},
+		{"Search.MaxNodes", "setting of the server"},
+	} {
+		// Distinct limits make distinct comparisons of the same pair.
+		c, _, err := s.DB.CreateComparison(context.Background(), a.ID, b.ID, json.RawMessage(fmt.Sprintf(`{"timeout_ms":%d}`, 1000*(i+1))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := c.ID
+		raw, _ := json.Marshal(equiv.Report{Verdict: equiv.Unknown, Reason: "cut short", Limit: tc.limit, Stats: equiv.Stats{PhaseMs: map[string]float64{}}})
+		f.finish(id, store.Outcome{Status: store.StatusDone, Verdict: string(equiv.Unknown), Result: raw})
+		body := mustHTML(t, s.getPage("GET", fmt.Sprintf("/comparisons/%d", id), nil, ""), http.StatusOK)
+		if !strings.Contains(body, "<dt>Limit</dt><dd>"+tc.limit+`<p class="hint">`) || !strings.Contains(body, tc.want) {
+			t.Errorf("limit %s: the page lacks the hint %q:\n%s", tc.limit, tc.want, body)
+		}
+	}
 }

@@ -35,6 +35,7 @@ type Store interface {
 	store.Classes
 	store.Comparisons
 	store.Symmetries
+	store.Search
 	// Ready reports whether the database answers and is migrated.
 	Ready(ctx context.Context) error
 }

@@ -29,7 +29,7 @@ func Compare(ctx context.Context, a, b Source, lim Limits) (*Report, error) {
 	lim = lim.WithDefaults()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
-	lim.progress(Progress{Phase: "ground"})
+	lim.progress(Progress{Phase: "ground", Step: "parsing and grounding both games"})
 	start := time.Now()
 	var pa, pb *grounding.Program
 	var ea, eb error
@@ -96,14 +96,15 @@ func ComparePrograms(ctx context.Context, pa, pb *grounding.Program, lim Limits)
 		rep.Verdict, rep.Reason = NotEquivalent, why
 		return rep, nil
 	}
-	lim.progress(Progress{Phase: "graph", Fraction: 0.1})
+	lim.progress(Progress{Phase: "graph", Fraction: 0.1, Step: "building the ground graphs"})
 	start := time.Now()
 	var ga, gb *groundgraph.Graph
 	var ea, eb error
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); ga, ea = groundgraph.Build(ctx, pa, lim.Graph) }()
-	go func() { defer wg.Done(); gb, eb = groundgraph.Build(ctx, pb, lim.Graph) }()
+	gp := newGraphProgress(&lim)
+	go func() { defer wg.Done(); ga, ea = groundgraph.Build(ctx, pa, gp.options(0, lim.Graph)) }()
+	go func() { defer wg.Done(); gb, eb = groundgraph.Build(ctx, pb, gp.options(1, lim.Graph)) }()
 	wg.Wait()
 	rep.Stats.PhaseMs["graph"] = ms(time.Since(start))
 	if err := errors.Join(ea, eb); err != nil {
@@ -156,11 +157,23 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		rep.Reason = fmt.Sprintf("ground graphs differ in size: %d vertices and %d edges vs %d and %d", sa.Vertices, sa.Edges, sb.Vertices, sb.Edges)
 		return rep, nil
 	}
-	checker, err := satcheck.NewChecker(a.p, b.p, lim.SAT)
+	satOpt := lim.SAT
+	if lim.Progress != nil {
+		satOpt.Progress = func(proven, total int) {
+			// Every pair would be too often: every 64th, and the last.
+			if proven%64 == 0 || proven == total {
+				// Verify runs on the candidate just counted.
+				lim.progress(Progress{Phase: "verify", Candidates: rep.Stats.Candidates, Fraction: 0.8,
+					Step: fmt.Sprintf("verifying candidate mapping %d", rep.Stats.Candidates),
+					Done: int64(proven), Total: int64(total), Unit: UnitFunctions})
+			}
+		}
+	}
+	checker, err := satcheck.NewChecker(a.p, b.p, satOpt)
 	if err != nil {
 		return nil, fmt.Errorf("verifier: %w", err)
 	}
-	lim.progress(Progress{Phase: "search", Fraction: 0.3})
+	lim.progress(Progress{Phase: "search", Fraction: 0.3, Step: "canonical search for a graph isomorphism"})
 	start := time.Now()
 	// One canonical search each first: most non-equivalent pairs end here.
 	if _, err := isomorph.Find(ctx, a.g, b.g, lim.Search); errors.Is(err, isomorph.ErrNotIsomorphic) {
@@ -196,6 +209,8 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		t0 := time.Now()
 		res, err := checker.Verify(ctx, m)
 		verifyTime += time.Since(t0)
+		lim.progress(Progress{Phase: "search", Candidates: rep.Stats.Candidates, Fraction: 0.5,
+			Step: "searching for a mapping that verifies", Done: s.nodes, Unit: UnitNodes})
 		if err != nil {
 			searchErr = err
 			break

@@ -57,7 +57,22 @@ type Progress struct {
 	Phase      string  `json:"phase"` // ground, graph, search, verify, done
 	Candidates int64   `json:"candidates"`
 	Fraction   float64 `json:"fraction"` // a rough estimate in [0,1]
+	// Step says what the phase is doing, for people.
+	Step string `json:"step,omitempty"`
+	// Done counts the units of work of the step (Unit) done so far, of
+	// Total (0 when the total is not known in advance): reasoning
+	// functions analysed in graph, search nodes in search, reasoning
+	// functions proven equal in verify.
+	Done  int64  `json:"done,omitempty"`
+	Total int64  `json:"total,omitempty"`
+	Unit  string `json:"unit,omitempty"`
 }
+
+// Units of Progress.
+const (
+	UnitFunctions = "functions"
+	UnitNodes     = "search nodes"
+)
 
 // Limits bounds a comparison. The zero value means every default.
 type Limits struct {

@@ -84,7 +84,8 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 	}
 	s.nodes++
 	if s.nodes%256 == 0 {
-		s.lim.progress(Progress{Phase: "search", Candidates: s.rep.Stats.Candidates, Fraction: 0.5})
+		s.lim.progress(Progress{Phase: "search", Candidates: s.rep.Stats.Candidates, Fraction: 0.5,
+			Step: "searching for a mapping that verifies", Done: s.nodes, Unit: UnitNodes})
 	}
 	for _, v := range fixed {
 		for _, f := range s.byVertex[v] {

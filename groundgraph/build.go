@@ -194,7 +194,9 @@ func (b *builder) supports(ctx context.Context) error {
 			uniq = append(uniq, i)
 		}
 	}
+	tick := b.tick("semantic supports", len(uniq))
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+		defer tick()
 		ff := &b.funcs[uniq[k]]
 		f := ff.Function
 		supp, err := b.semanticSupport(ctx, f)
@@ -348,7 +350,9 @@ func (b *builder) tables(ctx context.Context) error {
 		}
 	}
 	slices.Sort(chosen)
+	tick := b.tick("truth tables", len(chosen))
 	err := parallel(ctx, len(chosen), b.opt.Workers, func(k int) error {
+		defer tick()
 		ff := &b.funcs[chosen[k]]
 		ops, err := b.tabulate(ctx, ff)
 		b.gateWords.Add(ops)
@@ -433,7 +437,9 @@ func (b *builder) corners(ctx context.Context) error {
 		firstOf[key] = i
 		uniq = append(uniq, i)
 	}
+	tick := b.tick("corners", len(uniq))
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+		defer tick()
 		ff := &b.funcs[uniq[k]]
 		w := &cornersWork{cn: newCone(&b.p.Circuit, ff.Function.Lit), d: ff.CornerRadius, max: b.opt.MaxCorners, countProps: b.opt.MaxCornerCountProps}
 		for _, in := range ff.Support[:ff.nProps] {
@@ -998,6 +1004,17 @@ func countDistinct(c []uint64) int {
 
 // parallel calls fn(0..n-1) on up to `workers` goroutines and returns the
 // error of the smallest index that failed.
+// tick reports the start of a stage of total functions to
+// Options.Progress and returns the function to call after each of them.
+func (b *builder) tick(stage string, total int) func() {
+	if b.opt.Progress == nil {
+		return func() {}
+	}
+	b.opt.Progress(stage, 0, total)
+	var done atomic.Int64
+	return func() { b.opt.Progress(stage, int(done.Add(1)), total) }
+}
+
 func parallel(ctx context.Context, n, workers int, fn func(i int) error) error {
 	errs := make([]error, n)
 	var next atomic.Int64

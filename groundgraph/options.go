@@ -113,6 +113,12 @@ type Options struct {
 	// Workers is the number of goroutines that analyse functions; 0 means
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
+	// Progress, if set, is told how the analysis of the reasoning functions
+	// advances: stage names the analysis ("semantic supports", "truth
+	// tables", "corners"), done of total functions of that stage. It is
+	// called from several goroutines and must be quick. It never changes
+	// the graph.
+	Progress func(stage string, done, total int)
 }
 
 func (o Options) withDefaults() Options {

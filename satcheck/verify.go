@@ -189,6 +189,12 @@ func (c *Checker) Verify(ctx context.Context, m Mapping) (*Result, error) {
 	// runs, in order, only on the undecided pairs before the first pair the
 	// cheap stages found different.
 	ps := pairs(a, b, m)
+	report := func() {
+		if c.opt.Progress != nil {
+			c.opt.Progress(res.Checked, len(ps))
+		}
+	}
+	report()
 	type pending struct {
 		i   int
 		sem semantics
@@ -212,6 +218,7 @@ func (c *Checker) Verify(ctx context.Context, m Mapping) (*Result, error) {
 			undecided = append(undecided, pending{i, sem})
 		case o.equal:
 			res.Checked++
+			report()
 		default:
 			first, firstOut = i, o
 		}
@@ -236,6 +243,7 @@ func (c *Checker) Verify(ctx context.Context, m Mapping) (*Result, error) {
 			break
 		}
 		res.Checked++
+		report()
 	}
 	if first == len(ps) {
 		res.Verdict = Equivalent

@@ -210,8 +210,11 @@ ensure_browser() {
 	local want have
 	want=$(node -p 'require("./web/e2e/package-lock.json").packages["node_modules/playwright-core"].version')
 	have=$(node -p 'try { require("./web/e2e/node_modules/playwright-core/package.json").version } catch { "" }')
-	if [[ "$have" != "$want" ]]; then
-		echo "npm ci in web/e2e (playwright-core $want)"
+	local want_axe have_axe
+	want_axe=$(node -p 'require("./web/e2e/package-lock.json").packages["node_modules/axe-core"].version')
+	have_axe=$(node -p 'try { require("./web/e2e/node_modules/axe-core/package.json").version } catch { "" }')
+	if [[ "$have" != "$want" || "$have_axe" != "$want_axe" ]]; then
+		echo "npm ci in web/e2e (playwright-core $want, axe-core $want_axe)"
 		if ! (cd web/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error); then
 			notice "npm ci in web/e2e failed: the browser e2e test of the web UI is skipped"
 			return 0

@@ -50,8 +50,10 @@ func TestBrowser(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		skip("no browser at %s (apt-get install chromium, or set CHROMIUM)", chromium)
 	}
-	if _, err := os.Stat(filepath.Join("e2e", "node_modules", "playwright-core", "package.json")); err != nil {
-		skip("playwright-core not installed (run: cd web/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci)")
+	for _, pkg := range []string{"playwright-core", "axe-core"} {
+		if _, err := os.Stat(filepath.Join("e2e", "node_modules", pkg, "package.json")); err != nil {
+			skip("%s not installed (run: cd web/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci)", pkg)
+		}
 	}
 	games := testgames.Dir(t)
 	goTool, err := exec.LookPath("go")
@@ -65,17 +67,27 @@ func TestBrowser(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	bin := filepath.Join(t.TempDir(), "server")
-	build := exec.CommandContext(ctx, goTool, "build", "-o", bin, "./cmd/server")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/server: %v\n%s", err, out)
+	bins := t.TempDir()
+	bin, holdBin := filepath.Join(bins, "server"), filepath.Join(bins, "server-hold")
+	for _, b := range []struct{ out, tags string }{{bin, ""}, {holdBin, "gamequiv_e2e"}} {
+		build := exec.CommandContext(ctx, goTool, "build", "-o", b.out, "-tags", b.tags, "./cmd/server")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build -tags %q ./cmd/server: %v\n%s", b.tags, err, out)
+		}
+	}
+	// Screenshots are kept: $GAMEQUIV_E2E_ARTIFACTS, or web/e2e/artifacts.
+	artifacts := os.Getenv("GAMEQUIV_E2E_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = filepath.Join(root, "web", "e2e", "artifacts")
 	}
 
 	cmd := exec.CommandContext(ctx, node, "--test", "web/e2e/")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(),
 		"GAMEQUIV_SERVER_BIN="+bin,
+		"GAMEQUIV_HOLD_SERVER_BIN="+holdBin,
+		"GAMEQUIV_E2E_ARTIFACTS="+artifacts,
 		"GAMEQUIV_GAMES="+games,
 		"CHROMIUM="+chromium,
 		"PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1",
@@ -89,5 +101,5 @@ func TestBrowser(t *testing.T) {
 	if got := outBuf.String(); !strings.Contains(got, "\n# fail 0") || !strings.Contains(got, "\n# skipped 0") || strings.Contains(got, "\n# pass 0") {
 		t.Fatalf("node --test web/e2e/ skipped tests or ran none:\n%s", got)
 	}
-	t.Logf("node --test web/e2e/:\n%s", outBuf.Bytes())
+	t.Logf("node --test web/e2e/:\n%s\nscreenshots in %s", outBuf.Bytes(), artifacts)
 }

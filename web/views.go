@@ -2,6 +2,7 @@ package web
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"time"
 )
@@ -28,8 +29,21 @@ type Class struct {
 	CreatedAt time.Time
 }
 
+// RepresentativeName is the name of the class's representative.
+func (c Class) RepresentativeName() string {
+	for _, m := range c.Members {
+		if m.ID == c.Representative {
+			return m.Name
+		}
+	}
+	return ""
+}
+
 // ClassesView is the data of PageClasses.
 type ClassesView struct {
+	// Query is the search in effect: classes with a game whose name
+	// contains it.
+	Query   string
 	Classes []Class
 	// Next is the cursor of the following page, 0 on the last page.
 	Next int64
@@ -88,6 +102,8 @@ type Game struct {
 
 // GamesView is the data of PageGames.
 type GamesView struct {
+	// Query is the search in effect: games whose name contains it.
+	Query string
 	Games []Game
 	// Next is the cursor of the following page, 0 on the last page.
 	Next int64
@@ -98,8 +114,16 @@ type GameView struct {
 	Game Game
 	// GDL is the game description as submitted.
 	GDL string
+	// Board draws the initial state on the game's board, nil for a game
+	// without one; BoardNote says why there is none when that is not
+	// simply the game's shape.
+	Board     *Board
+	BoardNote string
 	// Symmetries is the stored symmetry result, nil if not computed yet.
 	Symmetries *Symmetries
+	// SymmetryError says why the symmetries could not be computed and
+	// SymmetryHint what to do about it.
+	SymmetryError, SymmetryHint string
 	// Comparisons are the latest comparisons involving the game.
 	Comparisons []Comparison
 }
@@ -111,8 +135,29 @@ type Symmetries struct {
 	RoleSymmetric bool
 	// Candidates counts the graph automorphisms examined.
 	Candidates int64
+	// GraphOrder is the order of the ground graph's automorphism group.
+	GraphOrder string
 	// Generators generate the symmetry group.
-	Generators []Mapping
+	Generators []Generator
+}
+
+// Generator is one generator of a symmetry group, in cycle notation on the
+// elements it moves.
+type Generator struct {
+	Roles, Propositions []Cycle
+	// Actions are written "role action".
+	Actions []Cycle
+	// Cells and Contents are the generator on the game's board, by cell
+	// names and contents; Board draws it. All nil for a game without a
+	// board, or a generator that does not act on the board cell by cell.
+	Cells, Contents []Cycle
+	Board           *Board
+}
+
+// Moves reports whether the generator moves anything (it is not the
+// identity).
+func (g Generator) Moves() bool {
+	return len(g.Roles)+len(g.Propositions)+len(g.Actions) > 0
 }
 
 // Pair maps one name of game A to one of game B.
@@ -189,15 +234,32 @@ type Comparison struct {
 	Phase      string
 	Candidates int64
 	Fraction   float64
+	// Step says what the phase is doing; Done of Total Unit is its
+	// sub-progress (Total 0: not known in advance).
+	Step        string
+	Done, Total int64
+	Unit        string
+	// Elapsed is the time the comparison has run, or ran, e.g. "2 min 5 s".
+	Elapsed string
+	// Stalled is set when the worker's lease ended before the job did: the
+	// worker died, and the job waits for another worker to take it again.
+	Stalled    bool
+	LeaseUntil time.Time
 	// Verdict is equivalent, not_equivalent or unknown once done.
 	Verdict string
-	// Reason explains the verdict; Limit names the limit of an unknown one.
-	Reason string
-	Limit  string
+	// Reason explains the verdict; Limit names the limit of an unknown one
+	// and LimitHint says what to do about it.
+	Reason    string
+	Limit     string
+	LimitHint string
 	// Error says why the comparison failed.
 	Error string
 	// Mapping is the verified mapping of an equivalent verdict.
 	Mapping *Mapping
+	// Boards draws the mapping on the two games' boards; nil when they have
+	// none, and BoardNote then says why when it is worth saying.
+	Boards    *BoardPair
+	BoardNote string
 	// Stats are the figures of the finished comparison, nil before.
 	Stats *Stats
 	// Limits is the JSON of the client's limits ("{}" for none).
@@ -209,6 +271,13 @@ type Comparison struct {
 	FinishedAt      time.Time
 }
 
+// BoardPair is a mapping drawn on the boards of its two games.
+type BoardPair struct {
+	A, B *Board
+	// Contents maps what A's cells hold to what B's cells hold.
+	Contents []Pair
+}
+
 // Final reports whether the comparison has reached a final status.
 func (c Comparison) Final() bool {
 	return c.Status == "done" || c.Status == "failed" || c.Status == "cancelled"
@@ -217,9 +286,17 @@ func (c Comparison) Final() bool {
 // ComparisonsView is the data of PageComparisons.
 type ComparisonsView struct {
 	Comparisons []Comparison
-	// Status and GameID are the filter in effect ("" and 0 for none).
-	Status string
-	GameID int64
+	// Status and GameID are the filter in effect ("" and 0 for none);
+	// GameName names the game.
+	Status   string
+	GameID   int64
+	GameName string
+	// GameQuery is a search of the game by name; GameChoices are the games
+	// it matches when they are several (MoreChoices: more than listed) or
+	// none.
+	GameQuery   string
+	GameChoices []Member
+	MoreChoices bool
 	// Statuses are the choices of the status filter.
 	Statuses []string
 	// Next is the cursor of the following page, 0 on the last page.
@@ -248,14 +325,22 @@ type FieldError struct {
 	Message   string
 }
 
+// Picker is the list of stored games of one side of the comparison
+// form, filtered by a search.
+type Picker struct {
+	// Query is the search; Games the games whose name contains it; More
+	// says there are more than listed.
+	Query string
+	Games []Member
+	More  bool
+}
+
 // CompareView is the data of PageCompare, the form that submits a
 // comparison.
 type CompareView struct {
-	// Games are the stored games to pick from; More says there are more
-	// than listed (pick them by id from the game's page).
-	Games []Member
-	More  bool
-	A, B  Side
+	// PickA and PickB are the stored games to pick from for each side.
+	PickA, PickB Picker
+	A, B         Side
 	// TimeoutSeconds is the optional time limit as entered.
 	TimeoutSeconds string
 	// Error is the problem with the last submission, if any; Side names
@@ -272,11 +357,19 @@ type SideField struct {
 	Key   string
 	Label string
 	Side  Side
+	Pick  Picker
+	// Other is the other side's key and stored game, kept by the search.
+	Other     string
+	OtherID   int64
+	OtherPick string
 }
 
 // Sides returns the two fieldsets of the form, game A first.
 func (v CompareView) Sides() []SideField {
-	return []SideField{{Key: "a", Label: "Game A", Side: v.A}, {Key: "b", Label: "Game B", Side: v.B}}
+	return []SideField{
+		{Key: "a", Label: "Game A", Side: v.A, Pick: v.PickA, Other: "b", OtherID: v.B.ID, OtherPick: v.PickB.Query},
+		{Key: "b", Label: "Game B", Side: v.B, Pick: v.PickB, Other: "a", OtherID: v.A.ID, OtherPick: v.PickA.Query},
+	}
 }
 
 // ErrorView is the data of PageError.
@@ -285,4 +378,22 @@ type ErrorView struct {
 	// Title is the status text, Detail what went wrong.
 	Title  string
 	Detail string
+}
+
+// FormatDuration writes a duration for people, to the second: "45 s",
+// "2 min 5 s", "1 h 3 min".
+func FormatDuration(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	sec := int64(d.Round(time.Second) / time.Second)
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	case sec < 60:
+		return fmt.Sprintf("%d s", sec)
+	case sec < 3600:
+		return fmt.Sprintf("%d min %d s", sec/60, sec%60)
+	}
+	return fmt.Sprintf("%d h %d min", sec/3600, sec%3600/60)
 }

@@ -6,8 +6,10 @@
 //
 // Templates are html/template, so every value is escaped for its context.
 // htmx (htmx.org 2.0.11, vendored in static/ with its license) polls a
-// running comparison and loads symmetries on demand; every page also works
-// without JavaScript.
+// running comparison, loads symmetries on demand and narrows the game
+// pickers of the compare form as one types; every page also works without
+// JavaScript. Boards are SVG drawn on the server (NewBoard): the templates
+// only place what it computes.
 package web
 
 import (
@@ -112,6 +114,15 @@ var funcs = template.FuncMap{
 	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	// ms formats milliseconds.
 	"ms": func(f float64) string { return fmt.Sprintf("%.1f ms", f) },
+	// searchForm is the data of the "search" template: a GET form of
+	// action with one field q.
+	"searchForm": func(action, label, query string) SearchForm {
+		return SearchForm{Action: action, Label: label, Query: query}
+	},
+	// cycleText writes cycles in cycle notation.
+	"cycleText": CycleText,
+	// add adds integers (1-based numbering in templates).
+	"add": func(a, b int) int { return a + b },
 	// join joins strings with a comma.
 	"join": func(s []string) string { return strings.Join(s, ", ") },
 	// plural returns word with an "s" unless n is 1.
@@ -142,6 +153,11 @@ var pages = func() map[string]*template.Template {
 	}
 	return out
 }()
+
+// SearchForm is a search box of a list page.
+type SearchForm struct {
+	Action, Label, Query string
+}
 
 // View is what Render gives a page's template: the page's own data and
 // what the layout shows around it.

@@ -35,35 +35,84 @@ var renderTests = []struct {
 	{
 		name: "Classes", page: web.PageClasses,
 		data: web.ClassesView{Classes: []web.Class{{ID: 3, Representative: 1, Members: []web.Member{{ID: 1, Name: evil}, {ID: 2, Name: "b"}}}}, Next: 3},
-		want: []string{`<a href="/classes/3">Class 3</a>`, `<td class="num">2</td>`, `&lt;script&gt;alert(1)&lt;/script&gt;</a> <small>(representative)</small>`, `href="/classes?cursor=3" rel="next"`},
+		want: []string{`<a href="/classes/3">Class 3</a>`, `<td data-label="Members" class="num">2</td>`, `&lt;script&gt;alert(1)&lt;/script&gt;</a> <small>(representative)</small>`, `href="/classes?q=&amp;cursor=3" rel="next"`},
 	},
-	{name: "Class", page: web.PageClass, data: web.ClassView{Class: web.Class{ID: 3, Representative: 1, Members: []web.Member{{ID: 1, Name: "a"}}, CreatedAt: when}}, want: []string{"1 game", "2026-11-23 12:00:00 UTC"}},
+	{
+		name: "ClassesSearch", page: web.PageClasses, data: web.ClassesView{Query: evil},
+		want: []string{`No class has a game whose name contains “&lt;script&gt;`, `<input id="q" name="q" type="search" maxlength="200" autocomplete="off" value="&lt;script&gt;`},
+	},
+	{name: "Class", page: web.PageClass, data: web.ClassView{Class: web.Class{ID: 3, Representative: 1, Members: []web.Member{{ID: 1, Name: "a"}}, CreatedAt: when}}, want: []string{"1 game", "2026-11-23 12:00:00 UTC", `<a href="/games/1">a</a> (new games are compared with it)`}},
 	{name: "GamesEmpty", page: web.PageGames, data: web.GamesView{}, want: []string{"No games stored yet."}},
 	{
 		name: "Games", page: web.PageGames,
 		data: web.GamesView{Games: []web.Game{{ID: 1, Name: "ttt", Stats: web.GameStats{Roles: []string{"x", "o"}, Propositions: 29, Actions: map[string]int{"x": 10, "o": 10}}}, {ID: 2, Name: "bad", AnalysisError: "too big"}}},
-		want: []string{"<td>x, o</td>", `<td class="num">29</td>`, `<td class="num">20</td>`, "pending", "not analysed"},
+		want: []string{`<td data-label="Roles">x, o</td>`, `<td data-label="Propositions" class="num">29</td>`, `<td data-label="Actions" class="num">20</td>`, "pending", "not analysed"},
 	},
+	{name: "GamesSearch", page: web.PageGames, data: web.GamesView{Query: "zz", Next: 4}, want: []string{"No game's name contains “zz”", `href="/games?q=zz&amp;cursor=4"`, `<a href="/games">Show all</a>`}},
 	{name: "GameZero", page: web.PageGame, data: web.GameView{}, want: []string{"Not computed yet."}},
 	{
 		name: "Game", page: web.PageGame,
 		data: web.GameView{
-			Game:       web.Game{ID: 7, Name: evil, Stats: web.GameStats{Roles: []string{"white", "black"}, Actions: map[string]int{"white": 3, "black": 4}}, ClassID: 2},
-			GDL:        "(role white) ; " + evil,
-			Symmetries: &web.Symmetries{Order: "8", Generators: []web.Mapping{web.NewMapping(map[string]string{"white": "white"}, nil, nil)}},
+			Game:  web.Game{ID: 7, Name: evil, Stats: web.GameStats{Roles: []string{"white", "black"}, Actions: map[string]int{"white": 3, "black": 4}}, ClassID: 2},
+			GDL:   "(role white) ; " + evil,
+			Board: web.NewBoard("board-initial", "initial "+evil, []string{"1", "2"}, []string{"1", "2"}, []web.BoardCell{{Row: 1, Col: 0, Label: evil, Corner: "2,1"}}),
+			Symmetries: &web.Symmetries{Order: "8", Generators: []web.Generator{{
+				Roles: web.Cycles(map[string]string{"white": "black", "black": "white"}),
+				Cells: web.Cycles(map[string]string{"1,1": "1,2", "1,2": "1,1", "2,2": "2,2"}),
+			}}},
 		},
-		want: []string{"3 for <code>white</code>, 4 for <code>black</code>", "<dd>8 (the identity included)</dd>", "Generator 0", "(role white) ; &lt;script&gt;"},
+		want: []string{"3 for <code>white</code>, 4 for <code>black</code>", "<dd>8 symmetries (the identity included)</dd>", "Generator 1",
+			`<span class="cycle">(<code>black</code> <code>white</code>)</span>`, `<span class="cycle">(<code>1,1</code> <code>1,2</code>)</span>`,
+			`<svg class="board-svg" viewBox="0 0 136 136"`, `<title id="board-initial-title">initial &lt;script&gt;`, "(role white) ; &lt;script&gt;"},
+	},
+	{
+		name: "GameSymmetryError", page: web.PageGame,
+		data: web.GameView{Game: web.Game{ID: 7, Name: "g"}, SymmetryError: "too big " + evil, SymmetryHint: "use the CLI"},
+		want: []string{"The symmetries could not be computed:</strong> too big &lt;script&gt;", "<p>use the CLI</p>"},
 	},
 	{name: "ComparisonsEmpty", page: web.PageComparisons, data: web.ComparisonsView{}, want: []string{"No comparisons yet."}},
 	{
 		name: "Comparisons", page: web.PageComparisons,
 		data: web.ComparisonsView{Comparisons: []web.Comparison{{ID: 5, A: 1, B: 2, Status: "running"}}, Status: "running", GameID: 1, Statuses: []string{"queued", "running"}, Next: 5},
-		want: []string{`<option value="running" selected>`, `value="1"`, `href="/comparisons?status=running&amp;game=1&amp;cursor=5"`},
+		want: []string{`<option value="running" selected>`, `value="1"`, `href="/comparisons?status=running&amp;game=1&amp;cursor=5"`, `<a href="/games/1">game 1</a>`},
+	},
+	{
+		name: "ComparisonsNamed", page: web.PageComparisons,
+		data: web.ComparisonsView{Comparisons: []web.Comparison{{ID: 5, A: 1, B: 2, NameA: "ttt", NameB: evil, Status: "running", Stalled: true}}, GameID: 1, GameName: "ttt"},
+		want: []string{`<a href="/games/1">ttt</a>`, `<a href="/games/2">&lt;script&gt;`, "(worker lost)", `Showing comparisons with <a href="/games/1">ttt</a>`},
 	},
 	{
 		name: "ComparisonRunning", page: web.PageComparison,
 		data: web.ComparisonView{Comparison: web.Comparison{ID: 9, A: 1, B: 2, Status: "running", Phase: "search", Candidates: 3, Fraction: 0.456}, PollInterval: "2s"},
-		want: []string{`hx-trigger="every 2s"`, `<progress max="100" value="46"`, "phase search, 3 candidates examined", "Cancel this comparison"},
+		want: []string{`hx-trigger="every 2s"`, `<progress max="100" value="46"`, `<span id="phase">search</span>`, "3 candidate mappings examined", "Cancel this comparison"},
+	},
+	{
+		name: "ComparisonSubProgress", page: web.PageComparison,
+		data: web.ComparisonView{Comparison: web.Comparison{ID: 9, A: 1, B: 2, Status: "running", Phase: "graph", Step: "analysing " + evil,
+			Done: 120, Total: 480, Unit: "functions", Elapsed: "2 min 5 s"}},
+		want: []string{`<span id="step">analysing &lt;script&gt;`, `<progress max="480" value="120"`, "120 of 480 functions", `<dd id="elapsed">2 min 5 s</dd>`},
+	},
+	{
+		name: "ComparisonStalled", page: web.PageComparison,
+		data: web.ComparisonView{Comparison: web.Comparison{ID: 9, A: 1, B: 2, Status: "running", Phase: "search", Stalled: true, LeaseUntil: when, Attempts: 1}},
+		want: []string{"Waiting to be retried.", "2026-11-23 12:00:00 UTC", "1 attempt so far"},
+	},
+	{
+		name: "ComparisonBoards", page: web.PageComparison,
+		data: web.ComparisonView{Comparison: web.Comparison{ID: 9, A: 1, B: 2, Status: "done", Verdict: "equivalent", Limits: "{}",
+			Mapping: &web.Mapping{Roles: []web.Pair{{From: "x", To: "w"}}},
+			Boards: &web.BoardPair{
+				A:        web.NewBoard("board-a", "A", []string{"1"}, []string{"1", "2"}, []web.BoardCell{{Label: "7"}}),
+				B:        web.NewBoard("board-b", "B", []string{""}, []string{"7", "8"}, []web.BoardCell{{Label: "7", Corner: "1,1"}}),
+				Contents: []web.Pair{{From: "x", To: evil}},
+			}}},
+		want: []string{`<div class="board-pair">`, `<figure class="board" id="board-a">`, `<figure class="board" id="board-b">`, "<summary>Every role, action and proposition</summary>", "<code>&lt;script&gt;"},
+	},
+	{
+		name: "ComparisonBoardNote", page: web.PageComparison,
+		data: web.ComparisonView{Comparison: web.Comparison{ID: 9, A: 1, B: 2, Status: "done", Verdict: "equivalent", Limits: "{}",
+			Mapping: &web.Mapping{Roles: []web.Pair{{From: "x", To: "w"}}}, BoardNote: "No boards " + evil}},
+		want: []string{`<p class="note">No boards &lt;script&gt;`, "<h3>Roles</h3>"},
 	},
 	{
 		name: "ComparisonDone", page: web.PageComparison,
@@ -73,7 +122,12 @@ var renderTests = []struct {
 		}},
 		want: []string{`verdict-not-equivalent">not equivalent`, "goal &lt;script&gt;", "<dd>1.2 ms</dd>"},
 	},
-	{name: "Compare", page: web.PageCompare, data: web.CompareView{Games: []web.Member{{ID: 4, Name: evil}}, B: web.Side{ID: 4}}, want: []string{`<option value="4" selected>&lt;script&gt;alert(1)&lt;/script&gt; (game 4)</option>`}},
+	{
+		name: "Compare", page: web.PageCompare,
+		data: web.CompareView{PickB: web.Picker{Query: evil, Games: []web.Member{{ID: 4, Name: evil}}, More: true}, B: web.Side{ID: 4}},
+		want: []string{`<option value="4" selected>&lt;script&gt;alert(1)&lt;/script&gt; (game 4)</option>`, `name="b_q" form="pick"`,
+			`value="&lt;script&gt;alert(1)&lt;/script&gt;"`, `<input type="hidden" form="pick" name="b" value="4">`, "Only the first 1 are listed"},
+	},
 	{
 		name: "CompareError", page: web.PageCompare,
 		data: web.CompareView{A: web.Side{Name: evil, GDL: "</textarea>" + evil}, Error: "bad " + evil, Side: "A", Errors: []web.FieldError{{Line: 2, Col: 3, Message: "x"}, {Message: "y"}}},
@@ -173,5 +227,61 @@ func TestStatic(t *testing.T) {
 	}
 	if web.StaticURL("nope.css") != "" {
 		t.Error(`StaticURL("nope.css") != ""`)
+	}
+}
+
+var cyclesTests = []struct {
+	m    map[string]string
+	want string
+}{
+	{map[string]string{}, "()"},
+	{map[string]string{"a": "a", "b": "b"}, "()"},
+	{map[string]string{"a": "b", "b": "a", "c": "c"}, "(a b)"},
+	{map[string]string{"c": "a", "a": "b", "b": "c", "x": "y", "y": "x"}, "(a b c)(x y)"},
+	// Not a permutation: the path stops where the map does.
+	{map[string]string{"a": "b"}, "(a b)"},
+}
+
+func TestCycles(t *testing.T) {
+	for _, tc := range cyclesTests {
+		if got := web.CycleText(web.Cycles(tc.m)); got != tc.want {
+			t.Errorf("Cycles(%v) = %s, want %s", tc.m, got, tc.want)
+		}
+	}
+}
+
+func TestNewBoard(t *testing.T) {
+	b := web.NewBoard("b", "t", []string{""}, []string{"1", "2", "3"}, []web.BoardCell{{Col: 2, Label: "available"}})
+	if b.Width != 3*56+2 || b.Height != 22+56+2 {
+		t.Errorf("size %dx%d", b.Width, b.Height)
+	}
+	if len(b.Axis) != 3 {
+		t.Errorf("a one-dimensional board has %d axis labels, want 3 (no row names)", len(b.Axis))
+	}
+	if c := b.Cells[0]; c.X != 2*56+1 || c.Label != "available" || c.FontSize != 10 {
+		t.Errorf("cell %+v", c)
+	}
+	long := web.NewBoard("b", "t", []string{""}, []string{"1"}, []web.BoardCell{{Label: "abcdefghijkl"}})
+	if got := long.Cells[0].Label; got != "abcdefgh…" {
+		t.Errorf("long label = %q", got)
+	}
+	b.AddArrow(0, 0, 0, 2)
+	b.AddArrow(0, 1, 0, 1) // to itself: nothing
+	if len(b.Arrows) != 1 || !strings.HasPrefix(b.Arrows[0].D, "M41.0 51.0 Q") {
+		t.Errorf("arrows %+v", b.Arrows)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second:                   "0 ms",
+		250 * time.Millisecond:         "250 ms",
+		45 * time.Second:               "45 s",
+		125 * time.Second:              "2 min 5 s",
+		time.Hour + 3*time.Minute + 59: "1 h 3 min",
+	} {
+		if got := web.FormatDuration(d); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
+		}
 	}
 }

@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Search finds games and classes by name, for the pickers and lists of
+// the web pages.
+type Search interface {
+	// GameNames returns the names of the games with the given ids.
+	GameNames(ctx context.Context, ids []int64) (map[int64]string, error)
+	// SearchGames returns games whose name contains q, ascending id.
+	SearchGames(ctx context.Context, q string, p Page) (games []Game, next int64, err error)
+	// SearchClasses returns classes with a member whose name contains q.
+	SearchClasses(ctx context.Context, q string, p Page) (classes []Class, next int64, err error)
+}
+
+var _ Search = (*DB)(nil)
+
+// MaxNameIDs bounds the ids of one GameNames call.
+const MaxNameIDs = 1000
+
+// GameNames returns the names of the games with the given ids (at most
+// MaxNameIDs); an id with no game is left out of the map.
+func (db *DB) GameNames(ctx context.Context, ids []int64) (map[int64]string, error) {
+	const op = "game names"
+	if len(ids) > MaxNameIDs {
+		return nil, fmt.Errorf("%s: %d ids, at most %d: %w", op, len(ids), MaxNameIDs, ErrInvalid)
+	}
+	out := make(map[int64]string, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []gameRow
+	if err := db.conn(ctx).Select("id", "name").Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, translate(ctx, op, err)
+	}
+	for _, r := range rows {
+		out[r.ID] = r.Name
+	}
+	return out, nil
+}
+
+// likeContains is the LIKE pattern (escape character \) of the lower-case
+// strings that contain s, case folded.
+func likeContains(s string) string {
+	return "%" + strings.TrimSuffix(likePrefix(strings.ToLower(s)), "%") + "%"
+}
+
+// nameMatch is the condition "the game's name contains ?", case-insensitive
+// for ASCII letters on both databases.
+const nameMatch = `LOWER(name) LIKE ? ESCAPE '\'`
+
+// SearchGames returns one page of the games whose name contains q,
+// ignoring ASCII case, in ascending id order and without GDL; an empty q
+// matches every game, like ListGames.
+func (db *DB) SearchGames(ctx context.Context, q string, p Page) ([]Game, int64, error) {
+	const op = "search games"
+	limit, err := p.limit()
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", op, err)
+	}
+	if !validText(q) {
+		return nil, 0, fmt.Errorf("%s: query must be UTF-8 without NUL: %w", op, ErrInvalid)
+	}
+	var rows []gameRow
+	err = db.conn(ctx).Select(gameListColumns).
+		Where("id > ?", p.Cursor).Where(nameMatch, likeContains(q)).Order("id").Limit(limit + 1).
+		Find(&rows).Error
+	if err != nil {
+		return nil, 0, translate(ctx, op, err)
+	}
+	rows, next := pageOf(rows, limit, func(r gameRow) int64 { return r.ID })
+	games := make([]Game, len(rows))
+	for i := range rows {
+		games[i] = rows[i].game()
+	}
+	return games, next, nil
+}
+
+// SearchClasses returns one page of the classes that have a member whose
+// name contains q, ignoring ASCII case, in ascending id order with all
+// their members; an empty q matches every class, like ListClasses.
+func (db *DB) SearchClasses(ctx context.Context, q string, p Page) ([]Class, int64, error) {
+	const op = "search classes"
+	limit, err := p.limit()
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", op, err)
+	}
+	if !validText(q) {
+		return nil, 0, fmt.Errorf("%s: query must be UTF-8 without NUL: %w", op, ErrInvalid)
+	}
+	conn := db.conn(ctx)
+	members := conn.Model(&gameRow{}).Select("class_id").Where("class_id IS NOT NULL").Where(nameMatch, likeContains(q))
+	var rows []classRow
+	err = conn.Where("id > ?", p.Cursor).Where("id IN (?)", members).Order("id").Limit(limit + 1).Find(&rows).Error
+	if err != nil {
+		return nil, 0, translate(ctx, op, err)
+	}
+	rows, next := pageOf(rows, limit, func(r classRow) int64 { return r.ID })
+	classes, err := withMembers(db.conn(ctx), rows)
+	if err != nil {
+		return nil, 0, translate(ctx, op, err)
+	}
+	return classes, next, nil
+}
