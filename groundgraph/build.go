@@ -70,9 +70,13 @@ type FuncFeatures struct {
 	// (positions in Support), the number of corners from anchor a that
 	// hold them, when there were too many corners to list.
 	cornerCounts [2]*cornerCounts
-	nProps       int    // propositions in Support (they come first)
-	roles        []int  // roles of the actions in Support, ascending
-	hash         uint64 // full-width colour
+	// actClasses[ri]: for a next function without a table, the classes
+	// of the actions of role roles[ri] with equal cofactors (see
+	// actions.go); nil otherwise.
+	actClasses [][][]int
+	nProps     int    // propositions in Support (they come first)
+	roles      []int  // roles of the actions in Support, ascending
+	hash       uint64 // full-width colour
 }
 
 // Constant reports whether f is a constant function, and its value.
@@ -110,6 +114,9 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 	}
 	t1 := time.Now()
 	if err := b.tables(ctx); err != nil {
+		return nil, err
+	}
+	if err := b.actionClasses(ctx); err != nil {
 		return nil, err
 	}
 	if err := b.corners(ctx); err != nil {
@@ -555,6 +562,16 @@ func (b *builder) funcHash(ff *FuncFeatures) uint64 {
 	}
 	if !ff.Tabled {
 		h.add(tagNone)
+		if ff.actClasses != nil {
+			var perRole []uint64
+			for ri, sizes := range classSizes(ff) {
+				rh := newHasher(tagActionClass)
+				rh.addInt(int64(len(b.p.Actions[ff.roles[ri]])))
+				rh.addInts(sizes)
+				perRole = append(perRole, rh.sum())
+			}
+			h.addMultiset(perRole)
+		}
 		return h.sum()
 	}
 	h.addInt(ff.Models)
@@ -801,6 +818,9 @@ func (b *builder) graph() *Graph {
 			h.add(ff.hash)
 			if ff.Tabled {
 				h.addInt(ff.Influence[k])
+			} else if r, a := p.InputOf(in); r >= 0 && ff.actClasses != nil {
+				h.add(tagActionClass)
+				h.addInt(classOf(ff, r, a))
 			} else {
 				h.add(tagNone)
 			}
@@ -829,6 +849,21 @@ func (b *builder) graph() *Graph {
 			}
 			h.addInt(int64(len(c.Props)))
 			inters = append(inters, inter{cv, h.sum()})
+		}
+		for ri, cs := range ff.actClasses {
+			r := ff.roles[ri]
+			for _, c := range cs {
+				cv := add(Vertex{Kind: ActionClass, Role: r, Index: fi, Value: len(c), Pair: [2]int{g.ActionVertex(r, c[0]), -1}})
+				for _, a := range c {
+					arcs = append(arcs, arc{g.ActionVertex(r, a), cv})
+				}
+				arcs = append(arcs, arc{cv, fv})
+				h := newHasher(tagActionClass)
+				h.add(ff.hash)
+				h.addInt(int64(len(p.Actions[r])))
+				h.addInt(int64(len(c)))
+				inters = append(inters, inter{cv, h.sum()})
+			}
 		}
 		for _, ic := range influenceClasses(ff) {
 			iv := add(Vertex{Kind: Influence, Role: -1, Index: fi, Value: int(ic.value)})
@@ -924,7 +959,7 @@ func (b *builder) graph() *Graph {
 		case Terminal:
 			h = newHasher(tagTerminal)
 			h.add(feat(grounding.FuncTerminal, 0, 0).hash)
-		case Interaction, Corner, Influence, CornerPair:
+		case Interaction, Corner, Influence, CornerPair, ActionClass:
 			continue
 		}
 		h.addMultiset(uses[v])

@@ -36,6 +36,14 @@
 //     some), with arcs p → c, q → c, c → f. In lightsOnParallel a
 //     quadrant's four cells make the goal true when each is on in one of
 //     four ways: 1,024 corners, whose pair counts tell the quadrants apart.
+//   - ActionClass: for a next function f without a table, and each role r
+//     it reads (of at most Options.MaxClassActions actions), one vertex per
+//     class of r's actions with equal cofactors: f with r making one action
+//     of the class is the same function of everything else as with r
+//     making any other (satcheck.ActionClasses, exact). Arcs a → c for the
+//     class's actions, c → f. In SimultaneousWin2 a cell's next function
+//     reads all 256 presses, and the classes tell the 31 that press the
+//     cell from the others.
 //   - Influence: for a tabled function f whose semantic inputs have more
 //     than one influence value (below), one vertex per value v except the
 //     value of the largest class of inputs (of those equally large, the
@@ -117,7 +125,9 @@
 //     influences as a multiset;
 //   - Corner: the function's colour, the anchor and the corner's size;
 //   - Influence: the function's colour and the influence value;
-//   - CornerPair: the function's colour, the anchor and the count.
+//   - CornerPair: the function's colour, the anchor and the count;
+//   - ActionClass: the function's colour, the role's action count and the
+//     class's size.
 //
 // Color then refines these colours with hashed colour refinement (a colour
 // becomes the hash of itself and the multisets of its out- and
@@ -133,7 +143,8 @@
 // vertices: p ↦ σP(p), (r,a) ↦ (σR(r), σA(a)), r ↦ σR(r), goal (r,n) ↦
 // goal (σR(r), n), terminal ↦ terminal, interaction (f,p,q) ↦ (σf, σp, σq),
 // corner (f, anchor, C) ↦ (σf, anchor, σC), influence (f, v) ↦ (σf, v),
-// corner pair (f, anchor, p, q) ↦ (σf, anchor, σp, σq),
+// corner pair (f, anchor, p, q) ↦ (σf, anchor, σp, σq), action class
+// (f, r, C) ↦ (σf, σr, σC),
 // where σf is the corresponding
 // function (next p ↦ next σP(p) and so on).
 //
@@ -149,7 +160,9 @@
 //     below, and influence vertices too: σ preserves each input's
 //     influence, hence the classes of equal influence and their sizes.
 //     Corner pairs too: σ maps the corners of f onto those of σf, so the
-//     number of corners holding p and q is that of σp and σq.
+//     number of corners holding p and q is that of σp and σq. Action
+//     classes too: f's cofactors under r doing a and b are equal iff σf's
+//     under σr doing σa and σb are, so σ maps classes onto classes.
 //  2. Arcs are preserved. Input i changes f at x iff σi changes σf at σx
 //     (flipping i, or replacing action a by b, commutes with σ), so the
 //     semantic supports correspond and so do dependency arcs. Consistency

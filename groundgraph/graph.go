@@ -44,16 +44,20 @@ const (
 	// corners from an anchor (Corner: 0 all false, 1 all true) to list,
 	// that share Value of them. Arcs p → c, q → c, c → the function.
 	CornerPair
+	// ActionClass is a class of the actions of a role (Role) with equal
+	// cofactors in a next function that has no table (Value: its size).
+	// Arcs a → c for its actions, c → the function.
+	ActionClass
 )
 
 // NumKinds is the number of vertex kinds.
-const NumKinds = int(CornerPair) + 1
+const NumKinds = int(ActionClass) + 1
 
-var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair"}
+var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair", "action-class"}
 
 // String returns the kind's name as written by WriteJSON: "prop", "action",
-// "role", "goal", "terminal", "interaction", "corner", "influence" or
-// "corner-pair".
+// "role", "goal", "terminal", "interaction", "corner", "influence",
+// "corner-pair" or "action-class".
 func (k Kind) String() string {
 	if int(k) < NumKinds {
 		return kindNames[k]
@@ -192,6 +196,8 @@ func (g *Graph) Label(v int) string {
 		return b.String()
 	case Influence:
 		return fmt.Sprintf("(influence %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Value)
+	case ActionClass:
+		return fmt.Sprintf("(action-class %s %s %d)", p.FunctionName(g.funcs[x.Index].Function), g.Label(x.Pair[0]), x.Value)
 	case CornerPair:
 		return fmt.Sprintf("(corner-pair %s from-%t %s %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Corner == 1, g.Label(x.Pair[0]), g.Label(x.Pair[1]), x.Value)
 	}

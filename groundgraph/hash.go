@@ -25,6 +25,7 @@ const (
 	tagCorner
 	tagInfluence
 	tagCornerPair
+	tagActionClass
 )
 
 func newHasher(tag uint64) hasher { return hasher(mix64(tag ^ 0x6a09e667f3bcc908)) }

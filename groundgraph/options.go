@@ -37,6 +37,9 @@ const (
 	// DefaultMaxCornerPairs: at most 4096 corner-pair vertices per function
 	// and anchor.
 	DefaultMaxCornerPairs = 4096
+	// DefaultMaxClassActions: action classes for roles of at most 1024
+	// actions.
+	DefaultMaxClassActions = 1024
 	// DefaultSupportTableBits: semantic supports of functions whose
 	// syntactic input space has at most 2^22 rows are read off truth tables.
 	DefaultSupportTableBits = 22
@@ -102,6 +105,11 @@ type Options struct {
 	// vertices (their counts stay in the function's colour). 0 means
 	// DefaultMaxCornerPairs.
 	MaxCornerPairs int
+	// MaxClassActions: a next function without a table gets action
+	// classes (ActionClass vertices) for the roles it reads when each has
+	// at most this many actions. Each class costs SAT calls. 0 means
+	// DefaultMaxClassActions; a negative value disables action classes.
+	MaxClassActions int
 	// SupportTableBits: the semantic support of a function whose syntactic
 	// input space (the inputs its cone reads) has at most 2^SupportTableBits
 	// rows is read off its truth table; for larger ones random simulation
@@ -156,6 +164,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxCornerCountProps == 0 {
 		o.MaxCornerCountProps = DefaultMaxCornerCountProps
+	}
+	if o.MaxClassActions == 0 {
+		o.MaxClassActions = DefaultMaxClassActions
 	}
 	if o.MaxCornerPairs <= 0 {
 		o.MaxCornerPairs = DefaultMaxCornerPairs

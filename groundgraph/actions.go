@@ -1,0 +1,107 @@
+package groundgraph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// Action classes: what a big function does with each move.
+//
+// A next function whose table is out of reach gets no influences, so its
+// dependency arcs cannot tell the moves it reads apart: in
+// SimultaneousWin2 every cell's next function reads all 256 two-cell
+// presses, and the graph let all of them be permuted (6.8e513
+// automorphisms). Such a function's actions are instead partitioned by
+// cofactor: two actions of a role are in one class when the function, with
+// the role making the one, is the same function of everything else as with
+// the role making the other (satcheck.ActionClasses, exact). An SCGE maps
+// the classes of f onto those of σf, so the partition is invariant, and
+// each class becomes an ActionClass vertex with arcs action → class → f.
+
+// actionClasses computes the action classes of every function that reads
+// actions and has no table, for roles of at most Options.MaxClassActions
+// actions (a bound on an invariant quantity).
+func (b *builder) actionClasses(ctx context.Context) error {
+	if b.opt.MaxClassActions < 0 {
+		return nil
+	}
+	type key struct {
+		lit grounding.Lit
+	}
+	firstOf := map[key]int{}
+	var uniq []int
+	dup := map[int]int{}
+	for i := range b.funcs {
+		ff := &b.funcs[i]
+		if ff.Tabled || len(ff.roles) == 0 || ff.Function.Kind != grounding.FuncNext {
+			continue
+		}
+		ok := true
+		for _, r := range ff.roles {
+			if len(b.p.Actions[r]) > b.opt.MaxClassActions {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		k := key{ff.Function.Lit}
+		if j, seen := firstOf[k]; seen {
+			dup[i] = j
+			continue
+		}
+		firstOf[k] = i
+		uniq = append(uniq, i)
+	}
+	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+		ff := &b.funcs[uniq[k]]
+		ff.actClasses = make([][][]int, len(ff.roles))
+		for ri, r := range ff.roles {
+			cs, err := satcheck.ActionClasses(ctx, b.p, ff.Function.Lit, r)
+			if err != nil {
+				return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
+			}
+			ff.actClasses[ri] = cs
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, j := range dup {
+		b.funcs[i].actClasses = b.funcs[j].actClasses
+	}
+	return nil
+}
+
+// classSizes returns, per role of ff (in ff.roles order), the sizes of its
+// action classes, ascending.
+func classSizes(ff *FuncFeatures) [][]int64 {
+	out := make([][]int64, len(ff.actClasses))
+	for ri, cs := range ff.actClasses {
+		for _, c := range cs {
+			out[ri] = append(out[ri], int64(len(c)))
+		}
+		slices.Sort(out[ri])
+	}
+	return out
+}
+
+// classOf returns the size of the action class of action a of role r in
+// ff, or 0 when ff has no classes for r.
+func classOf(ff *FuncFeatures, r, a int) int64 {
+	ri := slices.Index(ff.roles, r)
+	if ri < 0 || ri >= len(ff.actClasses) {
+		return 0
+	}
+	for _, c := range ff.actClasses[ri] {
+		if _, ok := slices.BinarySearch(c, a); ok {
+			return int64(len(c))
+		}
+	}
+	return 0
+}

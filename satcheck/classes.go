@@ -1,0 +1,232 @@
+package satcheck
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// ActionClasses partitions the actions of role r by what f, a literal of
+// p's circuit, does when r makes them: two actions are in one class when f
+// with r doing the one is the same function of the state and of the other
+// roles' moves as with r doing the other (every role doing exactly one
+// action). The actions f does not read are all alike, so they share a
+// class (with the read actions equal to them). Classes hold action indexes
+// of r, ascending, and are ordered by their first action.
+//
+// The partition is a property of f's semantics, so every SCGE maps the
+// classes of f onto those of its image. Random simulation separates most
+// classes; SAT proves the members of each remaining class equal (one call
+// per member beyond the first, under the default Options), and splits it
+// when they are not.
+func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r int) ([][]int, error) {
+	if r < 0 || r >= len(p.Roles) {
+		return nil, fmt.Errorf("satcheck: role %d out of range [0,%d)", r, len(p.Roles))
+	}
+	an, err := analyze(p, f)
+	if err != nil {
+		return nil, err
+	}
+	nActs := len(p.Actions[r])
+	all := make([]int, nActs)
+	for a := range all {
+		all[a] = a
+	}
+	gi := slices.IndexFunc(an.j.groups, func(g group) bool { return int(g.role) == r })
+	if gi < 0 {
+		return [][]int{all}, nil
+	}
+	g := &an.j.groups[gi]
+	// choiceActions[c]: the actions of choice c; the last choice, when the
+	// role has actions f does not read, is all of those.
+	choiceActions := make([][]int, g.radix())
+	read := map[int]bool{}
+	for c, m := range g.members {
+		a := int(an.j.vars[m].bIn - an.s.base[r])
+		choiceActions[c] = []int{a}
+		read[a] = true
+	}
+	if g.other {
+		for a := range nActs {
+			if !read[a] {
+				choiceActions[len(g.members)] = append(choiceActions[len(g.members)], a)
+			}
+		}
+	}
+	// Simulation: choices with different outputs are in different classes.
+	var pending [][]int
+	bySig := map[string]int{}
+	for c := range g.radix() {
+		sig := ""
+		if supportSim && an.w > 0 {
+			sig = an.simChoice(gi, c)
+		}
+		k, ok := bySig[sig]
+		if !ok {
+			k = len(pending)
+			bySig[sig] = k
+			pending = append(pending, nil)
+		}
+		pending[k] = append(pending[k], c)
+	}
+	// SAT: one call proves a candidate class's members equal to its first,
+	// or names a member that differs, which is split off with those
+	// simulation could not tell from it.
+	var classes [][]int
+	for len(pending) > 0 {
+		cand := pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+		same, rest := slices.Clone(cand), []int(nil)
+		for len(same) > 1 {
+			c, err := an.choiceDiffers(ctx, gi, same[0], same[1:])
+			if err != nil {
+				return nil, err
+			}
+			if c < 0 {
+				break
+			}
+			same = slices.DeleteFunc(same, func(x int) bool { return x == c })
+			rest = append(rest, c)
+		}
+		if len(rest) > 0 {
+			pending = append(pending, rest)
+		}
+		var class []int
+		for _, c := range same {
+			class = append(class, choiceActions[c]...)
+		}
+		slices.Sort(class)
+		classes = append(classes, class)
+	}
+	slices.SortFunc(classes, func(x, y []int) int { return x[0] - y[0] })
+	return classes, nil
+}
+
+// simChoice evaluates f on the analysis's random vectors with the role of
+// group gi making choice c, and returns the outputs as a string.
+func (an *analysis) simChoice(gi, c int) string {
+	j, w := an.j, an.w
+	if an.sim == nil {
+		an.sim = j.randomVectors(w, nil, an.rng)
+	}
+	x := slices.Clone(an.sim)
+	g := &j.groups[gi]
+	for k, m := range g.members {
+		dst := x[int(m)*w : int(m+1)*w]
+		if k == c {
+			fill64(dst, ^uint64(0))
+		} else {
+			clear(dst)
+		}
+	}
+	out, _ := an.cn.simulate(w, func(k int) []uint64 { return x[k*w : (k+1)*w] }, nil, nil)
+	b := make([]byte, 0, 8*len(out))
+	for _, o := range out {
+		for s := 0; s < 64; s += 8 {
+			b = append(b, byte(o>>s))
+		}
+	}
+	return string(b)
+}
+
+func fill64(dst []uint64, v uint64) {
+	for i := range dst {
+		dst[i] = v
+	}
+}
+
+// choiceDiffers asks SAT whether f can differ between the role of group gi
+// making choice c1 and making some choice of set, everything else equal;
+// it returns such a choice of set, or -1 when there is none.
+func (an *analysis) choiceDiffers(ctx context.Context, gi, c1 int, set []int) (int, error) {
+	pool, opt := defaults()
+	j, cn := an.j, an.cn
+	g := &j.groups[gi]
+	z := size{vars: 1 + int64(len(j.vars)) + int64(len(g.members)), clauses: 3 + 2*int64(len(g.members))}
+	z.cone(cn)
+	z.cone(cn)
+	for i, gr := range j.groups {
+		n := 1
+		if i == gi {
+			n = 2
+		}
+		for range n {
+			z.amo(len(gr.members))
+			if !gr.other {
+				z.clauses++
+			}
+		}
+	}
+	if err := z.check(opt); err != nil {
+		return -1, err
+	}
+	f := newCNF()
+	for range j.vars {
+		f.newVar()
+	}
+	x := func(k int) int { return k + 2 }
+	ys := map[int32]int{}
+	var yg []int
+	for _, m := range g.members {
+		ys[m] = f.newVar()
+		yg = append(yg, ys[m])
+	}
+	y := func(k int) int {
+		if l, ok := ys[int32(k)]; ok {
+			return l
+		}
+		return k + 2
+	}
+	// x makes choice c1 (the last choice: no member).
+	for k, m := range g.members {
+		if k == c1 {
+			f.add(x(int(m)))
+		} else {
+			f.add(-x(int(m)))
+		}
+	}
+	// y makes a choice of set: members outside it are off, and unless
+	// the "other" choice is in it, some member is on.
+	in := make([]bool, g.radix())
+	for _, c := range set {
+		in[c] = true
+	}
+	var some []int
+	for k, l := range yg {
+		if in[k] {
+			some = append(some, l)
+		} else {
+			f.add(-l)
+		}
+	}
+	if !g.other || !in[len(g.members)] {
+		f.add(some...)
+	}
+	fx := f.cone(cn, x)
+	fy := f.cone(cn, y)
+	f.add(fx, fy)
+	f.add(-fx, -fy)
+	for i := range j.groups {
+		gr := &j.groups[i]
+		ls := make([]int, len(gr.members))
+		for k, m := range gr.members {
+			ls[k] = int(m) + 2
+		}
+		f.group(gr, ls)
+		if i == gi {
+			f.group(gr, yg)
+		}
+	}
+	sat, model, err := pool.solve(ctx, f)
+	if err != nil || !sat {
+		return -1, err
+	}
+	for k, l := range yg {
+		if model[l-1] {
+			return k, nil
+		}
+	}
+	return len(g.members), nil // no member: the "other" choice
+}
