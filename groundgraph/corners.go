@@ -106,6 +106,13 @@ func (cc *cornerCounts) add(c []int) {
 // at returns the count of the pair i < j.
 func (cc *cornerCounts) at(i, j int) int64 { return cc.pair[j*(j-1)/2+i] }
 
+// fullCornerWeight is the radius always searched (when the point budgets
+// allow it); larger radii, up to Options.MaxCornerWeight, are searched
+// only up to one level past the first level with corners. The levels
+// searched depend only on the function's semantics, so every SCGE sees
+// the same ones in both games.
+const fullCornerWeight = 4
+
 // cornerBatchWords is the number of words evaluated at once.
 const cornerBatchWords = 64
 
@@ -183,6 +190,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	laneMax := make([]int, batchCap) // largest element of each lane's subset, -1 if empty
 	res := make([]uint64, cornerBatchWords)
 	prev := []uint64{0} // level k-1: bit r is set when the subset of colex rank r changes f
+	found := d + 1      // the first level with corners
 	for k := 1; k <= d; k++ {
 		cur := make([]uint64, (bin[k][n]+63)/64)
 		nBases := bin[k-1][n]
@@ -286,6 +294,16 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 			}
 		}
 		prev = cur
+		if len(corners) > 0 || w.counts != nil {
+			found = min(found, k)
+		}
+		// Beyond fullCornerWeight only until one level past the first
+		// corners: a function's smallest corners (Tic-tac-toe's lines of
+		// three, Pentago's of five) and the level above them say what it
+		// is; further levels cost far more points and rarely tell more.
+		if k >= fullCornerWeight && found < k {
+			break
+		}
 	}
 	if w.counts != nil {
 		return nil, true, nil

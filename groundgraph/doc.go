@@ -99,7 +99,9 @@
 // both anchors, 64 points per word, with d the largest radius up to
 // Options.MaxCornerWeight whose 2·Σ_{j≤d} C(k,j) points fit
 // Options.MaxCornerPoints (and functions taken by increasing cost within
-// Options.MaxCornerTotal). For "a line of x" the corners from the empty
+// Options.MaxCornerTotal); levels above 4 are visited, from each anchor,
+// only up to one level past the first level with corners (a semantic
+// condition, so equivalent games visit the same levels). For "a line of x" the corners from the empty
 // state are the lines: Connect Four's goals (48 to 96 propositions, far
 // beyond a table) give its 84 lines of four per colour, which tie the
 // columns together (its graph's group is then the mirror, of order 2,
@@ -215,9 +217,9 @@
 // lines (terminal is true in the empty state, which has no blank cell; its
 // corners are the nine blank cells). next(cell 1 1 b)'s inputs of influence
 // 16 (the two (mark 1 1)) get an influence vertex; those of influence 4
-// keep their plain arcs. The graph has 531 vertices (29 props, 20 actions,
-// 2 roles, 6 goals, terminal, 144 interactions, 249 corners, 80
-// influences), 2171 arcs and 176 colour classes, and its automorphism group is the
+// keep their plain arcs. The graph has 511 vertices (29 props, 20 actions,
+// 2 roles, 6 goals, terminal, 144 interactions, 229 corners, 80
+// influences), 2051 arcs and 168 colour classes, and its automorphism group is the
 // board's dihedral group of order 8, found from 3 search-tree leaves
 // (against 4!·4!·1! = 576 in the paper). Number Scrabble (sum15.kif) gets
 // an isomorphic graph: the magic square is one of the isomorphisms.
