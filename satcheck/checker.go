@@ -368,14 +368,7 @@ func miter(j *joint, ca, cb *cone, o *Options) (*cnf, error) {
 	rb := f.cone(cb, lit(j.bVar))
 	f.add(ra, rb)
 	f.add(-ra, -rb)
-	for gi := range j.groups {
-		g := &j.groups[gi]
-		ls := make([]int, len(g.members))
-		for i, v := range g.members {
-			ls[i] = int(v) + 2
-		}
-		f.group(g, ls)
-	}
+	f.groups(j, -1, nil)
 	return f, nil
 }
 

@@ -208,17 +208,7 @@ func (an *analysis) choiceDiffers(ctx context.Context, gi, c1 int, set []int) (i
 	fy := f.cone(cn, y)
 	f.add(fx, fy)
 	f.add(-fx, -fy)
-	for i := range j.groups {
-		gr := &j.groups[i]
-		ls := make([]int, len(gr.members))
-		for k, m := range gr.members {
-			ls[k] = int(m) + 2
-		}
-		f.group(gr, ls)
-		if i == gi {
-			f.group(gr, yg)
-		}
-	}
+	f.groups(j, gi, yg)
 	sat, model, err := pool.solve(ctx, f)
 	if err != nil || !sat {
 		return -1, err

@@ -100,6 +100,24 @@ func (f *cnf) amo(lits []int) {
 
 // group adds the constraint of g over the given member literals: exactly one
 // when every action of the role is a member, at most one otherwise.
+// groups adds the constraint of every group of j over its joint variables
+// (DIMACS variable v+2 for joint variable v), and the constraint of group
+// gi once more over copied, the literals of a second copy of its members
+// (the side of a miter where that role's choice changes; gi < 0: none).
+func (f *cnf) groups(j *joint, gi int, copied []int) {
+	for i := range j.groups {
+		g := &j.groups[i]
+		ls := make([]int, len(g.members))
+		for k, m := range g.members {
+			ls[k] = int(m) + 2
+		}
+		f.group(g, ls)
+		if i == gi {
+			f.group(g, copied)
+		}
+	}
+}
+
 func (f *cnf) group(g *group, lits []int) {
 	if !g.other {
 		f.add(lits...)

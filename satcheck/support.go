@@ -342,16 +342,6 @@ func (an *analysis) dependsCNF(u unit, o *Options) (*cnf, error) {
 	fy := f.cone(cn, y)
 	f.add(fx, fy)
 	f.add(-fx, -fy)
-	for i := range j.groups {
-		g := &j.groups[i]
-		ls := make([]int, len(g.members))
-		for k, m := range g.members {
-			ls[k] = int(m) + 2
-		}
-		f.group(g, ls)
-		if int32(i) == u.group {
-			f.group(g, yg)
-		}
-	}
+	f.groups(j, int(u.group), yg)
 	return f, nil
 }
