@@ -11,8 +11,9 @@ import (
 
 // Action classes: what a big function does with each move.
 //
-// A next function whose table is out of reach gets no influences, so its
-// dependency arcs cannot tell the moves it reads apart: in
+// A next function whose table is out of reach gets no influences, and
+// influences do not always tell moves apart either (see actionClasses), so
+// its dependency arcs may not tell the moves it reads apart: in
 // SimultaneousWin2 every cell's next function reads all 256 two-cell
 // presses, and the graph let all of them be permuted (6.8e513
 // automorphisms). Such a function's actions are instead partitioned by
@@ -22,9 +23,13 @@ import (
 // the classes of f onto those of σf, so the partition is invariant, and
 // each class becomes an ActionClass vertex with arcs action → class → f.
 
-// actionClasses computes the action classes of every function that reads
-// actions and has no table, for roles of at most Options.MaxClassActions
-// actions (a bound on an invariant quantity).
+// actionClasses computes the action classes of every next function that
+// reads actions, for roles of at most Options.MaxClassActions actions (a
+// bound on an invariant quantity). Influences cannot always stand in for
+// them: in coins, a cell's next "zero coins" is true after a jump from it
+// and false after a jump onto it, and both kinds of move have the same
+// influence (as many rows true as false), so only the classes tell them
+// apart.
 func (b *builder) actionClasses(ctx context.Context) error {
 	if b.opt.MaxClassActions < 0 {
 		return nil
@@ -37,7 +42,7 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	dup := map[int]int{}
 	for i := range b.funcs {
 		ff := &b.funcs[i]
-		if ff.Tabled || len(ff.roles) == 0 || ff.Function.Kind != grounding.FuncNext {
+		if len(ff.roles) == 0 || ff.Function.Kind != grounding.FuncNext {
 			continue
 		}
 		ok := true

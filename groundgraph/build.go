@@ -70,9 +70,8 @@ type FuncFeatures struct {
 	// (positions in Support), the number of corners from anchor a that
 	// hold them, when there were too many corners to list.
 	cornerCounts [2]*cornerCounts
-	// actClasses[ri]: for a next function without a table, the classes
-	// of the actions of role roles[ri] with equal cofactors (see
-	// actions.go); nil otherwise.
+	// actClasses[ri]: for a next function, the classes of the actions of
+	// role roles[ri] with equal cofactors (see actions.go); nil otherwise.
 	actClasses [][][]int
 	nProps     int    // propositions in Support (they come first)
 	roles      []int  // roles of the actions in Support, ascending
@@ -560,18 +559,18 @@ func (b *builder) funcHash(ff *FuncFeatures) uint64 {
 		}
 		h.addInts(sortedInts(cs))
 	}
+	if ff.actClasses != nil {
+		var perRole []uint64
+		for ri, sizes := range classSizes(ff) {
+			rh := newHasher(tagActionClass)
+			rh.addInt(int64(len(b.p.Actions[ff.roles[ri]])))
+			rh.addInts(sizes)
+			perRole = append(perRole, rh.sum())
+		}
+		h.addMultiset(perRole)
+	}
 	if !ff.Tabled {
 		h.add(tagNone)
-		if ff.actClasses != nil {
-			var perRole []uint64
-			for ri, sizes := range classSizes(ff) {
-				rh := newHasher(tagActionClass)
-				rh.addInt(int64(len(b.p.Actions[ff.roles[ri]])))
-				rh.addInts(sizes)
-				perRole = append(perRole, rh.sum())
-			}
-			h.addMultiset(perRole)
-		}
 		return h.sum()
 	}
 	h.addInt(ff.Models)
@@ -818,11 +817,12 @@ func (b *builder) graph() *Graph {
 			h.add(ff.hash)
 			if ff.Tabled {
 				h.addInt(ff.Influence[k])
-			} else if r, a := p.InputOf(in); r >= 0 && ff.actClasses != nil {
-				h.add(tagActionClass)
-				h.addInt(classOf(ff, r, a))
 			} else {
 				h.add(tagNone)
+			}
+			if r, a := p.InputOf(in); r >= 0 && ff.actClasses != nil {
+				h.add(tagActionClass)
+				h.addInt(classOf(ff, r, a))
 			}
 			n := inCorners[in]
 			for a, cc := range ff.cornerCounts {

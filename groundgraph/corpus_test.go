@@ -141,11 +141,17 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 			case groundgraph.Prop:
 				ok = kv != groundgraph.Role
 			case groundgraph.Action:
-				ok = kv == groundgraph.Prop || kv == groundgraph.Role
+				// Actions are inputs of next functions (props), of their
+				// influence and action classes, and belong to their role.
+				ok = kv == groundgraph.Prop || kv == groundgraph.Role || kv == groundgraph.Influence || kv == groundgraph.ActionClass
 			case groundgraph.Goal:
 				ok = kv == groundgraph.Role
-			case groundgraph.Interaction, groundgraph.Corner:
-				ok = kv != groundgraph.Role && kv != groundgraph.Interaction && kv != groundgraph.Corner
+			case groundgraph.Interaction, groundgraph.Corner, groundgraph.Influence, groundgraph.CornerPair, groundgraph.ActionClass:
+				// A vertex of a function's features points to the function.
+				ok = kv <= groundgraph.Terminal && kv != groundgraph.Role
+			}
+			if kv == groundgraph.ActionClass && ku != groundgraph.Action {
+				ok = false
 			}
 			if !ok {
 				t.Fatalf("arc %s -> %s joins kinds %v -> %v", g.Label(u), g.Label(int(v)), ku, kv)

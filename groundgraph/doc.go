@@ -36,8 +36,8 @@
 //     some), with arcs p → c, q → c, c → f. In lightsOnParallel a
 //     quadrant's four cells make the goal true when each is on in one of
 //     four ways: 1,024 corners, whose pair counts tell the quadrants apart.
-//   - ActionClass: for a next function f without a table, and each role r
-//     it reads (of at most Options.MaxClassActions actions), one vertex per
+//   - ActionClass: for a next function f and each role r it reads (of at
+//     most Options.MaxClassActions actions), one vertex per
 //     class of r's actions with equal cofactors: f with r making one action
 //     of the class is the same function of everything else as with r
 //     making any other (satcheck.ActionClasses, exact). Arcs a → c for the
@@ -217,9 +217,10 @@
 // lines (terminal is true in the empty state, which has no blank cell; its
 // corners are the nine blank cells). next(cell 1 1 b)'s inputs of influence
 // 16 (the two (mark 1 1)) get an influence vertex; those of influence 4
-// keep their plain arcs. The graph has 511 vertices (29 props, 20 actions,
-// 2 roles, 6 goals, terminal, 144 interactions, 229 corners, 80
-// influences), 2051 arcs and 168 colour classes, and its automorphism group is the
+// keep their plain arcs; its action classes are the two (mark 1 1) of
+// each role against the others. The graph has 583 vertices (29 props, 20
+// actions, 2 roles, 6 goals, terminal, 144 interactions, 229 corners, 80
+// influences, 72 action classes), 2483 arcs and 192 colour classes, and its automorphism group is the
 // board's dihedral group of order 8, found from 3 search-tree leaves
 // (against 4!·4!·1! = 576 in the paper). Number Scrabble (sum15.kif) gets
 // an isomorphic graph: the magic square is one of the isomorphisms.

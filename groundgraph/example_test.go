@@ -55,7 +55,7 @@ func Example() {
 		}
 	}
 	// Output:
-	// 511 vertices, 2051 edges, 168 colour classes
+	// 583 vertices, 2483 edges, 192 colour classes
 	// automorphisms: 8
 	// influence of (cell 1 1 x) on (goal xplayer 100): 132
 	// influence of (cell 1 2 x) on (goal xplayer 100): 84

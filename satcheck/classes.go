@@ -17,10 +17,11 @@ import (
 // of r, ascending, and are ordered by their first action.
 //
 // The partition is a property of f's semantics, so every SCGE maps the
-// classes of f onto those of its image. Random simulation separates most
-// classes; SAT proves the members of each remaining class equal (one call
-// per member beyond the first, under the default Options), and splits it
-// when they are not.
+// classes of f onto those of its image. A small input space (at most
+// 2^16 rows) is simulated whole, which decides it; otherwise random
+// simulation separates most classes and SAT proves the members of each
+// remaining class equal (one call per class, and one more per member
+// split off).
 func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r int) ([][]int, error) {
 	if r < 0 || r >= len(p.Roles) {
 		return nil, fmt.Errorf("satcheck: role %d out of range [0,%d)", r, len(p.Roles))
@@ -56,12 +57,26 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 		}
 	}
 	// Simulation: choices with different outputs are in different classes.
+	// A small input space is simulated whole, which decides the classes
+	// with no SAT call.
+	exact := an.small()
+	var base []uint64
+	w, rows := an.w, 64*an.w
+	switch {
+	case exact:
+		base, w, rows = an.j.exhaustiveVectors()
+	case supportSim && an.w > 0:
+		if an.sim == nil {
+			an.sim = an.j.randomVectors(an.w, nil, an.rng)
+		}
+		base = an.sim
+	}
 	var pending [][]int
 	bySig := map[string]int{}
 	for c := range g.radix() {
 		sig := ""
-		if supportSim && an.w > 0 {
-			sig = an.simChoice(gi, c)
+		if base != nil {
+			sig = an.simChoice(base, w, rows, gi, c)
 		}
 		k, ok := bySig[sig]
 		if !ok {
@@ -79,7 +94,7 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 		cand := pending[len(pending)-1]
 		pending = pending[:len(pending)-1]
 		same, rest := slices.Clone(cand), []int(nil)
-		for len(same) > 1 {
+		for len(same) > 1 && !exact {
 			c, err := an.choiceDiffers(ctx, gi, same[0], same[1:])
 			if err != nil {
 				return nil, err
@@ -104,14 +119,12 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 	return classes, nil
 }
 
-// simChoice evaluates f on the analysis's random vectors with the role of
-// group gi making choice c, and returns the outputs as a string.
-func (an *analysis) simChoice(gi, c int) string {
-	j, w := an.j, an.w
-	if an.sim == nil {
-		an.sim = j.randomVectors(w, nil, an.rng)
-	}
-	x := slices.Clone(an.sim)
+// simChoice evaluates f on the first rows of the vectors base (w words
+// per variable) with the role of group gi making choice c, and returns the
+// outputs as a string.
+func (an *analysis) simChoice(base []uint64, w, rows, gi, c int) string {
+	j := an.j
+	x := slices.Clone(base)
 	g := &j.groups[gi]
 	for k, m := range g.members {
 		dst := x[int(m)*w : int(m+1)*w]
@@ -122,6 +135,9 @@ func (an *analysis) simChoice(gi, c int) string {
 		}
 	}
 	out, _ := an.cn.simulate(w, func(k int) []uint64 { return x[k*w : (k+1)*w] }, nil, nil)
+	if r := rows % 64; r != 0 {
+		out[rows/64] &= 1<<r - 1 // rows past the space are not inputs
+	}
 	b := make([]byte, 0, 8*len(out))
 	for _, o := range out {
 		for s := 0; s < 64; s += 8 {
