@@ -825,7 +825,20 @@ func TestSymmetriesLimit(t *testing.T) {
 	if p := res.Problem(t); p.Code != api.CodeLimit || !strings.Contains(p.Detail, "limit") {
 		t.Errorf("problem = %+v, want code %s", p, api.CodeLimit)
 	}
-	if _, err := s.DB.GetSymmetries(context.Background(), g.ID); err == nil {
-		t.Errorf("a failed symmetry computation was stored")
+	// The failure is stored once and answered again from the store.
+	stored, err := s.DB.GetSymmetries(context.Background(), g.ID)
+	if err != nil || stored.Problem == nil || stored.Result != nil {
+		t.Fatalf("stored symmetries after a limit = %+v, %v; want the failure", stored, err)
+	}
+	again := s.do("GET", "/api/v1/games/"+strconv.FormatInt(g.ID, 10)+"/symmetries", nil)
+	mustStatus(t, again, http.StatusUnprocessableEntity)
+	if p, q := res.Problem(t), again.Problem(t); p.Code != q.Code || p.Detail != q.Detail || q.RequestID == "" || q.RequestID == p.RequestID {
+		t.Errorf("second answer %+v, want the first %+v with its own request id", q, p)
+	}
+	metrics := s.do("GET", "/metrics", nil).Body
+	for _, want := range []string{`gamequiv_symmetry_requests_total{source="computed"} 1` + "\n", `gamequiv_symmetry_requests_total{source="stored"} 1` + "\n"} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %q: computed once, then served from the store", want)
+		}
 	}
 }

@@ -33,19 +33,19 @@ var parseConfigTests = []struct {
 		want: config(func(c *server.Config) {
 			c.Addr, c.DataDir, c.Workers = "127.0.0.1:8080", "./data", runtime.NumCPU()
 			c.MaxBody, c.MaxGDL, c.MaxQueue, c.JobTimeout, c.Classify = 4<<20, 1<<20, 1000, 5*time.Minute, true
-			c.MaxBatch, c.MaxWait, c.WaitInterval = 100, time.Minute, 200*time.Millisecond
+			c.MaxBatch, c.MaxWait, c.WaitInterval, c.MaxHeavy = 100, time.Minute, 200*time.Millisecond, runtime.NumCPU()
 		}),
 	},
 	{
 		name: "Flags",
 		args: []string{"--addr", "0.0.0.0:9000", "--data=/srv/gq", "--database-url", "postgres://u@h/db", "--workers", "3",
 			"--max-body", "1024", "--max-gdl", "512", "--max-queue", "7", "--rate-limit", "2.5", "--rate-burst", "4",
-			"--request-timeout", "3s", "--max-batch", "6", "--max-wait", "20s", "--wait-interval", "50ms", "--job-timeout", "90s", "--lease", "9s", "--max-attempts", "5",
+			"--request-timeout", "3s", "--max-heavy", "3", "--max-batch", "6", "--max-wait", "20s", "--wait-interval", "50ms", "--job-timeout", "90s", "--lease", "9s", "--max-attempts", "5",
 			"--max-atoms", "100", "--max-instances", "200", "--max-circuit-nodes", "300", "--ground-timeout", "2s",
 			"--max-candidates", "11", "--max-search-nodes", "-1", "--max-generator-words", "99", "--classify=false", "--log-level", "debug"},
 		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3,
 			MaxBody: 1024, MaxGDL: 512, MaxQueue: 7, RateLimit: 2.5, RateBurst: 4,
-			RequestTimeout: 3 * time.Second, MaxBatch: 6, MaxWait: 20 * time.Second, WaitInterval: 50 * time.Millisecond, JobTimeout: 90 * time.Second, Lease: 9 * time.Second, MaxAttempts: 5,
+			RequestTimeout: 3 * time.Second, MaxHeavy: 3, MaxBatch: 6, MaxWait: 20 * time.Second, WaitInterval: 50 * time.Millisecond, JobTimeout: 90 * time.Second, Lease: 9 * time.Second, MaxAttempts: 5,
 			MaxAtoms: 100, MaxInstances: 200, MaxCircuitNodes: 300, GroundTimeout: 2 * time.Second,
 			MaxCandidates: 11, MaxSearchNodes: -1, MaxGenWords: 99, Classify: false, LogLevel: "debug"},
 	},
@@ -62,6 +62,7 @@ var parseConfigTests = []struct {
 			"GAMEQUIV_RATE_LIMIT":          "0",
 			"GAMEQUIV_RATE_BURST":          "1",
 			"GAMEQUIV_REQUEST_TIMEOUT":     "1m",
+			"GAMEQUIV_MAX_HEAVY":           "1",
 			"GAMEQUIV_MAX_BATCH":           "7",
 			"GAMEQUIV_MAX_WAIT":            "2m",
 			"GAMEQUIV_WAIT_INTERVAL":       "1s",
@@ -80,7 +81,7 @@ var parseConfigTests = []struct {
 		},
 		want: server.Config{Addr: "127.0.0.1:0", DataDir: "/tmp/x", DatabaseURL: "postgresql://h/db", Workers: 5,
 			MaxBody: 2048, MaxGDL: 1000, MaxQueue: 0, RateLimit: 0, RateBurst: 1,
-			RequestTimeout: time.Minute, MaxBatch: 7, MaxWait: 2 * time.Minute, WaitInterval: time.Second, JobTimeout: 10 * time.Second, Lease: time.Second, MaxAttempts: 2,
+			RequestTimeout: time.Minute, MaxHeavy: 1, MaxBatch: 7, MaxWait: 2 * time.Minute, WaitInterval: time.Second, JobTimeout: 10 * time.Second, Lease: time.Second, MaxAttempts: 2,
 			MaxAtoms: 10, MaxInstances: 20, MaxCircuitNodes: 30, GroundTimeout: 4 * time.Second,
 			MaxCandidates: 40, MaxSearchNodes: 50, MaxGenWords: 60, Classify: false, LogLevel: "warn"},
 	},
@@ -129,6 +130,8 @@ var parseConfigErrorTests = []struct {
 	{"ErrMaxQueueNegative", nil, map[string]string{"GAMEQUIV_MAX_QUEUE": "-1"}, "max-queue: must not be negative"},
 	{"ErrJobTimeoutZero", []string{"--job-timeout", "0s"}, nil, "job-timeout: must be positive"},
 	{"ErrJobTimeoutEnv", nil, map[string]string{"GAMEQUIV_JOB_TIMEOUT": "soon"}, "GAMEQUIV_JOB_TIMEOUT"},
+	{"ErrMaxHeavyZero", []string{"--max-heavy", "0"}, nil, "max-heavy: must be at least 1"},
+	{"ErrMaxHeavyEnv", nil, map[string]string{"GAMEQUIV_MAX_HEAVY": "all"}, "GAMEQUIV_MAX_HEAVY"},
 	{"ErrMaxBatchZero", []string{"--max-batch", "0"}, nil, "max-batch: must be at least 1"},
 	{"ErrMaxBatchEnv", nil, map[string]string{"GAMEQUIV_MAX_BATCH": "lots"}, "GAMEQUIV_MAX_BATCH"},
 	{"ErrMaxWaitZero", []string{"--max-wait", "0s"}, nil, "max-wait: must be positive"},

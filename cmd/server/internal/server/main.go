@@ -113,6 +113,8 @@ func (m *Main) Run(ctx context.Context) error {
 			WaitInterval:   cfg.WaitInterval,
 			RateLimit:      cfg.RateLimit,
 			RateBurst:      cfg.RateBurst,
+			// MaxHeavy bounds grounding uploads and computing symmetries.
+			MaxConcurrentCompute: cfg.MaxHeavy,
 		},
 	})
 
