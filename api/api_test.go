@@ -562,6 +562,9 @@ func TestCancelComparison(t *testing.T) {
 		if c.Status != "cancelled" {
 			t.Errorf("status = %q, want cancelled", c.Status)
 		}
+		if want := fmt.Sprintf(`"level":"INFO","msg":"job cancelled","comparison":%d`, queued.ID); !strings.Contains(s.Log.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, s.Log)
+		}
 	})
 	t.Run("Running", func(t *testing.T) {
 		res := s.do("DELETE", "/api/v1/comparisons/"+strconv.FormatInt(running.ID, 10), nil)
@@ -570,6 +573,9 @@ func TestCancelComparison(t *testing.T) {
 		res.JSON(t, &c)
 		if c.Status != "running" || !c.CancelRequested {
 			t.Errorf("comparison = %+v, want running with cancel_requested", c)
+		}
+		if want := fmt.Sprintf(`"level":"INFO","msg":"job cancel requested","comparison":%d`, running.ID); !strings.Contains(s.Log.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, s.Log)
 		}
 	})
 	t.Run("ErrFinished", func(t *testing.T) {
