@@ -5,8 +5,12 @@ GO ?= go
 
 # Run the server with the default configuration (127.0.0.1:8080, ./data);
 # pass flags with ARGS, e.g. make run ARGS='--addr 127.0.0.1:9090'.
+# The binary is built, then exec'd as make's own child: make passes SIGTERM
+# on to it (and Ctrl-C reaches it), so it shuts down and frees the
+# database. `go run` would not forward SIGTERM to the program it starts.
 run:
-	$(GO) run ./cmd/server $(ARGS)
+	$(GO) build -o bin/server ./cmd/server
+	exec bin/server $(ARGS)
 
 # gofmt check, go vet, optional tools, go test ./... (see scripts/test.sh).
 test:

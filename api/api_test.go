@@ -562,6 +562,9 @@ func TestCancelComparison(t *testing.T) {
 		if c.Status != "cancelled" {
 			t.Errorf("status = %q, want cancelled", c.Status)
 		}
+		if want := fmt.Sprintf(`"level":"INFO","msg":"job cancelled","comparison":%d`, queued.ID); !strings.Contains(s.Log.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, s.Log)
+		}
 	})
 	t.Run("Running", func(t *testing.T) {
 		res := s.do("DELETE", "/api/v1/comparisons/"+strconv.FormatInt(running.ID, 10), nil)
@@ -570,6 +573,9 @@ func TestCancelComparison(t *testing.T) {
 		res.JSON(t, &c)
 		if c.Status != "running" || !c.CancelRequested {
 			t.Errorf("comparison = %+v, want running with cancel_requested", c)
+		}
+		if want := fmt.Sprintf(`"level":"INFO","msg":"job cancel requested","comparison":%d`, running.ID); !strings.Contains(s.Log.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, s.Log)
 		}
 	})
 	t.Run("ErrFinished", func(t *testing.T) {
@@ -825,7 +831,20 @@ func TestSymmetriesLimit(t *testing.T) {
 	if p := res.Problem(t); p.Code != api.CodeLimit || !strings.Contains(p.Detail, "limit") {
 		t.Errorf("problem = %+v, want code %s", p, api.CodeLimit)
 	}
-	if _, err := s.DB.GetSymmetries(context.Background(), g.ID); err == nil {
-		t.Errorf("a failed symmetry computation was stored")
+	// The failure is stored once and answered again from the store.
+	stored, err := s.DB.GetSymmetries(context.Background(), g.ID)
+	if err != nil || stored.Problem == nil || stored.Result != nil {
+		t.Fatalf("stored symmetries after a limit = %+v, %v; want the failure", stored, err)
+	}
+	again := s.do("GET", "/api/v1/games/"+strconv.FormatInt(g.ID, 10)+"/symmetries", nil)
+	mustStatus(t, again, http.StatusUnprocessableEntity)
+	if p, q := res.Problem(t), again.Problem(t); p.Code != q.Code || p.Detail != q.Detail || q.RequestID == "" || q.RequestID == p.RequestID {
+		t.Errorf("second answer %+v, want the first %+v with its own request id", q, p)
+	}
+	metrics := s.do("GET", "/metrics", nil).Body
+	for _, want := range []string{`gamequiv_symmetry_requests_total{source="computed"} 1` + "\n", `gamequiv_symmetry_requests_total{source="stored"} 1` + "\n"} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %q: computed once, then served from the store", want)
+		}
 	}
 }

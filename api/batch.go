@@ -44,20 +44,33 @@ func (s *Server) createGames(c *gin.Context) {
 		s.writeError(c, errorf(CodeInvalid, "games: %d games; a batch holds 1 to %d", n, s.limits.MaxBatch))
 		return
 	}
-	ctx := c.Request.Context()
+	// Each worker of the batch holds one compute slot for the batch's
+	// life: as many as are free, up to one per game, at least one (else
+	// the batch gets 429 busy). Each game's time limit starts when its
+	// turn comes, not when the batch arrived.
+	held := 0
+	for held < min(s.limits.MaxConcurrentCompute, len(req.Games)) && s.tryAcquire() {
+		held++
+	}
+	if held == 0 {
+		s.writeError(c, s.busy())
+		return
+	}
+	defer func() {
+		for range held {
+			s.releaseSlot()
+		}
+	}()
+	ctx := context.WithValue(c.Request.Context(), slotKey{}, true)
 	items := make([]batchItemJSON, len(req.Games))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	// As many uploads at once as grounding slots: each game's time limit
-	// starts when its turn comes, not when the batch arrived.
-	for range min(s.limits.MaxConcurrentCompute, len(req.Games)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range held {
+		wg.Go(func() {
 			for i := range next {
 				items[i] = s.batchItem(ctx, i, &req.Games[i])
 			}
-		}()
+		})
 	}
 	for i := range req.Games {
 		next <- i

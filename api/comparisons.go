@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -335,6 +336,13 @@ func (s *Server) cancelComparison(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	// A queued job is cancelled here and never reaches a worker, so its
+	// end is logged here; a running one is logged by its worker.
+	msg := "job cancelled"
+	if cmp.Status != store.StatusCancelled {
+		msg = "job cancel requested"
+	}
+	s.log.InfoContext(c.Request.Context(), msg, slog.Int64("comparison", cmp.ID), slog.String("status", string(cmp.Status)))
 	writeJSON(c, http.StatusOK, newComparisonJSON(cmp))
 }
 

@@ -27,6 +27,7 @@ const (
 	CodeTooLarge         = "too_large"          // 413: the request body exceeds the cap
 	CodeQueueFull        = "queue_full"         // 429: too many comparisons are queued
 	CodeRateLimited      = "rate_limited"       // 429: too many requests from this client
+	CodeBusy             = "busy"               // 429: every slot for heavy work (grounding, symmetries) is taken
 	CodeNotFound         = "not_found"          // 404
 	CodeMethodNotAllowed = "method_not_allowed" // 405
 	CodeConflict         = "conflict"           // 409
@@ -83,6 +84,12 @@ type Problem struct {
 	Limit string `json:"limit,omitempty"`
 }
 
+// storedProblem is a failure kept in the store (a symmetry computation
+// over a limit), served again as it was first answered.
+type storedProblem struct{ p Problem }
+
+func (e *storedProblem) Error() string { return e.p.Detail }
+
 // GDLError is one error of an invalid game description.
 type GDLError struct {
 	Line    int    `json:"line,omitempty"`
@@ -99,6 +106,7 @@ var statusOf = map[string]int{
 	CodeTooLarge:         http.StatusRequestEntityTooLarge,
 	CodeQueueFull:        http.StatusTooManyRequests,
 	CodeRateLimited:      http.StatusTooManyRequests,
+	CodeBusy:             http.StatusTooManyRequests,
 	CodeNotFound:         http.StatusNotFound,
 	CodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	CodeConflict:         http.StatusConflict,
@@ -120,7 +128,11 @@ func problemFor(err error) (Problem, time.Duration) {
 	)
 	p := Problem{}
 	var retry time.Duration
+	var stored *storedProblem
 	switch {
+	case errors.As(err, &stored):
+		// Served as it was stored, whatever the codes of today.
+		return stored.p, 0
 	case errors.As(err, &tooLarge):
 		p.Code, p.Detail = CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)
 	case errors.As(err, &ae):

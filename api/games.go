@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -190,16 +192,6 @@ func (s *Server) getSymmetries(c *gin.Context) {
 	c.Data(http.StatusOK, "application/json; charset=utf-8", res)
 }
 
-// acquire takes a compute slot, waiting at most until ctx ends.
-func (s *Server) acquire(ctx context.Context) (release func(), err error) {
-	select {
-	case s.compute <- struct{}{}:
-		return func() { <-s.compute }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
 // added is the outcome of addGame.
 type added struct {
 	game *store.Game
@@ -284,32 +276,60 @@ func (s *Server) groundAndStore(ctx context.Context, name string, gdl []byte) (*
 }
 
 // symmetries returns the stored symmetry report of a game, computing and
-// storing it first if there is none.
+// storing it first if there is none. A computation that failed on a limit
+// (or on the time limit) is stored too, and its problem is answered again
+// from the store instead of being computed again. Requests for a game
+// whose symmetries are being computed wait for that computation.
 func (s *Server) symmetries(ctx context.Context, id int64) (json.RawMessage, error) {
 	got, err := s.store.GetSymmetries(ctx, id)
 	if err == nil {
 		s.countSymmetries("stored")
-		return got.Result, nil
+		return storedSymmetries(got)
 	}
 	if !isNotFound(err) {
 		return nil, err
+	}
+	return s.symFlight.do(ctx, id, func() (json.RawMessage, error) { return s.computeSymmetries(ctx, id) })
+}
+
+// storedSymmetries is the stored result, or the stored failure as an
+// error.
+func storedSymmetries(got *store.SymmetryResult) (json.RawMessage, error) {
+	if got.Problem == nil {
+		return got.Result, nil
+	}
+	var p Problem
+	if err := json.Unmarshal(got.Problem, &p); err != nil || p.Status == 0 {
+		return nil, fmt.Errorf("stored symmetry failure of game %d: %w", got.GameID, errors.Join(err, errors.New("not a problem document")))
+	}
+	return nil, &storedProblem{p}
+}
+
+// computeSymmetries computes a game's symmetries under a compute slot and
+// stores the report, or the failure if a limit stopped it.
+func (s *Server) computeSymmetries(ctx context.Context, id int64) (json.RawMessage, error) {
+	// A computation that ended between our first look and now stored its
+	// answer already.
+	if got, err := s.store.GetSymmetries(ctx, id); err == nil {
+		s.countSymmetries("stored")
+		return storedSymmetries(got)
 	}
 	g, err := s.store.GetGame(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.limits.RequestTimeout)
+	cctx, cancel := context.WithTimeout(ctx, s.limits.RequestTimeout)
 	defer cancel()
-	release, err := s.acquire(ctx)
+	release, err := s.acquire(cctx)
 	if err != nil {
 		return nil, err
 	}
 	lim := s.limits.Game
 	lim.Timeout = s.limits.RequestTimeout
-	rep, err := equiv.Symmetries(ctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim)
+	rep, err := equiv.Symmetries(cctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim)
 	release()
 	if err != nil {
-		return nil, err
+		return nil, s.symmetryFailure(ctx, id, err)
 	}
 	raw, err := json.Marshal(rep)
 	if err != nil {
@@ -321,6 +341,32 @@ func (s *Server) symmetries(ctx context.Context, id int64) (json.RawMessage, err
 	}
 	s.countSymmetries("computed")
 	return stored.Result, nil
+}
+
+// symmetryFailure stores the failure err of game id's symmetry computation
+// when it is final: a limit, or the time limit of the computation (not the
+// client leaving). It returns the error to answer.
+func (s *Server) symmetryFailure(ctx context.Context, id int64, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	p, _ := problemFor(err)
+	if errors.Is(err, context.DeadlineExceeded) && p.Code != CodeLimit {
+		p, _ = problemFor(errorf(CodeLimit, "symmetries of game %d: time limit of %s reached", id, s.limits.RequestTimeout))
+		p.Limit = "Timeout"
+	}
+	if p.Code != CodeLimit {
+		return err
+	}
+	raw, merr := json.Marshal(p)
+	if merr != nil {
+		return fmt.Errorf("symmetry failure: %w", merr)
+	}
+	if _, perr := s.store.PutSymmetryFailure(ctx, id, raw); perr != nil {
+		s.log.Warn("store symmetry failure", slog.Int64("game", id), slog.Any("err", perr))
+	}
+	s.countSymmetries("computed")
+	return &storedProblem{p}
 }
 
 func (s *Server) countSymmetries(source string) {

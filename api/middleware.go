@@ -116,7 +116,9 @@ func (s *Server) accessLog(c *gin.Context) {
 		slog.String("route", route(c)),
 		slog.Int("status", status),
 		slog.Int("bytes", c.Writer.Size()),
-		slog.Duration("latency", time.Since(start)),
+		// Milliseconds with microsecond precision: readable, unlike
+		// slog's bare nanoseconds.
+		slog.Float64("latency_ms", float64(time.Since(start).Microseconds())/1000),
 		slog.String("client", c.ClientIP()),
 	)
 }

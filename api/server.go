@@ -49,6 +49,7 @@ const (
 	DefaultRequestTimeout  = 60 * time.Second
 	DefaultQueueRetryAfter = 10 * time.Second
 	DefaultMaxNameLen      = 200
+	DefaultBusyRetryAfter  = 2 * time.Second
 )
 
 // Limits bounds the work the API accepts. The zero value of each field is
@@ -86,8 +87,11 @@ type Limits struct {
 	// only place that sees their progress); 0 means DefaultWaitInterval.
 	WaitInterval time.Duration
 	// MaxConcurrentCompute bounds the requests grounding games or computing
-	// symmetries at the same time; 0 means GOMAXPROCS.
+	// symmetries at the same time (and so their memory); 0 means
+	// GOMAXPROCS. A request past it does not wait: it gets 429 busy with
+	// Retry-After BusyRetryAfter (0 means DefaultBusyRetryAfter).
 	MaxConcurrentCompute int
+	BusyRetryAfter       time.Duration
 	// RateLimit is the sustained rate of POST and DELETE requests allowed
 	// per client address, per second; 0 means no limit. RateBurst is the
 	// burst above it (0 means max(1, 2*RateLimit)).
@@ -120,6 +124,9 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxConcurrentCompute <= 0 {
 		l.MaxConcurrentCompute = runtime.GOMAXPROCS(0)
 	}
+	if l.BusyRetryAfter <= 0 {
+		l.BusyRetryAfter = DefaultBusyRetryAfter
+	}
 	if l.RateBurst <= 0 {
 		l.RateBurst = max(1, int(2*l.RateLimit))
 	}
@@ -146,7 +153,10 @@ type Server struct {
 	metrics  *Metrics
 	limiters *clientLimiters
 	compute  chan struct{}
-	router   *gin.Engine
+	// symFlight holds the symmetry computations running, by game: a
+	// second request for the same game waits for the first's answer.
+	symFlight flight
+	router    *gin.Engine
 	// pages routes the browser pages: every path outside the API.
 	pages *gin.Engine
 }

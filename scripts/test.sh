@@ -32,6 +32,9 @@ rule() { printf '%.0s*' {1..78}; }
 # --- apt helpers ---------------------------------------------------------
 
 apt_updated=0
+# Seconds apt waits for the dpkg and lists locks another apt process holds
+# (DPkg::Lock::Timeout) before it gives up: waiting beats skipping tools.
+apt_lock_timeout=${GAMEQUIV_APT_LOCK_TIMEOUT:-600}
 
 # may_install: true when this run may install system packages itself.
 may_install() {
@@ -42,11 +45,13 @@ may_install() {
 apt_install() {
 	if ((apt_updated == 0)); then
 		echo "apt-get update"
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq || echo "warning: apt-get update failed" >&2
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="$apt_lock_timeout" update -qq ||
+			echo "warning: apt-get update failed" >&2
 		apt_updated=1
 	fi
 	echo "apt-get install $*"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="$apt_lock_timeout" \
+		install -y -qq --no-install-recommends "$@"
 }
 
 # optional_tool BINARY PACKAGE: make BINARY available from Debian PACKAGE if

@@ -192,7 +192,7 @@ func (db *DB) migrate(ctx context.Context, dialect goose.Dialect, dir string, lo
 		return fmt.Errorf("migrate %s store: %w", db.dialect, err)
 	}
 	for _, r := range results {
-		log.Info("migrated", slog.String("database", db.dialect), slog.String("migration", r.Source.Path), slog.Duration("took", r.Duration))
+		log.Info("migrated", slog.String("database", db.dialect), slog.String("migration", r.Source.Path), slog.Int64("took_ms", r.Duration.Milliseconds()))
 	}
 	return nil
 }

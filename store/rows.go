@@ -82,8 +82,17 @@ type symmetryRow struct {
 
 func (symmetryRow) TableName() string { return "symmetries" }
 
+// symmetryFailureRow is a row of symmetry_failures.
+type symmetryFailureRow struct {
+	GameID    int64     `gorm:"column:game_id;primaryKey;autoIncrement:false"`
+	Problem   jsonText  `gorm:"column:problem"`
+	CreatedAt time.Time `gorm:"column:created_at"`
+}
+
+func (symmetryFailureRow) TableName() string { return "symmetry_failures" }
+
 // rowModels lists one value of every row model, for the schema test.
-var rowModels = []any{&gameRow{}, &aliasRow{}, &classRow{}, &comparisonRow{}, &symmetryRow{}}
+var rowModels = []any{&gameRow{}, &aliasRow{}, &classRow{}, &comparisonRow{}, &symmetryRow{}, &symmetryFailureRow{}}
 
 // jsonText is a JSON document in a TEXT (SQLite) or JSON (PostgreSQL)
 // column. It is written as a string, so that SQLite stores text that

@@ -98,6 +98,9 @@ type Symmetries interface {
 	GetSymmetries(ctx context.Context, gameID int64) (*SymmetryResult, error)
 	// PutSymmetries stores (or replaces) the symmetry result of a game.
 	PutSymmetries(ctx context.Context, gameID int64, result json.RawMessage) (*SymmetryResult, error)
+	// PutSymmetryFailure stores (or replaces) the failure of a game's
+	// symmetry computation.
+	PutSymmetryFailure(ctx context.Context, gameID int64, problem json.RawMessage) (*SymmetryResult, error)
 }
 
 // Game is a stored game description.
@@ -279,9 +282,12 @@ type Outcome struct {
 	Error string
 }
 
-// SymmetryResult is the stored symmetry result of a game.
+// SymmetryResult is the stored symmetry result of a game: its Result, or,
+// when the computation failed on a limit, the Problem (a problem+json
+// document) to serve in its place. Exactly one of the two is set.
 type SymmetryResult struct {
 	GameID    int64
 	Result    json.RawMessage
+	Problem   json.RawMessage
 	CreatedAt time.Time
 }

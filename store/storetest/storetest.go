@@ -71,6 +71,7 @@ var suiteTests = []struct {
 	{"Counts", testCounts},
 	{"ConcurrentClaimers", testConcurrentClaimers},
 	{"Symmetries", testSymmetries},
+	{"SymmetryFailures", testSymmetryFailures},
 	{"ContextCanceled", testContextCanceled},
 }
 
@@ -1093,6 +1094,43 @@ func testSymmetries(t *testing.T, db *store.DB, clk *Clock) {
 	wantErr(t, "PutSymmetries(bad JSON)", err, store.ErrInvalid)
 	_, err = db.PutSymmetries(ctx, g.ID, nil)
 	wantErr(t, "PutSymmetries(nil)", err, store.ErrInvalid)
+}
+
+// testSymmetryFailures: a stored failure is served like a result, a later
+// result replaces it, and a failure never replaces a result.
+func testSymmetryFailures(t *testing.T, db *store.DB, clk *Clock) {
+	g := game(t, db, "a")
+	problem := json.RawMessage(`{"status":422,"code":"limit_exceeded","detail":"too many atoms"}`)
+	put, err := db.PutSymmetryFailure(ctx, g.ID, problem)
+	if err != nil {
+		t.Fatalf("PutSymmetryFailure: %v", err)
+	}
+	got, err := db.GetSymmetries(ctx, g.ID)
+	if err != nil {
+		t.Fatalf("GetSymmetries after a failure: %v", err)
+	}
+	if diff := cmp.Diff(put, got, cmp.Comparer(jsonEq)); diff != "" || !jsonEq(got.Problem, problem) || got.Result != nil || !got.CreatedAt.Equal(Start) {
+		t.Errorf("GetSymmetries after a failure = %+v (-put +get):\n%s", got, diff)
+	}
+	clk.Advance(time.Minute)
+	result := json.RawMessage(`{"order":2,"generators":[]}`)
+	if _, err := db.PutSymmetries(ctx, g.ID, result); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.GetSymmetries(ctx, g.ID); got == nil || !jsonEq(got.Result, result) || got.Problem != nil {
+		t.Errorf("GetSymmetries after a result replaced the failure = %+v, want the result", got)
+	}
+	kept, err := db.PutSymmetryFailure(ctx, g.ID, problem)
+	if err != nil || !jsonEq(kept.Result, result) || kept.Problem != nil {
+		t.Errorf("PutSymmetryFailure over a result = %+v, %v; want the result kept", kept, err)
+	}
+	if got, _ := db.GetSymmetries(ctx, g.ID); got == nil || !jsonEq(got.Result, result) {
+		t.Errorf("GetSymmetries after a failure over a result = %+v, want the result", got)
+	}
+	_, err = db.PutSymmetryFailure(ctx, g.ID+100, problem)
+	wantErr(t, "PutSymmetryFailure(missing game)", err, store.ErrNotFound)
+	_, err = db.PutSymmetryFailure(ctx, g.ID, json.RawMessage(`{`))
+	wantErr(t, "PutSymmetryFailure(bad JSON)", err, store.ErrInvalid)
 }
 
 func testContextCanceled(t *testing.T, db *store.DB, _ *Clock) {

@@ -59,6 +59,16 @@ type Config struct {
 	// RequestTimeout bounds the work inside one request (grounding an
 	// upload, computing symmetries).
 	RequestTimeout time.Duration
+	// MaxHeavy bounds the requests grounding an upload or computing
+	// symmetries at the same time; past it requests get 429 busy.
+	MaxHeavy int
+	// MaxBatch caps the games of one POST /games/batch.
+	MaxBatch int
+	// MaxWait caps the long poll of GET /comparisons/{id}?wait=;
+	// WaitInterval is how often a waiting request reads the comparison
+	// again.
+	MaxWait      time.Duration
+	WaitInterval time.Duration
 
 	// JobTimeout bounds each comparison job (and each comparison of the
 	// classifier).
@@ -99,6 +109,10 @@ func DefaultConfig() Config {
 		RateLimit:       DefaultRateLimit,
 		RateBurst:       DefaultRateBurst,
 		RequestTimeout:  DefaultRequestTimeout,
+		MaxHeavy:        runtime.NumCPU(),
+		MaxBatch:        api.DefaultMaxBatch,
+		MaxWait:         api.DefaultMaxWait,
+		WaitInterval:    api.DefaultWaitInterval,
 		JobTimeout:      DefaultJobTimeout,
 		Lease:           worker.DefaultLease,
 		MaxAttempts:     store.DefaultMaxAttempts,
@@ -156,6 +170,10 @@ var settings = []setting{
 	{"rate-limit", "GAMEQUIV_RATE_LIMIT"},
 	{"rate-burst", "GAMEQUIV_RATE_BURST"},
 	{"request-timeout", "GAMEQUIV_REQUEST_TIMEOUT"},
+	{"max-heavy", "GAMEQUIV_MAX_HEAVY"},
+	{"max-batch", "GAMEQUIV_MAX_BATCH"},
+	{"max-wait", "GAMEQUIV_MAX_WAIT"},
+	{"wait-interval", "GAMEQUIV_WAIT_INTERVAL"},
 	{"job-timeout", "GAMEQUIV_JOB_TIMEOUT"},
 	{"lease", "GAMEQUIV_LEASE"},
 	{"max-attempts", "GAMEQUIV_MAX_ATTEMPTS"},
@@ -208,6 +226,14 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"burst of `requests` allowed above --rate-limit [env GAMEQUIV_RATE_BURST]")
 	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout,
 		"bound on the work inside one request (grounding an upload, computing symmetries); past it 503 [env GAMEQUIV_REQUEST_TIMEOUT]")
+	fs.IntVar(&cfg.MaxHeavy, "max-heavy", cfg.MaxHeavy,
+		"`number` of requests grounding an upload or computing symmetries at once, one per CPU by default; more get 429 busy [env GAMEQUIV_MAX_HEAVY]")
+	fs.IntVar(&cfg.MaxBatch, "max-batch", cfg.MaxBatch,
+		"`number` of games one POST /games/batch may hold; more get 400 [env GAMEQUIV_MAX_BATCH]")
+	fs.DurationVar(&cfg.MaxWait, "max-wait", cfg.MaxWait,
+		"longest long poll of GET /comparisons/{id}?wait=; a longer wait gets 400 [env GAMEQUIV_MAX_WAIT]")
+	fs.DurationVar(&cfg.WaitInterval, "wait-interval", cfg.WaitInterval,
+		"how often a long poll reads the comparison again [env GAMEQUIV_WAIT_INTERVAL]")
 	fs.DurationVar(&cfg.JobTimeout, "job-timeout", cfg.JobTimeout,
 		"bound on each comparison job; past it the verdict is unknown [env GAMEQUIV_JOB_TIMEOUT]")
 	fs.DurationVar(&cfg.Lease, "lease", cfg.Lease,
@@ -287,6 +313,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("rate-burst: must not be negative, got %d", c.RateBurst)
 	case c.RequestTimeout <= 0:
 		return fmt.Errorf("request-timeout: must be positive, got %s", c.RequestTimeout)
+	case c.MaxHeavy < 1:
+		return fmt.Errorf("max-heavy: must be at least 1, got %d", c.MaxHeavy)
+	case c.MaxBatch < 1:
+		return fmt.Errorf("max-batch: must be at least 1, got %d", c.MaxBatch)
+	case c.MaxWait <= 0:
+		return fmt.Errorf("max-wait: must be positive, got %s", c.MaxWait)
+	case c.WaitInterval < time.Millisecond || c.WaitInterval > c.MaxWait:
+		return fmt.Errorf("wait-interval: must be from 1ms to max-wait (%s), got %s", c.MaxWait, c.WaitInterval)
 	case c.JobTimeout <= 0:
 		return fmt.Errorf("job-timeout: must be positive, got %s", c.JobTimeout)
 	case c.Lease < 30*time.Millisecond:

@@ -108,8 +108,13 @@ func (m *Main) Run(ctx context.Context) error {
 			MaxQueue:       cfg.MaxQueue,
 			Game:           lim,
 			RequestTimeout: cfg.RequestTimeout,
+			MaxBatch:       cfg.MaxBatch,
+			MaxWait:        cfg.MaxWait,
+			WaitInterval:   cfg.WaitInterval,
 			RateLimit:      cfg.RateLimit,
 			RateBurst:      cfg.RateBurst,
+			// MaxHeavy bounds grounding uploads and computing symmetries.
+			MaxConcurrentCompute: cfg.MaxHeavy,
 		},
 	})
 

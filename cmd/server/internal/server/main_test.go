@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gamequiv/gamequiv/cmd/server/internal/server"
 )
@@ -123,4 +124,44 @@ func TestMain_RunErrors(t *testing.T) {
 			t.Fatalf("Run with data directory %s (a file) succeeded, want an error", file)
 		}
 	})
+}
+
+// TestMain_APILimitsWired checks that --max-batch and --max-wait reach the
+// API: a batch or a wait over them gets 400 naming the configured bound.
+func TestMain_APILimitsWired(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DataDir = filepath.Join(t.TempDir(), "data")
+	cfg.Classify = false
+	cfg.MaxBatch = 2
+	cfg.MaxWait = 3 * time.Second
+	cfg.WaitInterval = 10 * time.Millisecond
+	m := server.NewMain(cfg, slog.New(slog.NewTextHandler(t.Output(), nil)))
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	t.Cleanup(func() { m.Close() })
+	base := "http://" + m.Addr() + "/api/v1"
+
+	game := `{"name":"g","gdl":"(role r)"}`
+	body := `{"games":[` + game + "," + game + "," + game + `]}`
+	resp, err := http.Post(base+"/games/batch", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "1 to 2") {
+		t.Errorf("POST /games/batch of 3 with --max-batch 2 = %d %s, want 400 naming the bound 2", resp.StatusCode, b)
+	}
+
+	resp, err = http.Get(base + "/comparisons/1?wait=4s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "0 to 3s") {
+		t.Errorf("GET ?wait=4s with --max-wait 3s = %d %s, want 400 naming the bound 3s", resp.StatusCode, b)
+	}
 }

@@ -167,6 +167,7 @@ var (
 func (p *Pool) run(ctx context.Context, owner string, job *store.Comparison) {
 	start := time.Now()
 	log := p.Log.With(slog.Int64("comparison", job.ID), slog.String("worker", owner))
+	logClaim(log, job)
 	jobCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
@@ -187,7 +188,7 @@ func (p *Pool) run(ctx context.Context, owner string, job *store.Comparison) {
 	var outcome string
 	switch {
 	case errors.Is(cause, errLeaseLost):
-		log.Warn("job abandoned: lease lost")
+		log.Warn("job abandoned: lease lost", durationMs(start))
 		if p.Metrics != nil {
 			p.Metrics.Abandoned.Inc()
 		}
@@ -201,6 +202,8 @@ func (p *Pool) run(ctx context.Context, owner string, job *store.Comparison) {
 		// Shutting down: give the job back for another worker or process.
 		if err := p.Jobs.Release(fctx, job.ID, owner); err != nil {
 			log.Warn("release", slog.Any("err", err))
+		} else {
+			log.Info("job released", slog.String("reason", "shutdown"), durationMs(start))
 		}
 		p.Metrics.ObserveJob(OutcomeReleased, time.Since(start))
 		return
@@ -212,17 +215,57 @@ func (p *Pool) run(ctx context.Context, owner string, job *store.Comparison) {
 		o, outcome = p.doneOutcome(rep), OutcomeDone
 	}
 	if err := p.Jobs.Finish(fctx, job.ID, owner, o); err != nil {
-		log.Warn("finish", slog.String("status", string(o.Status)), slog.Any("err", err))
+		log.Warn("finish", slog.String("status", string(o.Status)), slog.Any("err", err), durationMs(start))
 		if errors.Is(err, store.ErrLeaseLost) {
 			outcome = OutcomeLeaseLost
 		}
-	} else if outcome == OutcomeDone {
-		p.Metrics.ObserveReport(rep)
-		if rep.Verdict == equiv.Equivalent && p.OnEquivalent != nil {
-			p.OnEquivalent(fctx, job.GameA, job.GameB)
+	} else {
+		logFinish(log, o, rep, start)
+		if outcome == OutcomeDone {
+			p.Metrics.ObserveReport(rep)
+			if rep.Verdict == equiv.Equivalent && p.OnEquivalent != nil {
+				p.OnEquivalent(fctx, job.GameA, job.GameB)
+			}
 		}
 	}
 	p.Metrics.ObserveJob(outcome, time.Since(start))
+}
+
+// durationMs is the time since start as a log attribute in milliseconds.
+func durationMs(start time.Time) slog.Attr {
+	return slog.Int64("duration_ms", time.Since(start).Milliseconds())
+}
+
+// logClaim logs a claimed job at info; a job whose earlier worker died
+// (its lease expired) is logged as reclaimed, with the attempt number.
+func logClaim(log *slog.Logger, job *store.Comparison) {
+	attrs := []slog.Attr{
+		slog.Int64("game_a", job.GameA), slog.Int64("game_b", job.GameB), slog.Int("attempt", job.Attempts),
+	}
+	msg := "job claimed"
+	if job.Attempts > 1 {
+		msg = "job reclaimed after a dead worker"
+	}
+	log.LogAttrs(context.Background(), slog.LevelInfo, msg, attrs...)
+}
+
+// logFinish logs the outcome a job wrote: its status, verdict (with the
+// reason of an unknown one) or error, and its duration.
+func logFinish(log *slog.Logger, o store.Outcome, rep *equiv.Report, start time.Time) {
+	attrs := []slog.Attr{slog.String("status", string(o.Status)), durationMs(start)}
+	msg := "job finished"
+	switch o.Status {
+	case store.StatusCancelled:
+		msg = "job cancelled"
+	case store.StatusFailed:
+		attrs = append(attrs, slog.String("error", o.Error))
+	case store.StatusDone:
+		attrs = append(attrs, slog.String("verdict", o.Verdict))
+		if rep != nil && rep.Reason != "" {
+			attrs = append(attrs, slog.String("reason", rep.Reason))
+		}
+	}
+	log.LogAttrs(context.Background(), slog.LevelInfo, msg, attrs...)
 }
 
 // doneOutcome is the outcome of a job with a report.

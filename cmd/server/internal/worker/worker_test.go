@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -326,6 +327,72 @@ func TestPool_ManyJobsManyWorkers(t *testing.T) {
 	for i, id := range ids {
 		if got := f.waitStatus(id, store.StatusDone).Verdict; got != want[i] {
 			t.Errorf("job %d verdict = %s, want %s", id, got, want[i])
+		}
+	}
+}
+
+// logLine returns the first log line holding every one of parts, or "".
+func logLine(log string, parts ...string) string {
+lines:
+	for line := range strings.Lines(log) {
+		for _, p := range parts {
+			if !strings.Contains(line, p) {
+				continue lines
+			}
+		}
+		return line
+	}
+	return ""
+}
+
+// TestPool_LifecycleLogged checks the info lines of a job's lifecycle:
+// claimed, reclaimed after a dead worker, finished with its verdict, and
+// cancelled, each finish with its duration in milliseconds.
+func TestPool_LifecycleLogged(t *testing.T) {
+	f := newFixture(t)
+	done := f.submit(f.a, f.b, "")
+	// A worker that dies: it claims the job and never heartbeats.
+	if _, err := f.db.Claim(context.Background(), "dead", 30*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(40 * time.Millisecond)
+	started := make(chan int64, 1)
+	block := blockingCompare(started)
+	f.pool.Compare = func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error) {
+		if b.Name == "third" {
+			return block(ctx, a, b, lim)
+		}
+		return equiv.Compare(ctx, a, b, lim)
+	}
+	f.start()
+	f.waitStatus(done, store.StatusDone)
+
+	cancelled := f.submit(f.a, f.game("third", unsafeGDL), "")
+	<-started
+	if _, err := f.db.Cancel(context.Background(), cancelled); err != nil {
+		t.Fatal(err)
+	}
+	f.waitStatus(cancelled, store.StatusCancelled)
+	time.Sleep(20 * time.Millisecond) // the log line follows Finish
+
+	log := f.logText()
+	ms := regexp.MustCompile(` duration_ms=\d+( |$)`)
+	for _, want := range []struct {
+		parts []string
+		dur   bool
+	}{
+		{[]string{"level=INFO", `msg="job reclaimed after a dead worker"`, fmt.Sprintf("comparison=%d", done), "attempt=2"}, false},
+		{[]string{"level=INFO", `msg="job finished"`, fmt.Sprintf("comparison=%d", done), "status=done", "verdict=equivalent"}, true},
+		{[]string{"level=INFO", `msg="job claimed"`, fmt.Sprintf("comparison=%d", cancelled), "attempt=1"}, false},
+		{[]string{"level=INFO", `msg="job cancelled"`, fmt.Sprintf("comparison=%d", cancelled), "status=cancelled"}, true},
+	} {
+		line := logLine(log, want.parts...)
+		if line == "" {
+			t.Errorf("no log line with %q in:\n%s", want.parts, log)
+			continue
+		}
+		if want.dur && !ms.MatchString(strings.TrimSpace(line)) {
+			t.Errorf("log line %q lacks duration_ms=N", line)
 		}
 	}
 }

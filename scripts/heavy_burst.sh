@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# scripts/heavy_burst.sh BINARY: 20 parallel uploads of a grounding blow-up and 20 parallel
+# symmetry requests (20 distinct games) at the real server binary with
+# --max-heavy 2; prints each status and the server's peak RSS. Usage:
+#   go build -o /tmp/server ./cmd/server && scripts/heavy_burst.sh /tmp/server | sort | uniq -c
+set -euo pipefail
+bin=$1 dir=$(mktemp -d)
+"$bin" --addr 127.0.0.1:0 --data "$dir/data" --max-heavy 2 --request-timeout 10s --rate-limit 0 --classify=false 2>"$dir/log" &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
+for i in $(seq 100); do addr=$(sed -n 's/.*"msg":"listening","addr":"\([^"]*\)".*/\1/p' "$dir/log"); [[ -n "$addr" ]] && break; sleep 0.1; done
+buttons='(role robot) (button a) (button b) (<= (legal robot (press ?x)) (button ?x) (not (true (on ?x)))) (<= (next (on ?x)) (does robot (press ?x))) (<= (next (on ?x)) (true (on ?x))) (<= terminal (true (on a)) (true (on b))) (<= (goal robot 100) (true (on a)) (true (on b))) (<= (goal robot 0) (not (true (on a)))) (<= (goal robot 0) (true (on a)) (not (true (on b))))'
+blowup="$buttons $(for i in $(seq 0 16); do printf '(n %d) ' $i; done) (<= (next (big ?a ?b ?c ?d ?e)) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))"
+for i in $(seq 20); do
+	curl -s -o /dev/null -H 'Content-Type: application/json' "http://$addr/api/v1/games" \
+		-d "{\"name\":\"b$i\",\"gdl\":\"$buttons ; $i\"}"
+done
+start=$(date +%s.%N)
+for i in $(seq 20); do
+	curl -s -o /dev/null -w 'upload %{http_code}\n' -H 'Content-Type: application/json' "http://$addr/api/v1/games" \
+		-d "{\"name\":\"blowup\",\"gdl\":\"$blowup\"}" &
+done
+sleep 0.3
+for i in $(seq 20); do
+	curl -s -o /dev/null -w 'symmetries %{http_code}\n' "http://$addr/api/v1/games/$i/symmetries" &
+done
+wait $(jobs -p | grep -v "^$pid$") 2>/dev/null || true
+echo "burst took $(echo "$(date +%s.%N) - $start" | bc | cut -c1-5)s"
+echo "after: readyz $(curl -s -o /dev/null -w '%{http_code}' "http://$addr/readyz"), symmetries of game 1 $(curl -s -o /dev/null -w '%{http_code}' "http://$addr/api/v1/games/1/symmetries")"
+grep VmHWM /proc/$pid/status
