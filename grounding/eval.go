@@ -70,9 +70,10 @@ type probe struct {
 
 // index maps the hash of probe values to fact ids (ascending).
 type index struct {
-	probes []probe
-	built  int32
-	m      map[uint64][]int32
+	probes  []probe
+	built   int32
+	matched int32 // facts whose shape fits the probes
+	m       map[uint64][]int32
 }
 
 func probeSig(ps []probe) string {
@@ -120,6 +121,7 @@ func (ix *index) update(ts *termStore, f *factSet) {
 	for ; ix.built < f.n; ix.built++ {
 		if k, ok := factKey(ts, f.tuple(ix.built), ix.probes); ok {
 			ix.m[k] = append(ix.m[k], ix.built)
+			ix.matched++
 		}
 	}
 }
@@ -240,6 +242,13 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 		return
 	}
 	p.pre, p.preNegDyn = split(placeChecks())
+	var headVars []bool // circuit mode: the variables of the head
+	if circuit {
+		headVars = make([]bool, len(r.varNames))
+		for _, a := range r.headArgs {
+			markBound(headVars, a)
+		}
+	}
 	for len(p.steps) < len(atoms) {
 		best, bestScore := -1, int64(math.MinInt64)
 		for _, i := range atoms {
@@ -250,7 +259,7 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			if i == deltaLit {
 				score = math.MaxInt64
 			} else {
-				score = e.score(r.body[i], bound, circuit)
+				score = e.score(r.body[i], bound, headVars)
 			}
 			if score > bestScore {
 				best, bestScore = i, score
@@ -355,29 +364,59 @@ func markBound(bound []bool, p pat) {
 	}
 }
 
-// score ranks an atom as the next join step (higher first). For domains:
-// pure filters, then atoms joined to what is bound (no cartesian products),
-// then the fewest expected matches, which lets the memo project variables
-// away early. For circuits: the most known positions, which binds head
-// variables early and keeps memoized sub-results small.
-func (e *engine) score(b basic, bound []bool, circuit bool) int64 {
-	if circuit {
-		known, total := countKnown(bound, b.args)
-		return int64(known)<<40 - int64(total)<<32 + (1<<31 - int64(min(e.facts[b.rel].n, 1<<30)))
-	}
+// score ranks an atom as the next join step (higher first), the same way
+// whatever the body order: pure filters first, then atoms joined to what is
+// bound (no cartesian product while a join exists), then the fewest expected
+// matches. In domain mode this lets the memo project variables away early.
+//
+// In circuit mode (head != nil marks the head's variables) an atom that binds
+// a head variable comes before the fewest expected matches: once the head is
+// bound, the rest of the join is one disjunction per head atom whose common
+// fluent literals are factored out, which keeps the circuit small. Ties go
+// to the atom with the most known positions.
+func (e *engine) score(b basic, bound []bool, head []bool) int64 {
 	var score int64
 	fresh, shared := freshVars(bound, b.args)
 	if fresh == 0 {
 		score |= 1 << 61
 	}
-	if shared > 0 {
+	if shared > 0 || !anyBound(bound) {
 		score |= 1 << 60
 	}
-	return score | (1<<50 - 1 - min(e.estimate(b, bound), 1<<50-1))
+	if head != nil && bindsAny(b.args, bound, head) {
+		score |= 1 << 59
+	}
+	const estBits = 36
+	score |= (1<<estBits - 1 - min(e.estimate(b, bound), 1<<estBits-1)) << 16
+	if head != nil {
+		known, _ := countKnown(bound, b.args)
+		score |= int64(min(known, 1<<16-1))
+	}
+	return score
+}
+
+// bindsAny reports whether the patterns contain a variable of want that is not bound.
+func bindsAny(ps []pat, bound, want []bool) bool {
+	for _, p := range ps {
+		if p.v >= 0 && want[p.v] && !bound[p.v] || bindsAny(p.args, bound, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyBound(bound []bool) bool {
+	for _, b := range bound {
+		if b {
+			return true
+		}
+	}
+	return false
 }
 
 // estimate is the expected number of facts an atom matches given the bound
-// variables: relation size over the number of distinct keys of its index.
+// variables: the facts of the atom's shape over the number of distinct keys
+// of its index (0 when none has the shape).
 func (e *engine) estimate(b basic, bound []bool) int64 {
 	f := e.facts[b.rel]
 	var probes []probe
@@ -389,7 +428,10 @@ func (e *engine) estimate(b basic, bound []bool) int64 {
 	}
 	ix := e.index(f, probes)
 	ix.update(e.ts, f)
-	return int64(f.n) / int64(max(1, len(ix.m)))
+	if len(ix.m) == 0 {
+		return 0
+	}
+	return (int64(ix.matched) + int64(len(ix.m)) - 1) / int64(len(ix.m))
 }
 
 // index returns the index of f over the given probes, creating it.

@@ -310,7 +310,7 @@ func (g *grounder) circuit(p *Program) error {
 			}
 		}
 	}
-	b := newBuilder(nInputs+placeholders, e.lim.MaxCircuitNodes+placeholders)
+	b := newBuilder(nInputs, placeholders, e.lim.MaxCircuitNodes)
 	nextPlaceholder := nInputs
 	lits := make([][]Lit, len(c.rels))
 	trueRel, doesRel := g.rel(kwTrue), g.rel(kwDoes)
