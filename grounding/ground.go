@@ -17,6 +17,14 @@ type Limits struct {
 	MaxTermDepth     int           // nesting depth of a derived term; default 64
 	MaxRuleExpansion int           // alternatives one rule's or/not nesting expands to; default 1024
 	Timeout          time.Duration // wall time of Ground; default 60s
+
+	// LenientUnsafe reads an unsafe variable of a fluent rule (one that no
+	// positive body literal binds) as ggp-base's prover plays it: the rule
+	// holds for every value, here every ground term of the description, with a
+	// warning per variable. Off by default (strict): such a rule is not GDL,
+	// its reading is a guess that other players do not share, and an
+	// equivalence verdict built on a guess must be asked for.
+	LenientUnsafe bool
 }
 
 // Default limits of Ground.

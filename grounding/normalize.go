@@ -460,7 +460,12 @@ func (c *compiler) addRule(r *Rule, alt []aLit, reported map[string]bool) {
 		if len(local) == 0 {
 			continue
 		}
-		c.notef(a.lit.Pos, "?%s occur only in this negated literal: read as 'there is no ?%s such that %s'", strings.Join(local, ", ?"), strings.Join(local, ", ?"), a.lit.Atom)
+		what := "variable"
+		if len(local) > 1 {
+			what = "variables"
+		}
+		vs := strings.Join(local, ", ?")
+		c.warnf(a.lit.Pos, "unsafe %s ?%s inside not, in no positive literal: read as 'there is no ?%s such that %s'", what, vs, vs, a.lit.Atom)
 		nr.body[i] = c.notExists(a.lit, shared, toPat)
 	}
 	if roleLit != nil {
@@ -525,21 +530,27 @@ func (c *compiler) notExists(l *Literal, shared []string, toPat func(*Term) pat)
 
 // resolveUnsafe decides what unbound variables mean once static relations are
 // known: in a static rule such a variable ranges over every ground term of the
-// description (what a prover's non-ground answer matches); in a fluent rule its
-// meaning is unclear and it is an error.
+// description (what a prover's non-ground answer matches); in a fluent rule
+// it is an error, or with LenientUnsafe read the same way. Every lenient
+// reading is a warning naming the variable.
 func (c *compiler) resolveUnsafe() {
 	for _, nr := range c.rules {
 		if len(nr.unsafe) == 0 {
 			continue
 		}
-		if !c.rels[nr.head].static {
+		static := c.rels[nr.head].static
+		if !static && !c.lim.LenientUnsafe {
 			for _, u := range nr.unsafe {
-				c.errorf(u.pos, "unsafe variable ?%s: it must occur in a positive body literal", u.name)
+				c.errorf(u.pos, "unsafe variable ?%s: it must occur in a positive body literal (the lenient reading, --lenient-unsafe, takes it to range over every ground term)", u.name)
 			}
 			continue
 		}
 		for _, u := range nr.unsafe {
-			c.notef(u.pos, "unsafe variable ?%s in a static rule: read as ranging over every ground term of the description", u.name)
+			what := "a static rule"
+			if !static {
+				what = "a fluent rule"
+			}
+			c.warnf(u.pos, "unsafe variable ?%s in %s: read as ranging over every ground term of the description", u.name, what)
 			nr.body = append([]basic{{kind: bPos, pos: u.pos, rel: c.universe, args: []pat{{v: u.slot, t: -1}}}}, nr.body...)
 		}
 		nr.unsafe = nil
