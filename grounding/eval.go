@@ -249,20 +249,30 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			markBound(headVars, a)
 		}
 	}
+	var order []int // circuit mode: the join order, planned whole
+	if circuit {
+		order = e.circuitOrder(r, atoms, headVars)
+	}
 	for len(p.steps) < len(atoms) {
-		best, bestScore := -1, int64(math.MinInt64)
-		for _, i := range atoms {
-			if used[i] {
-				continue
-			}
-			var score int64
-			if i == deltaLit {
-				score = math.MaxInt64
-			} else {
-				score = e.score(r.body[i], bound, headVars)
-			}
-			if score > bestScore {
-				best, bestScore = i, score
+		var best int
+		if circuit {
+			best = order[len(p.steps)]
+		} else {
+			best = -1
+			bestScore := int64(math.MinInt64)
+			for _, i := range atoms {
+				if used[i] {
+					continue
+				}
+				var score int64
+				if i == deltaLit {
+					score = math.MaxInt64
+				} else {
+					score = e.score(r.body[i], bound)
+				}
+				if score > bestScore {
+					best, bestScore = i, score
+				}
 			}
 		}
 		used[best] = true
@@ -364,45 +374,238 @@ func markBound(bound []bool, p pat) {
 	}
 }
 
-// score ranks an atom as the next join step (higher first), the same way
-// whatever the body order: pure filters first, then atoms joined to what is
-// bound (no cartesian product while a join exists), then the fewest expected
-// matches. In domain mode this lets the memo project variables away early.
-//
-// In circuit mode (head != nil marks the head's variables) an atom that binds
-// a head variable comes before the fewest expected matches: once the head is
-// bound, the rest of the join is one disjunction per head atom whose common
-// fluent literals are factored out, which keeps the circuit small. Ties go
-// to the atom with the most known positions.
-func (e *engine) score(b basic, bound []bool, head []bool) int64 {
-	var score int64
+// score ranks an atom as the next join step of a domain join (higher
+// first), the same way whatever the body order: pure filters first, then
+// atoms joined to what is bound (no cartesian product while a join exists),
+// then the fewest expected matches, which lets the memo project variables
+// away early.
+func (e *engine) score(b basic, bound []bool) int64 {
+	var t int64
 	fresh, shared := freshVars(bound, b.args)
 	if fresh == 0 {
-		score |= 1 << 61
+		t |= 2
 	}
 	if shared > 0 || !anyBound(bound) {
-		score |= 1 << 60
+		t |= 1
 	}
-	if head != nil && bindsAny(b.args, bound, head) {
-		score |= 1 << 59
-	}
-	const estBits = 36
-	score |= (1<<estBits - 1 - min(e.estimate(b, bound), 1<<estBits-1)) << 16
-	if head != nil {
-		known, _ := countKnown(bound, b.args)
-		score |= int64(min(known, 1<<16-1))
-	}
-	return score
+	return t<<58 | (1<<50 - 1 - min(e.estimate(b, bound), 1<<50-1))
 }
 
-// bindsAny reports whether the patterns contain a variable of want that is not bound.
-func bindsAny(ps []pat, bound, want []bool) bool {
-	for _, p := range ps {
-		if p.v >= 0 && want[p.v] && !bound[p.v] || bindsAny(p.args, bound, want) {
-			return true
+// maxPlanDP is the number of positive atoms up to which a circuit join's
+// order is chosen by dynamic programming over subsets (2^n states); longer
+// bodies are ordered greedily.
+const maxPlanDP = 12
+
+// circuitOrder plans the join order of a circuit join, the same way whatever
+// the body order. Fluent atoms whose variables are exactly the head
+// variables come first: such an atom is a factor of every instance with
+// that head (skirmish's and brawl's frame rules, true (cell ?x ?y ?p)), so
+// the rest of the join is one disjunction per head atom and the circuit
+// stays small. (Atoms over only some head variables are not forced:
+// checkers' double jumps have four, and joining them first is a cross
+// product.) The rest is the order of least expected work (joinCost, which
+// makes a cross product cost the product of its sizes), with the matches
+// before a step counted in full: that order keeps matches of one head
+// together, which factors the circuit well. Only where that order's work
+// comes near MaxInstances and the memo of live variables makes another
+// order far cheaper (attritionWar's score rules, where two bids reduce to
+// their minimum) is that one taken: it shares work, not circuit structure
+// (skirmish's capture count doubles its circuit with it).
+func (e *engine) circuitOrder(r *nrule, atoms []int, head []bool) []int {
+	n := len(atoms)
+	var factors uint32
+	for k, i := range atoms {
+		b := r.body[i]
+		if rel := e.c.rels[b.rel]; !rel.static && !rel.demand && onlyHeadVars(b.args, head) && coversHead(b.args, head) {
+			factors |= 1 << k
 		}
 	}
-	return false
+	if n > maxPlanDP {
+		return e.greedyOrder(r, atoms, factors)
+	}
+	jc := e.newJoinCost(r, atoms, head)
+	plain := jc.best(factors, false)
+	shared := jc.best(factors, true)
+	if c := jc.cost(plain, true); c > memoAdvantage*jc.cost(shared, true) && c > float64(e.lim.MaxInstances)/memoAdvantage {
+		plain = shared
+	}
+	order := make([]int, n)
+	for k, a := range plain {
+		order[k] = atoms[a]
+	}
+	return order
+}
+
+// memoAdvantage is how much cheaper, counting the memo, another join order
+// must be to replace the one that keeps matches of one head together, and
+// the fraction of MaxInstances that the latter's work must reach.
+const memoAdvantage = 16
+
+// joinCost estimates the work of join orders of one rule's positive atoms.
+type joinCost struct {
+	e      *engine
+	r      *nrule
+	atoms  []int
+	vars   [][]int32 // variables of each atom
+	dom    []float64 // distinct values of a variable among the facts of its atoms
+	needed []bool    // variables the head and the non-atom literals need
+	est    map[[2]uint32]float64
+}
+
+func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
+	jc := &joinCost{e: e, r: r, atoms: atoms, vars: make([][]int32, len(atoms)),
+		dom: make([]float64, len(r.varNames)), needed: slices.Clone(head), est: map[[2]uint32]float64{}}
+	one := make([]bool, len(r.varNames))
+	for k, i := range atoms {
+		for _, a := range r.body[i].args {
+			jc.vars[k] = patVars(jc.vars[k], a)
+		}
+		for _, v := range jc.vars[k] {
+			one[v] = true
+			d := float64(e.distinct(r.body[i], one))
+			one[v] = false
+			if jc.dom[v] == 0 || d < jc.dom[v] {
+				jc.dom[v] = d
+			}
+		}
+	}
+	var vs []int32
+	for _, b := range r.body {
+		switch b.kind {
+		case bNeg:
+			for _, a := range b.args {
+				vs = patVars(vs, a)
+			}
+		case bDistinct, bEqual:
+			vs = patVars(patVars(vs, b.a), b.b)
+		}
+	}
+	for _, v := range vs {
+		jc.needed[v] = true
+	}
+	return jc
+}
+
+// step returns the expected matches of atom k after the atoms of set, and
+// the number of distinct assignments of the live variables there (memo).
+func (jc *joinCost) step(set uint32, k int) (est, live float64) {
+	bound := make([]bool, len(jc.r.varNames))
+	needed := slices.Clone(jc.needed)
+	for j := range jc.atoms {
+		if set&(1<<j) != 0 {
+			for _, v := range jc.vars[j] {
+				bound[v] = true
+			}
+		} else {
+			for _, v := range jc.vars[j] {
+				needed[v] = true
+			}
+		}
+	}
+	live = 1
+	for v := range bound {
+		if bound[v] && needed[v] {
+			live *= max(jc.dom[v], 1)
+		}
+	}
+	key := [2]uint32{set, uint32(k)}
+	est, ok := jc.est[key]
+	if !ok {
+		est = float64(jc.e.estimate(jc.r.body[jc.atoms[k]], bound))
+		jc.est[key] = est
+	}
+	return est, live
+}
+
+// cost is the expected work of an order (indexes into atoms): per step the
+// runs (the matches before it, with memo at most the live assignments) times
+// one plus its expected matches.
+func (jc *joinCost) cost(order []int, memo bool) float64 {
+	var set uint32
+	card, total := 1.0, 0.0
+	for _, k := range order {
+		est, live := jc.step(set, k)
+		runs := card
+		if memo {
+			runs = min(card, live)
+		}
+		total += runs * (1 + est)
+		card *= est
+		set |= 1 << k
+	}
+	return total
+}
+
+// best finds the order of least cost by dynamic programming over subsets,
+// with the factors first.
+func (jc *joinCost) best(factors uint32, memo bool) []int {
+	n := len(jc.atoms)
+	full := 1 << n
+	card := make([]float64, full)
+	cost := make([]float64, full)
+	last := make([]int8, full)
+	for set := 1; set < full; set++ {
+		cost[set] = math.Inf(1)
+	}
+	card[0] = 1
+	for set := 0; set < full; set++ {
+		if math.IsInf(cost[set], 1) {
+			continue
+		}
+		for k := range n {
+			if set&(1<<k) != 0 || factors&^uint32(set) != 0 && factors&(1<<k) == 0 {
+				continue
+			}
+			est, live := jc.step(uint32(set), k)
+			runs := card[set]
+			if memo {
+				runs = min(runs, live)
+			}
+			next := set | 1<<k
+			// runs counts the lookups themselves, so a filter is cheap, not free.
+			if c := cost[set] + runs*(1+est); c < cost[next] {
+				cost[next], card[next], last[next] = c, card[set]*est, int8(k)
+			}
+		}
+	}
+	order := make([]int, n)
+	for set, k := full-1, n-1; set != 0; k-- {
+		a := int(last[set])
+		order[k] = a
+		set &^= 1 << a
+	}
+	return order
+}
+
+// greedyOrder orders a long body one atom at a time: the factors (see
+// circuitOrder) first, then of the atoms joined to what is bound (or of all
+// when none is) the one with the fewest expected matches.
+func (e *engine) greedyOrder(r *nrule, atoms []int, factors uint32) []int {
+	bound := make([]bool, len(r.varNames))
+	used := make([]bool, len(atoms))
+	order := make([]int, 0, len(atoms))
+	for len(order) < len(atoms) {
+		best, bestScore := -1, int64(math.MinInt64)
+		for k, i := range atoms {
+			if used[k] {
+				continue
+			}
+			score := e.score(r.body[i], bound)
+			if factors&(1<<k) != 0 {
+				score = math.MaxInt64
+			}
+			if score > bestScore {
+				best, bestScore = k, score
+			}
+		}
+		used[best] = true
+		factors &^= 1 << best
+		order = append(order, atoms[best])
+		for _, a := range r.body[atoms[best]].args {
+			markBound(bound, a)
+		}
+	}
+	return order
 }
 
 func anyBound(bound []bool) bool {
@@ -414,9 +617,33 @@ func anyBound(bound []bool) bool {
 	return false
 }
 
+// coversHead reports whether the patterns contain every head variable.
+func coversHead(ps []pat, head []bool) bool {
+	has := make([]bool, len(head))
+	for _, p := range ps {
+		markBound(has, p)
+	}
+	for v, h := range head {
+		if h && !has[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyHeadVars reports whether every variable of the patterns is a head variable.
+func onlyHeadVars(ps []pat, head []bool) bool {
+	for _, p := range ps {
+		if p.v >= 0 && !head[p.v] || !onlyHeadVars(p.args, head) {
+			return false
+		}
+	}
+	return true
+}
+
 // estimate is the expected number of facts an atom matches given the bound
 // variables: the facts of the atom's shape over the number of distinct keys
-// of its index (0 when none has the shape).
+// of its index.
 func (e *engine) estimate(b basic, bound []bool) int64 {
 	f := e.facts[b.rel]
 	var probes []probe
@@ -429,9 +656,28 @@ func (e *engine) estimate(b basic, bound []bool) int64 {
 	ix := e.index(f, probes)
 	ix.update(e.ts, f)
 	if len(ix.m) == 0 {
-		return 0
+		// No fact has the shape yet. In a domain round more may come
+		// (init has no cells of pentago's board): guess the relation's size,
+		// not zero, or the planner starts with a cross product of them.
+		return int64(f.n)
 	}
 	return (int64(ix.matched) + int64(len(ix.m)) - 1) / int64(len(ix.m))
+}
+
+// distinct is the number of distinct keys of an atom's facts given the bound
+// variables: with one variable bound, the values it takes.
+func (e *engine) distinct(b basic, bound []bool) int64 {
+	f := e.facts[b.rel]
+	var probes []probe
+	for ai, a := range b.args {
+		probes = appendProbes(probes, []int32{int32(ai)}, a, bound)
+	}
+	if len(probes) == 0 || f.n == 0 {
+		return min(int64(f.n), 1)
+	}
+	ix := e.index(f, probes)
+	ix.update(e.ts, f)
+	return int64(len(ix.m))
 }
 
 // index returns the index of f over the given probes, creating it.
@@ -851,7 +1097,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		f := e.facts[s.rel]
 		lo, hi := e.stepRange(s)
 		lit := &r.body[s.lit]
-		fluent := !e.c.rels[s.rel].static
+		fluent := !e.c.rels[s.rel].static && !e.c.rels[s.rel].demand
 		try := func(id int32) bool {
 			if !e.tick() {
 				return false

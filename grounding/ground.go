@@ -77,6 +77,12 @@ func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 // does not pay is dropped (negative: never), for tests that check that
 // dropping memos changes nothing.
 func ground(ctx context.Context, f *File, lim Limits, memoProbe int64) (*Program, error) {
+	return groundWith(ctx, f, lim, memoProbe, false)
+}
+
+// groundWith is ground with the demand rewrite (demand.go) optionally off,
+// for tests that check that it changes nothing.
+func groundWith(ctx context.Context, f *File, lim Limits, memoProbe int64, noDemand bool) (*Program, error) {
 	lim = lim.WithDefaults()
 	ts := newTermStore()
 	c := &compiler{file: f.Name, ts: ts, lim: lim}
@@ -96,6 +102,9 @@ func ground(ctx context.Context, f *File, lim Limits, memoProbe int64) (*Program
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs
+	}
+	if !noDemand {
+		c.addDemand(sccs)
 	}
 	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: time.Now().Add(lim.Timeout), memoProbe: memoProbe}
 	e.facts = make([]*factSet, len(c.rels))

@@ -84,6 +84,7 @@ type relation struct {
 	rules  []int32
 	static bool
 	scc    int32
+	demand bool // a demand relation (demand.go): a domain filter, true in the circuit
 }
 
 // relKey names a relation by name and arity.
