@@ -1046,7 +1046,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		// A rule whose head ranges over a product of independent atoms fails
 		// here, before its tuples are enumerated one by one.
 		if n, ok := e.productSize(p); ok && e.atoms+n > e.lim.MaxAtoms {
-			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: "rules of " + e.c.rels[r.head].name})
+			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: e.rulesOf(r.head)})
 			return noTuples
 		}
 	}
@@ -1067,7 +1067,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 					// Each new head tuple may become an atom: stop at the limit
 					// here, not after collecting them all.
 					if got := e.atoms + int64(len(out.tuples)); got > e.lim.MaxAtoms {
-						e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: got, Where: "rules of " + e.c.rels[r.head].name})
+						e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: got, Where: e.rulesOf(r.head)})
 					}
 				}
 				return nil
@@ -1117,7 +1117,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			} else if ok {
 				e.matches++
 				if e.matches > e.lim.MaxInstances {
-					e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: "rules of " + e.c.rels[r.head].name})
+					e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: e.rulesOf(r.head)})
 				}
 				here := negLits(s.negDyn)
 				if fluent {
@@ -1385,6 +1385,16 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 			}
 		}
 	}
+}
+
+// rulesOf names the rules of a relation for limit errors; a demand relation
+// (demand.go) is named after the relation it restricts.
+func (e *engine) rulesOf(rel int32) string {
+	r := e.c.rels[rel]
+	if r.demand {
+		return "the calls that demand atoms of " + r.demandOf
+	}
+	return "rules of " + r.name
 }
 
 // largest names the relation with the most ground atoms, for limit errors.

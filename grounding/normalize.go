@@ -53,11 +53,12 @@ const (
 )
 
 type basic struct {
-	kind basicKind
-	pos  Pos
-	rel  int32 // atoms
-	args []pat // atoms
-	a, b pat   // distinct, equal
+	kind   basicKind
+	demand bool // the demand literal of a rule's head (demand.go)
+	pos    Pos
+	rel    int32 // atoms
+	args   []pat // atoms
+	a, b   pat   // distinct, equal
 }
 
 // nrule is a normalized rule: no or/and/not nesting, variables as slots.
@@ -85,6 +86,8 @@ type relation struct {
 	static bool
 	scc    int32
 	demand bool // a demand relation (demand.go): a domain filter, true in the circuit
+	// demandOf names the relation a demand relation restricts.
+	demandOf string
 }
 
 // relKey names a relation by name and arity.
