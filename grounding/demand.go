@@ -12,8 +12,9 @@ import "slices"
 // rules that ask for it only ever ask about the moves they consider.
 //
 // Each rule body gets a sideways-information-passing order (sip): the
-// caller's own demand first, then its positive literals, most bound
-// arguments first, then its negative literals. For an auxiliary relation R
+// caller's own demand first, then its positive literals (those of static
+// and keyword relations before auxiliary ones, each most bound arguments
+// first), then its negative literals. For an auxiliary relation R
 // (no keyword, not recursive) a demand relation D_R gets, per call of R, the
 // rule D_R(args) :- (the literals before the call in the caller's sip), and
 // every rule of R gets D_R(head args) as a positive literal; args are the
@@ -38,7 +39,7 @@ type call struct {
 // sipBefore returns, for each body literal of r, the literals that come
 // before it in r's sip. The order is chosen from the bound arguments, so it
 // depends on body order only among literals that bind alike.
-func sipBefore(r *nrule) [][]int {
+func (c *compiler) sipBefore(r *nrule) [][]int {
 	before := make([][]int, len(r.body))
 	bound := make([]bool, len(r.varNames))
 	var done []int
@@ -57,6 +58,16 @@ func sipBefore(r *nrule) [][]int {
 	for _, i := range done {
 		used[i] = true
 	}
+	// Relations whose domains need no demand (static ones, keywords) come
+	// before auxiliary ones, so that the calls of auxiliary relations get as
+	// many bound arguments as the body can give them (bishop_threatens binds
+	// the bishop's cell from true (cell ...) before it calls bishop_move_ig).
+	aux := func(b basic) int {
+		if rel := c.rels[b.rel]; rel.static || rel.kw != kwNone {
+			return 0
+		}
+		return 1
+	}
 	for {
 		best, bestKnown, bestTotal := -1, -1, 0
 		for i, b := range r.body {
@@ -64,7 +75,8 @@ func sipBefore(r *nrule) [][]int {
 				continue
 			}
 			known, total := countKnown(bound, b.args)
-			if known*max(bestTotal, 1) > bestKnown*max(total, 1) || best < 0 {
+			if best < 0 || aux(b) < aux(r.body[best]) ||
+				aux(b) == aux(r.body[best]) && known*max(bestTotal, 1) > bestKnown*max(total, 1) {
 				best, bestKnown, bestTotal = i, known, total
 			}
 		}
@@ -136,7 +148,7 @@ func (c *compiler) demandPositions(rel int32, sccs [][]int32, calls []call, sips
 				nr := cl.rule
 				demand := pick(nr.headArgs, before)
 				nr.body = append(nr.body, basic{kind: bPos, rel: -1, args: demand, demand: true})
-				sip := sipBefore(nr)
+				sip := c.sipBefore(nr)
 				nr.body = nr.body[:len(nr.body)-1]
 				boundAt(cl, sip[cl.lit], demand)
 			}
@@ -189,7 +201,7 @@ func (c *compiler) addDemand(sccs [][]int32) {
 		rel := comp[0]
 		for _, cl := range calls[rel] {
 			if _, ok := sips[cl.rule]; !ok {
-				sips[cl.rule] = sipBefore(cl.rule)
+				sips[cl.rule] = c.sipBefore(cl.rule)
 			}
 		}
 		pos := c.demandPositions(rel, sccs, calls[rel], sips)
@@ -211,7 +223,7 @@ func (c *compiler) addDemand(sccs [][]int32) {
 		}
 		for _, cl := range calls[rel] {
 			if _, ok := sips[cl.rule]; !ok {
-				sips[cl.rule] = sipBefore(cl.rule)
+				sips[cl.rule] = c.sipBefore(cl.rule)
 			}
 			dr := &nrule{head: d, headArgs: pick(cl.rule.body[cl.lit].args, pos), varNames: cl.rule.varNames, src: cl.rule.src}
 			for _, j := range sips[cl.rule][cl.lit] {

@@ -146,6 +146,7 @@ type plan struct {
 	preNegDyn []int // negated fluent atoms with ground arguments
 	steps     []step
 	nvars     int
+	atoms     int64 // atoms known when the plan was made (see fixpoint)
 }
 
 // engine evaluates rules over fact sets.
@@ -203,7 +204,7 @@ func (e *engine) checkpoint() error {
 // makePlan orders the positive atoms of r greedily (most bound positions first,
 // then fewest facts), starting with the delta literal if any.
 func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, circuit bool) *plan {
-	p := &plan{rule: r, nvars: len(r.varNames)}
+	p := &plan{rule: r, nvars: len(r.varNames), atoms: e.atoms}
 	bound := make([]bool, len(r.varNames))
 	used := make([]bool, len(r.body))
 	var atoms []int
@@ -1329,6 +1330,9 @@ func (e *engine) addFact(rel int32, tuple []int32) (int32, bool) {
 	return id, isNew
 }
 
+// replanSlack is the growth in atoms below which fixpoint keeps its plans.
+const replanSlack = 4096
+
 // fixpoint evaluates rules semi-naively until no new facts appear. Relations
 // in scope are the ones whose facts the rules may still add to.
 func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
@@ -1374,7 +1378,10 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 				}
 				key := [2]int{ri, li}
 				p, ok := plans[key]
-				if !ok {
+				// A plan is made from the relation sizes of its first round;
+				// once the atoms have more than doubled (the domains of chess
+				// grow from init's 70 to a million) it is made again.
+				if !ok || e.atoms > 2*p.atoms+replanSlack {
 					p = e.makePlan(r, li, inScope, false)
 					plans[key] = p
 				}
