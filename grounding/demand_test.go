@@ -8,13 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/gamequiv/gamequiv/grounding"
 )
 
-var demandAll = flag.Bool("demand.all", false, "TestDemandSameGame checks every corpus game, not only the short list")
+var demandGamesFlag = flag.String("demand.games", "", "TestDemandSameGame checks these comma-separated ggp-base games instead of its short list")
+
+var demandAll = flag.Bool("demand.all", false, "TestDemandSameGame checks every corpus game, not only the short list (per-game Timeout: -corpus.timeout)")
 
 // demandGames have auxiliary fluent relations whose domains the demand
 // rewrite restricts. hitori has siblings (two auxiliary relations in one
@@ -25,8 +27,12 @@ var demandGames = []string{"tictactoe", "connectFour", "breakthroughSmall", "qua
 // The demand rewrite changes nothing a keyword function can reach: with and
 // without it a game grounds to the same propositions, actions and functions.
 func TestDemandSameGame(t *testing.T) {
-	paths := make([]string, 0, len(demandGames))
-	for _, g := range demandGames {
+	games := demandGames
+	if *demandGamesFlag != "" {
+		games = strings.Split(*demandGamesFlag, ",")
+	}
+	paths := make([]string, 0, len(games))
+	for _, g := range games {
 		paths = append(paths, filepath.Join(corpusDir, "ggp-base", g+".kif"))
 	}
 	if *demandAll {
@@ -42,7 +48,7 @@ func TestDemandSameGame(t *testing.T) {
 			if err != nil {
 				t.Skip(err)
 			}
-			lim := grounding.Limits{LenientUnsafe: true, Timeout: 30 * time.Second}
+			lim := grounding.Limits{LenientUnsafe: true, Timeout: *corpusTimeout}
 			with, err := grounding.Ground(context.Background(), f, lim)
 			if err != nil {
 				if errors.Is(err, grounding.ErrLimit) {

@@ -137,6 +137,14 @@ type step struct {
 	checks []int   // static checks that run once this step has matched
 	negDyn []int   // negated fluent atoms whose variables this step completes
 	live   []int32 // variables bound before this step and needed from it on
+	// headBound: every head variable is bound before this step, so the
+	// join from here on derives at most the one head atom of the current
+	// binding, and its literal depends only on bodyLive: the live variables
+	// that later body literals use (the head atom's own are left out). The
+	// circuit memo is keyed by those, which shares a frame rule's
+	// disjunction over moves among all the atoms it keeps (amazons).
+	headBound bool
+	bodyLive  []int32
 }
 
 // plan is a join order for one rule (and one delta literal in semi-naive rounds).
@@ -320,6 +328,11 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			markBound(bb, a)
 		}
 	}
+	headVar := make([]bool, len(r.varNames))
+	for _, a := range r.headArgs {
+		markBound(headVar, a)
+	}
+	bodyNeeded := make([]bool, len(r.varNames))
 	for k := len(p.steps) - 1; k >= 0; k-- {
 		s := &p.steps[k]
 		markLit(s.lit)
@@ -332,6 +345,28 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 		for v := range needed {
 			if needed[v] && boundBefore[k][v] {
 				s.live = append(s.live, int32(v))
+			}
+		}
+		// The same without the head's own use of its variables.
+		saved := needed
+		needed = bodyNeeded
+		markLit(s.lit)
+		for _, i := range s.checks {
+			markLit(i)
+		}
+		for _, i := range s.negDyn {
+			markLit(i)
+		}
+		needed = saved
+		s.headBound = true
+		for v, h := range headVar {
+			if h && !boundBefore[k][v] {
+				s.headBound = false
+			}
+		}
+		for v := range bodyNeeded {
+			if bodyNeeded[v] && boundBefore[k][v] {
+				s.bodyLive = append(s.bodyLive, int32(v))
 			}
 		}
 	}
@@ -1058,6 +1093,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	// step's first visit.
 	visited := make([]*memoTable[struct{}], len(p.steps))
 	memo := make([]*memoTable[*joined], len(p.steps))
+	lmemo := make([]*memoTable[Lit], len(p.steps)) // steps with headBound
 	var rec func(k int) *joined
 	rec = func(k int) *joined {
 		if k == len(p.steps) {
@@ -1086,6 +1122,17 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				return nil
 			}
 			visited[k].put(struct{}{})
+		} else if s.headBound {
+			if lmemo[k] == nil {
+				lmemo[k] = newMemoTable[Lit](len(s.bodyLive), e.memoProbe)
+			}
+			if l, hit := lmemo[k].get(bd, s.bodyLive); hit {
+				if l == False {
+					return noTuples
+				}
+				j := &joined{tuples: [][]int32{slices.Clone(e.instArgs(bd, r.headArgs))}, lits: []Lit{l}}
+				return j
+			}
 		} else {
 			if memo[k] == nil {
 				memo[k] = newMemoTable[*joined](len(s.live), e.memoProbe)
@@ -1170,6 +1217,14 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		}
 		if acc != noTuples {
 			acc.finish(b)
+		}
+		if s.headBound {
+			l := False
+			if len(acc.tuples) > 0 {
+				l = acc.lits[0]
+			}
+			lmemo[k].put(l)
+			return acc
 		}
 		memo[k].put(acc)
 		return acc
