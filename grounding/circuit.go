@@ -121,13 +121,17 @@ type builder struct {
 	c        Circuit
 	buckets  map[uint64]int32 // hash of fanins -> most recent gate with that hash
 	chain    []int32          // chain[gate-firstGate]: previous gate with the same hash, or -1
-	maxNodes int
+	maxNodes int              // limit on NumNodes, placeholder inputs included
+	extra    int              // placeholder inputs: not counted against MaxCircuitNodes
 	err      error
 	scratch  []Lit
 }
 
-func newBuilder(numInputs, maxNodes int) *builder {
-	b := &builder{maxNodes: maxNodes, buckets: make(map[uint64]int32)}
+// newBuilder starts a circuit of numInputs real and extra placeholder inputs
+// with at most maxNodes nodes besides the placeholders.
+func newBuilder(numInputs, extra, maxNodes int) *builder {
+	b := &builder{maxNodes: maxNodes + extra, extra: extra, buckets: make(map[uint64]int32)}
+	numInputs += extra
 	b.c.NumInputs = numInputs
 	b.c.Start = make([]int32, numInputs+2)
 	return b
@@ -192,7 +196,8 @@ func (b *builder) And(ls ...Lit) Lit {
 	}
 	n := b.c.NumNodes()
 	if n >= b.maxNodes {
-		b.err = &LimitError{What: "MaxCircuitNodes", Limit: int64(b.maxNodes), Got: int64(n + 1)}
+		// Report the configured limit: placeholders are not the user's nodes.
+		b.err = &LimitError{What: "MaxCircuitNodes", Limit: int64(b.maxNodes - b.extra), Got: int64(n + 1 - b.extra)}
 		return False
 	}
 	b.c.Fanin = append(b.c.Fanin, buf...)

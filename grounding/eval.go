@@ -70,9 +70,10 @@ type probe struct {
 
 // index maps the hash of probe values to fact ids (ascending).
 type index struct {
-	probes []probe
-	built  int32
-	m      map[uint64][]int32
+	probes  []probe
+	built   int32
+	matched int32 // facts whose shape fits the probes
+	m       map[uint64][]int32
 }
 
 func probeSig(ps []probe) string {
@@ -120,6 +121,7 @@ func (ix *index) update(ts *termStore, f *factSet) {
 	for ; ix.built < f.n; ix.built++ {
 		if k, ok := factKey(ts, f.tuple(ix.built), ix.probes); ok {
 			ix.m[k] = append(ix.m[k], ix.built)
+			ix.matched++
 		}
 	}
 }
@@ -135,6 +137,14 @@ type step struct {
 	checks []int   // static checks that run once this step has matched
 	negDyn []int   // negated fluent atoms whose variables this step completes
 	live   []int32 // variables bound before this step and needed from it on
+	// headBound: every head variable is bound before this step, so the
+	// join from here on derives at most the one head atom of the current
+	// binding, and its literal depends only on bodyLive: the live variables
+	// that later body literals use (the head atom's own are left out). The
+	// circuit memo is keyed by those, which shares a frame rule's
+	// disjunction over moves among all the atoms it keeps (amazons).
+	headBound bool
+	bodyLive  []int32
 }
 
 // plan is a join order for one rule (and one delta literal in semi-naive rounds).
@@ -144,6 +154,7 @@ type plan struct {
 	preNegDyn []int // negated fluent atoms with ground arguments
 	steps     []step
 	nvars     int
+	atoms     int64 // atoms known when the plan was made (see fixpoint)
 }
 
 // engine evaluates rules over fact sets.
@@ -201,7 +212,7 @@ func (e *engine) checkpoint() error {
 // makePlan orders the positive atoms of r greedily (most bound positions first,
 // then fewest facts), starting with the delta literal if any.
 func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, circuit bool) *plan {
-	p := &plan{rule: r, nvars: len(r.varNames)}
+	p := &plan{rule: r, nvars: len(r.varNames), atoms: e.atoms}
 	bound := make([]bool, len(r.varNames))
 	used := make([]bool, len(r.body))
 	var atoms []int
@@ -240,20 +251,37 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 		return
 	}
 	p.pre, p.preNegDyn = split(placeChecks())
+	var headVars []bool // circuit mode: the variables of the head
+	if circuit {
+		headVars = make([]bool, len(r.varNames))
+		for _, a := range r.headArgs {
+			markBound(headVars, a)
+		}
+	}
+	var order []int // circuit mode: the join order, planned whole
+	if circuit {
+		order = e.circuitOrder(r, atoms, headVars)
+	}
 	for len(p.steps) < len(atoms) {
-		best, bestScore := -1, int64(math.MinInt64)
-		for _, i := range atoms {
-			if used[i] {
-				continue
-			}
-			var score int64
-			if i == deltaLit {
-				score = math.MaxInt64
-			} else {
-				score = e.score(r.body[i], bound, circuit)
-			}
-			if score > bestScore {
-				best, bestScore = i, score
+		var best int
+		if circuit {
+			best = order[len(p.steps)]
+		} else {
+			best = -1
+			bestScore := int64(math.MinInt64)
+			for _, i := range atoms {
+				if used[i] {
+					continue
+				}
+				var score int64
+				if i == deltaLit {
+					score = math.MaxInt64
+				} else {
+					score = e.score(r.body[i], bound)
+				}
+				if score > bestScore {
+					best, bestScore = i, score
+				}
 			}
 		}
 		used[best] = true
@@ -300,6 +328,11 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			markBound(bb, a)
 		}
 	}
+	headVar := make([]bool, len(r.varNames))
+	for _, a := range r.headArgs {
+		markBound(headVar, a)
+	}
+	bodyNeeded := make([]bool, len(r.varNames))
 	for k := len(p.steps) - 1; k >= 0; k-- {
 		s := &p.steps[k]
 		markLit(s.lit)
@@ -312,6 +345,28 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 		for v := range needed {
 			if needed[v] && boundBefore[k][v] {
 				s.live = append(s.live, int32(v))
+			}
+		}
+		// The same without the head's own use of its variables.
+		saved := needed
+		needed = bodyNeeded
+		markLit(s.lit)
+		for _, i := range s.checks {
+			markLit(i)
+		}
+		for _, i := range s.negDyn {
+			markLit(i)
+		}
+		needed = saved
+		s.headBound = true
+		for v, h := range headVar {
+			if h && !boundBefore[k][v] {
+				s.headBound = false
+			}
+		}
+		for v := range bodyNeeded {
+			if bodyNeeded[v] && boundBefore[k][v] {
+				s.bodyLive = append(s.bodyLive, int32(v))
 			}
 		}
 	}
@@ -355,29 +410,305 @@ func markBound(bound []bool, p pat) {
 	}
 }
 
-// score ranks an atom as the next join step (higher first). For domains:
-// pure filters, then atoms joined to what is bound (no cartesian products),
+// score ranks an atom as the next join step of a domain join (higher
+// first), the same way whatever the body order: pure filters first, then
+// atoms joined to what is bound (no cartesian product while a join exists),
 // then the fewest expected matches, which lets the memo project variables
-// away early. For circuits: the most known positions, which binds head
-// variables early and keeps memoized sub-results small.
-func (e *engine) score(b basic, bound []bool, circuit bool) int64 {
-	if circuit {
-		known, total := countKnown(bound, b.args)
-		return int64(known)<<40 - int64(total)<<32 + (1<<31 - int64(min(e.facts[b.rel].n, 1<<30)))
-	}
-	var score int64
+// away early.
+func (e *engine) score(b basic, bound []bool) int64 {
+	var t int64
 	fresh, shared := freshVars(bound, b.args)
 	if fresh == 0 {
-		score |= 1 << 61
+		t |= 2
 	}
-	if shared > 0 {
-		score |= 1 << 60
+	if shared > 0 || !anyBound(bound) {
+		t |= 1
 	}
-	return score | (1<<50 - 1 - min(e.estimate(b, bound), 1<<50-1))
+	return t<<58 | (1<<50 - 1 - min(e.estimate(b, bound), 1<<50-1))
+}
+
+// maxPlanDP is the number of positive atoms up to which a circuit join's
+// order is chosen by dynamic programming over subsets (2^n states); longer
+// bodies are ordered greedily.
+const maxPlanDP = 12
+
+// circuitOrder plans the join order of a circuit join, the same way whatever
+// the body order. Fluent atoms whose variables are exactly the head
+// variables come first: such an atom is a factor of every instance with
+// that head (skirmish's and brawl's frame rules, true (cell ?x ?y ?p)), so
+// the rest of the join is one disjunction per head atom and the circuit
+// stays small. (Atoms over only some head variables are not forced:
+// checkers' double jumps have four, and joining them first is a cross
+// product.) The rest is the order of least expected work (joinCost,
+// circuitWork): per step, the runs the memo of live variables leaves, times
+// the atom's expected matches, times the head atoms the rest of the join
+// still derives, since the step's literal is joined to each of theirs. A
+// cross product costs the product of its sizes, so it comes only where no
+// join exists; binding the head early keeps the circuit small (blobwars'
+// score rules: 365,000 gates when the move came first, 27,000 now).
+func (e *engine) circuitOrder(r *nrule, atoms []int, head []bool) []int {
+	n := len(atoms)
+	var factors uint32
+	for k, i := range atoms {
+		b := r.body[i]
+		if rel := e.c.rels[b.rel]; !rel.static && !rel.demand && onlyHeadVars(b.args, head) && coversHead(b.args, head) {
+			factors |= 1 << k
+		}
+	}
+	if n > maxPlanDP {
+		return e.greedyOrder(r, atoms, factors)
+	}
+	jc := e.newJoinCost(r, atoms, head)
+	plain := jc.best(factors, circuitWork)
+	order := make([]int, n)
+	for k, a := range plain {
+		order[k] = atoms[a]
+	}
+	return order
+}
+
+// joinCost estimates the work of join orders of one rule's positive atoms.
+type joinCost struct {
+	e      *engine
+	r      *nrule
+	atoms  []int
+	vars   [][]int32 // variables of each atom
+	dom    []float64 // distinct values of a variable among the facts of its atoms
+	needed []bool    // variables the head and the non-atom literals need
+	head   []bool    // the head's variables
+	est    map[[2]uint32]float64
+}
+
+// Work models of joinCost: matches counted in full, the memo's runs, or
+// the memo's runs times the head atoms still open (circuit mode: a step's
+// literal is joined to the literal of every head atom the rest of the join
+// derives, one gate each, so binding the head early keeps the circuit small).
+const (
+	plainWork = iota
+	memoWork
+	circuitWork
+)
+
+// headLeft is the expected number of head atoms the join derives from a
+// binding of the variables of set's atoms: the product of the domains of the
+// head variables they leave unbound.
+func (jc *joinCost) headLeft(set uint32) float64 {
+	bound := make([]bool, len(jc.r.varNames))
+	for j := range jc.atoms {
+		if set&(1<<j) != 0 {
+			for _, v := range jc.vars[j] {
+				bound[v] = true
+			}
+		}
+	}
+	n := 1.0
+	for v, h := range jc.head {
+		if h && !bound[v] {
+			n *= max(jc.dom[v], 1)
+		}
+	}
+	return n
+}
+
+func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
+	jc := &joinCost{e: e, r: r, atoms: atoms, vars: make([][]int32, len(atoms)),
+		dom: make([]float64, len(r.varNames)), needed: slices.Clone(head), head: head, est: map[[2]uint32]float64{}}
+	one := make([]bool, len(r.varNames))
+	for k, i := range atoms {
+		for _, a := range r.body[i].args {
+			jc.vars[k] = patVars(jc.vars[k], a)
+		}
+		for _, v := range jc.vars[k] {
+			one[v] = true
+			d := float64(e.distinct(r.body[i], one))
+			one[v] = false
+			if jc.dom[v] == 0 || d < jc.dom[v] {
+				jc.dom[v] = d
+			}
+		}
+	}
+	var vs []int32
+	for _, b := range r.body {
+		switch b.kind {
+		case bNeg:
+			for _, a := range b.args {
+				vs = patVars(vs, a)
+			}
+		case bDistinct, bEqual:
+			vs = patVars(patVars(vs, b.a), b.b)
+		}
+	}
+	for _, v := range vs {
+		jc.needed[v] = true
+	}
+	return jc
+}
+
+// step returns the expected matches of atom k after the atoms of set, and
+// the number of distinct assignments of the live variables there (memo).
+func (jc *joinCost) step(set uint32, k int) (est, live float64) {
+	bound := make([]bool, len(jc.r.varNames))
+	needed := slices.Clone(jc.needed)
+	for j := range jc.atoms {
+		if set&(1<<j) != 0 {
+			for _, v := range jc.vars[j] {
+				bound[v] = true
+			}
+		} else {
+			for _, v := range jc.vars[j] {
+				needed[v] = true
+			}
+		}
+	}
+	live = 1
+	for v := range bound {
+		if bound[v] && needed[v] {
+			live *= max(jc.dom[v], 1)
+		}
+	}
+	key := [2]uint32{set, uint32(k)}
+	est, ok := jc.est[key]
+	if !ok {
+		est = float64(jc.e.estimate(jc.r.body[jc.atoms[k]], bound))
+		jc.est[key] = est
+	}
+	return est, live
+}
+
+// cost is the expected work of an order (indexes into atoms): per step the
+// runs (the matches before it, with memo at most the live assignments) times
+// one plus its expected matches.
+func (jc *joinCost) cost(order []int, model int) float64 {
+	var set uint32
+	card, total := 1.0, 0.0
+	for _, k := range order {
+		total += jc.work(set, k, card, model)
+		est, _ := jc.step(set, k)
+		card *= est
+		set |= 1 << k
+	}
+	return total
+}
+
+// work is the expected work of joining atom k after the atoms of set, with
+// card partial matches before it.
+func (jc *joinCost) work(set uint32, k int, card float64, model int) float64 {
+	est, live := jc.step(set, k)
+	runs := card
+	if model != plainWork {
+		runs = min(runs, live)
+	}
+	// runs counts the lookups themselves, so a filter is cheap, not free.
+	w := runs * (1 + est)
+	if model == circuitWork {
+		w *= jc.headLeft(set | 1<<k)
+	}
+	return w
+}
+
+// best finds the order of least cost by dynamic programming over subsets,
+// with the factors first.
+func (jc *joinCost) best(factors uint32, model int) []int {
+	n := len(jc.atoms)
+	full := 1 << n
+	card := make([]float64, full)
+	cost := make([]float64, full)
+	last := make([]int8, full)
+	for set := 1; set < full; set++ {
+		cost[set] = math.Inf(1)
+	}
+	card[0] = 1
+	for set := 0; set < full; set++ {
+		if math.IsInf(cost[set], 1) {
+			continue
+		}
+		for k := range n {
+			if set&(1<<k) != 0 || factors&^uint32(set) != 0 && factors&(1<<k) == 0 {
+				continue
+			}
+			est, _ := jc.step(uint32(set), k)
+			next := set | 1<<k
+			if c := cost[set] + jc.work(uint32(set), k, card[set], model); c < cost[next] {
+				cost[next], card[next], last[next] = c, card[set]*est, int8(k)
+			}
+		}
+	}
+	order := make([]int, n)
+	for set, k := full-1, n-1; set != 0; k-- {
+		a := int(last[set])
+		order[k] = a
+		set &^= 1 << a
+	}
+	return order
+}
+
+// greedyOrder orders a long body one atom at a time: the factors (see
+// circuitOrder) first, then of the atoms joined to what is bound (or of all
+// when none is) the one with the fewest expected matches.
+func (e *engine) greedyOrder(r *nrule, atoms []int, factors uint32) []int {
+	bound := make([]bool, len(r.varNames))
+	used := make([]bool, len(atoms))
+	order := make([]int, 0, len(atoms))
+	for len(order) < len(atoms) {
+		best, bestScore := -1, int64(math.MinInt64)
+		for k, i := range atoms {
+			if used[k] {
+				continue
+			}
+			score := e.score(r.body[i], bound)
+			if factors&(1<<k) != 0 {
+				score = math.MaxInt64
+			}
+			if score > bestScore {
+				best, bestScore = k, score
+			}
+		}
+		used[best] = true
+		factors &^= 1 << best
+		order = append(order, atoms[best])
+		for _, a := range r.body[atoms[best]].args {
+			markBound(bound, a)
+		}
+	}
+	return order
+}
+
+func anyBound(bound []bool) bool {
+	for _, b := range bound {
+		if b {
+			return true
+		}
+	}
+	return false
+}
+
+// coversHead reports whether the patterns contain every head variable.
+func coversHead(ps []pat, head []bool) bool {
+	has := make([]bool, len(head))
+	for _, p := range ps {
+		markBound(has, p)
+	}
+	for v, h := range head {
+		if h && !has[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyHeadVars reports whether every variable of the patterns is a head variable.
+func onlyHeadVars(ps []pat, head []bool) bool {
+	for _, p := range ps {
+		if p.v >= 0 && !head[p.v] || !onlyHeadVars(p.args, head) {
+			return false
+		}
+	}
+	return true
 }
 
 // estimate is the expected number of facts an atom matches given the bound
-// variables: relation size over the number of distinct keys of its index.
+// variables: the facts of the atom's shape over the number of distinct keys
+// of its index.
 func (e *engine) estimate(b basic, bound []bool) int64 {
 	f := e.facts[b.rel]
 	var probes []probe
@@ -389,7 +720,29 @@ func (e *engine) estimate(b basic, bound []bool) int64 {
 	}
 	ix := e.index(f, probes)
 	ix.update(e.ts, f)
-	return int64(f.n) / int64(max(1, len(ix.m)))
+	if len(ix.m) == 0 {
+		// No fact has the shape yet. In a domain round more may come
+		// (init has no cells of pentago's board): guess the relation's size,
+		// not zero, or the planner starts with a cross product of them.
+		return int64(f.n)
+	}
+	return (int64(ix.matched) + int64(len(ix.m)) - 1) / int64(len(ix.m))
+}
+
+// distinct is the number of distinct keys of an atom's facts given the bound
+// variables: with one variable bound, the values it takes.
+func (e *engine) distinct(b basic, bound []bool) int64 {
+	f := e.facts[b.rel]
+	var probes []probe
+	for ai, a := range b.args {
+		probes = appendProbes(probes, []int32{int32(ai)}, a, bound)
+	}
+	if len(probes) == 0 || f.n == 0 {
+		return min(int64(f.n), 1)
+	}
+	ix := e.index(f, probes)
+	ix.update(e.ts, f)
+	return int64(len(ix.m))
 }
 
 // index returns the index of f over the given probes, creating it.
@@ -758,7 +1111,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		// A rule whose head ranges over a product of independent atoms fails
 		// here, before its tuples are enumerated one by one.
 		if n, ok := e.productSize(p); ok && e.atoms+n > e.lim.MaxAtoms {
-			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: "rules of " + e.c.rels[r.head].name})
+			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: e.rulesOf(r.head)})
 			return noTuples
 		}
 	}
@@ -769,6 +1122,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	// step's first visit.
 	visited := make([]*memoTable[struct{}], len(p.steps))
 	memo := make([]*memoTable[*joined], len(p.steps))
+	lmemo := make([]*memoTable[Lit], len(p.steps)) // steps with headBound
 	var rec func(k int) *joined
 	rec = func(k int) *joined {
 		if k == len(p.steps) {
@@ -779,7 +1133,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 					// Each new head tuple may become an atom: stop at the limit
 					// here, not after collecting them all.
 					if got := e.atoms + int64(len(out.tuples)); got > e.lim.MaxAtoms {
-						e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: got, Where: "rules of " + e.c.rels[r.head].name})
+						e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: got, Where: e.rulesOf(r.head)})
 					}
 				}
 				return nil
@@ -797,6 +1151,17 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				return nil
 			}
 			visited[k].put(struct{}{})
+		} else if s.headBound {
+			if lmemo[k] == nil {
+				lmemo[k] = newMemoTable[Lit](len(s.bodyLive), e.memoProbe)
+			}
+			if l, hit := lmemo[k].get(bd, s.bodyLive); hit {
+				if l == False {
+					return noTuples
+				}
+				j := &joined{tuples: [][]int32{slices.Clone(e.instArgs(bd, r.headArgs))}, lits: []Lit{l}}
+				return j
+			}
 		} else {
 			if memo[k] == nil {
 				memo[k] = newMemoTable[*joined](len(s.live), e.memoProbe)
@@ -809,7 +1174,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		f := e.facts[s.rel]
 		lo, hi := e.stepRange(s)
 		lit := &r.body[s.lit]
-		fluent := !e.c.rels[s.rel].static
+		fluent := !e.c.rels[s.rel].static && !e.c.rels[s.rel].demand
 		try := func(id int32) bool {
 			if !e.tick() {
 				return false
@@ -829,7 +1194,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			} else if ok {
 				e.matches++
 				if e.matches > e.lim.MaxInstances {
-					e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: "rules of " + e.c.rels[r.head].name})
+					e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: e.rulesOf(r.head)})
 				}
 				here := negLits(s.negDyn)
 				if fluent {
@@ -881,6 +1246,14 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		}
 		if acc != noTuples {
 			acc.finish(b)
+		}
+		if s.headBound {
+			l := False
+			if len(acc.tuples) > 0 {
+				l = acc.lits[0]
+			}
+			lmemo[k].put(l)
+			return acc
 		}
 		memo[k].put(acc)
 		return acc
@@ -1041,6 +1414,9 @@ func (e *engine) addFact(rel int32, tuple []int32) (int32, bool) {
 	return id, isNew
 }
 
+// replanSlack is the growth in atoms below which fixpoint keeps its plans.
+const replanSlack = 4096
+
 // fixpoint evaluates rules semi-naively until no new facts appear. Relations
 // in scope are the ones whose facts the rules may still add to.
 func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
@@ -1086,7 +1462,10 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 				}
 				key := [2]int{ri, li}
 				p, ok := plans[key]
-				if !ok {
+				// A plan is made from the relation sizes of its first round;
+				// once the atoms have more than doubled (the domains of chess
+				// grow from init's 70 to a million) it is made again.
+				if !ok || e.atoms > 2*p.atoms+replanSlack {
 					p = e.makePlan(r, li, inScope, false)
 					plans[key] = p
 				}
@@ -1097,6 +1476,16 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 			}
 		}
 	}
+}
+
+// rulesOf names the rules of a relation for limit errors; a demand relation
+// (demand.go) is named after the relation it restricts.
+func (e *engine) rulesOf(rel int32) string {
+	r := e.c.rels[rel]
+	if r.demand {
+		return "the calls that demand atoms of " + r.demandOf
+	}
+	return "rules of " + r.name
 }
 
 // largest names the relation with the most ground atoms, for limit errors.

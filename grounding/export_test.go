@@ -9,3 +9,8 @@ import "context"
 func GroundMemoProbe(ctx context.Context, f *File, lim Limits, probe int64) (*Program, error) {
 	return ground(ctx, f, lim, probe)
 }
+
+// GroundNoDemand is Ground without the demand rewrite of auxiliary relations.
+func GroundNoDemand(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundWith(ctx, f, lim, memoProbe, true)
+}

@@ -17,6 +17,14 @@ type Limits struct {
 	MaxTermDepth     int           // nesting depth of a derived term; default 64
 	MaxRuleExpansion int           // alternatives one rule's or/not nesting expands to; default 1024
 	Timeout          time.Duration // wall time of Ground; default 60s
+
+	// LenientUnsafe reads an unsafe variable of a fluent rule (one that no
+	// positive body literal binds) as ggp-base's prover plays it: the rule
+	// holds for every value, here every ground term of the description, with a
+	// warning per variable. Off by default (strict): such a rule is not GDL,
+	// its reading is a guess that other players do not share, and an
+	// equivalence verdict built on a guess must be asked for.
+	LenientUnsafe bool
 }
 
 // Default limits of Ground.
@@ -58,8 +66,10 @@ func (l Limits) WithDefaults() Limits {
 // over-approximated domain (true from init, next and base; does from legal and
 // input; negated fluent literals ignored), rules are instantiated over it, and
 // every keyword proposition becomes a literal of one circuit over "true p" and
-// "does r a". Recursion through fluent relations is unrolled to its least
-// fixpoint. Validation problems come back as an ErrorList, exceeded limits as a
+// "does r a". Auxiliary fluent relations keep only the atoms their callers
+// can ask for (demand.go), and every join is planned from the relations'
+// sizes, not from the order of the body. Recursion through fluent relations
+// is unrolled to its least fixpoint. Validation problems come back as an ErrorList, exceeded limits as a
 // *LimitError, cancellation as ctx.Err().
 func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return ground(ctx, f, lim, memoProbe)
@@ -69,6 +79,12 @@ func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 // does not pay is dropped (negative: never), for tests that check that
 // dropping memos changes nothing.
 func ground(ctx context.Context, f *File, lim Limits, memoProbe int64) (*Program, error) {
+	return groundWith(ctx, f, lim, memoProbe, false)
+}
+
+// groundWith is ground with the demand rewrite (demand.go) optionally off,
+// for tests that check that it changes nothing.
+func groundWith(ctx context.Context, f *File, lim Limits, memoProbe int64, noDemand bool) (*Program, error) {
 	lim = lim.WithDefaults()
 	ts := newTermStore()
 	c := &compiler{file: f.Name, ts: ts, lim: lim}
@@ -88,6 +104,9 @@ func ground(ctx context.Context, f *File, lim Limits, memoProbe int64) (*Program
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs
+	}
+	if !noDemand {
+		c.addDemand(sccs)
 	}
 	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: time.Now().Add(lim.Timeout), memoProbe: memoProbe}
 	e.facts = make([]*factSet, len(c.rels))
@@ -310,7 +329,7 @@ func (g *grounder) circuit(p *Program) error {
 			}
 		}
 	}
-	b := newBuilder(nInputs+placeholders, e.lim.MaxCircuitNodes+placeholders)
+	b := newBuilder(nInputs, placeholders, e.lim.MaxCircuitNodes)
 	nextPlaceholder := nInputs
 	lits := make([][]Lit, len(c.rels))
 	trueRel, doesRel := g.rel(kwTrue), g.rel(kwDoes)

@@ -16,8 +16,9 @@ import (
 //   - ground atoms (MaxAtoms): role 1, init 1, succ 2, true 3 ((c 0) from init,
 //     (c 1) and (c 2) from next), next 2, legal 1, does 1, terminal 1, goal 1 = 13.
 //   - rule instances (MaxInstances), the matches of the fluent rules' joins:
-//     legal and next each match true (c ?x) 3 times and succ(?x, ?y) twice,
-//     terminal and goal match true (c 2) once: 5 + 5 + 1 + 1 = 12.
+//     legal and next each match succ(?x, ?y) twice (the planner starts with
+//     the smaller relation) and then true (c ?x) once per ?x, terminal and
+//     goal match true (c 2) once: 4 + 4 + 1 + 1 = 10.
 //   - circuit nodes (MaxCircuitNodes): the constant, 4 inputs (3 propositions,
 //     1 action) and one OR gate for legal (c 0 or c 1) = 6; next (c 1) and
 //     next (c 2) are the inputs themselves.
@@ -48,7 +49,7 @@ var limitTests = []struct {
 	set   func(l *grounding.Limits, v int64)
 }{
 	{"MaxAtoms", chainGame, 13, func(l *grounding.Limits, v int64) { l.MaxAtoms = v }},
-	{"MaxInstances", chainGame, 12, func(l *grounding.Limits, v int64) { l.MaxInstances = v }},
+	{"MaxInstances", chainGame, 10, func(l *grounding.Limits, v int64) { l.MaxInstances = v }},
 	{"MaxCircuitNodes", chainGame, 6, func(l *grounding.Limits, v int64) { l.MaxCircuitNodes = int(v) }},
 	// (s (s (s 0))) is derived: depth 3.
 	{"MaxTermDepth", scaffold + "(seed (s (s 0)))\n(<= (num (s ?x)) (seed ?x))", 3,
@@ -235,5 +236,40 @@ func TestMaxAtomsInsideOneJoin(t *testing.T) {
 	var le *grounding.LimitError
 	if !errors.As(err, &le) || le.What != "MaxAtoms" {
 		t.Fatalf("Load = %v, want a MaxAtoms LimitError", err)
+	}
+}
+
+// reachGame has a recursive fluent relation: its atoms get placeholder
+// inputs while the circuit is built, which must not count against (nor show
+// in) MaxCircuitNodes.
+const reachGame = `
+(role r)
+(init (e a b)) (init (e b c)) (init (e c d))
+(<= (reach ?x ?y) (true (e ?x ?y)))
+(<= (reach ?x ?z) (true (e ?x ?y)) (reach ?y ?z))
+(legal r go)
+(<= (next (e ?x ?y)) (true (e ?x ?y)) (not (reach ?y ?x)))
+(<= terminal (reach a d))
+(goal r 100)
+`
+
+// A MaxCircuitNodes error reports the configured limit, whatever the
+// placeholders of recursive components (AlexChess reported 4,021,854 for a
+// limit of 4,000,000).
+func TestMaxCircuitNodesReportsConfiguredLimit(t *testing.T) {
+	n := 1
+	for ; n < 1000; n++ {
+		if _, err := grounding.Load(context.Background(), "t.kif", []byte(reachGame), grounding.Limits{MaxCircuitNodes: n}); err == nil {
+			break
+		}
+	}
+	if n < 8 {
+		t.Fatalf("reachGame grounds with %d circuit nodes: too small to test", n)
+	}
+	_, err := grounding.Load(context.Background(), "t.kif", []byte(reachGame), grounding.Limits{MaxCircuitNodes: n - 1})
+	checkLimitError(t, err, "MaxCircuitNodes", int64(n-1))
+	var le *grounding.LimitError
+	if errors.As(err, &le) && le.Got != int64(n) {
+		t.Errorf("Got = %d, want %d (the first node past the limit)", le.Got, n)
 	}
 }

@@ -53,11 +53,12 @@ const (
 )
 
 type basic struct {
-	kind basicKind
-	pos  Pos
-	rel  int32 // atoms
-	args []pat // atoms
-	a, b pat   // distinct, equal
+	kind   basicKind
+	demand bool // the demand literal of a rule's head (demand.go)
+	pos    Pos
+	rel    int32 // atoms
+	args   []pat // atoms
+	a, b   pat   // distinct, equal
 }
 
 // nrule is a normalized rule: no or/and/not nesting, variables as slots.
@@ -84,6 +85,9 @@ type relation struct {
 	rules  []int32
 	static bool
 	scc    int32
+	demand bool // a demand relation (demand.go): a domain filter, true in the circuit
+	// demandOf names the relation a demand relation restricts.
+	demandOf string
 }
 
 // relKey names a relation by name and arity.
@@ -460,7 +464,12 @@ func (c *compiler) addRule(r *Rule, alt []aLit, reported map[string]bool) {
 		if len(local) == 0 {
 			continue
 		}
-		c.notef(a.lit.Pos, "?%s occur only in this negated literal: read as 'there is no ?%s such that %s'", strings.Join(local, ", ?"), strings.Join(local, ", ?"), a.lit.Atom)
+		what := "variable"
+		if len(local) > 1 {
+			what = "variables"
+		}
+		vs := strings.Join(local, ", ?")
+		c.warnf(a.lit.Pos, "unsafe %s ?%s inside not, in no positive literal: read as 'there is no ?%s such that %s'", what, vs, vs, a.lit.Atom)
 		nr.body[i] = c.notExists(a.lit, shared, toPat)
 	}
 	if roleLit != nil {
@@ -525,21 +534,27 @@ func (c *compiler) notExists(l *Literal, shared []string, toPat func(*Term) pat)
 
 // resolveUnsafe decides what unbound variables mean once static relations are
 // known: in a static rule such a variable ranges over every ground term of the
-// description (what a prover's non-ground answer matches); in a fluent rule its
-// meaning is unclear and it is an error.
+// description (what a prover's non-ground answer matches); in a fluent rule
+// it is an error, or with LenientUnsafe read the same way. Every lenient
+// reading is a warning naming the variable.
 func (c *compiler) resolveUnsafe() {
 	for _, nr := range c.rules {
 		if len(nr.unsafe) == 0 {
 			continue
 		}
-		if !c.rels[nr.head].static {
+		static := c.rels[nr.head].static
+		if !static && !c.lim.LenientUnsafe {
 			for _, u := range nr.unsafe {
-				c.errorf(u.pos, "unsafe variable ?%s: it must occur in a positive body literal", u.name)
+				c.errorf(u.pos, "unsafe variable ?%s: it must occur in a positive body literal (the lenient reading, --lenient-unsafe, takes it to range over every ground term)", u.name)
 			}
 			continue
 		}
 		for _, u := range nr.unsafe {
-			c.notef(u.pos, "unsafe variable ?%s in a static rule: read as ranging over every ground term of the description", u.name)
+			what := "a static rule"
+			if !static {
+				what = "a fluent rule"
+			}
+			c.warnf(u.pos, "unsafe variable ?%s in %s: read as ranging over every ground term of the description", u.name, what)
 			nr.body = append([]basic{{kind: bPos, pos: u.pos, rel: c.universe, args: []pat{{v: u.slot, t: -1}}}}, nr.body...)
 		}
 		nr.unsafe = nil

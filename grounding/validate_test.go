@@ -184,8 +184,8 @@ const negLocalGame = `
 
 func TestNegatedLocalVariable(t *testing.T) {
 	p := mustLoad(t, "neglocal.kif", negLocalGame)
-	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0].Msg, "occur only in this negated literal") {
-		t.Errorf("Notes = %v, want one note about ?i", p.Notes)
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0].Msg, "unsafe variable ?i inside not") {
+		t.Errorf("Warnings = %v, want one warning about ?i", p.Warnings)
 	}
 	s := grounding.NewSim(p)
 	for i, move := range []string{"(clear 1)", "(clear 2)"} {
@@ -266,8 +266,8 @@ func TestStaticUnsafeVariable(t *testing.T) {
 (<= (next (at ?y)) (does r (go ?y)))
 (<= terminal (true (at 2)))
 (<= (goal r 100) (true (at 2)))`)
-	if len(p.Notes) != 1 {
-		t.Errorf("Notes = %v, want 1", p.Notes)
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0].Error(), "static.kif:4:1: unsafe variable ?x") {
+		t.Errorf("Warnings = %v, want one about ?x at 4:1", p.Warnings)
 	}
 	s := grounding.NewSim(p)
 	if got := simLegalNames(p, s, 0); !slices.Equal(got, []string{"(go 2)"}) {
@@ -338,4 +338,41 @@ func simLegalNames(p *grounding.Program, s *grounding.Sim, r int) []string {
 		out = append(out, p.Actions[r][a])
 	}
 	return out
+}
+
+// unsafeFluentGame has an unsafe variable in a fluent rule, as endgame's
+// clearrow: ?v is in the head only.
+const unsafeFluentGame = `(role r)
+(init (at 1))
+(succ 1 2)
+(<= (free ?x ?v) (true (at ?x)))
+(<= (legal r (go ?y)) (true (at ?x)) (succ ?x ?y) (free ?x ?y))
+(<= (next (at ?y)) (does r (go ?y)))
+(<= terminal (true (at 2)))
+(<= (goal r 100) (true (at 2)))
+`
+
+// Strict (the default) rejects an unsafe variable of a fluent rule;
+// LenientUnsafe reads it as ranging over every ground term, with a warning
+// at the variable's rule that names it.
+func TestLenientUnsafe(t *testing.T) {
+	_, err := grounding.Load(context.Background(), "u.kif", []byte(unsafeFluentGame), grounding.Limits{})
+	if err == nil || !strings.Contains(err.Error(), "u.kif:4:5: unsafe variable ?v") {
+		t.Fatalf("strict: error %v, want unsafe variable ?v at 4:5", err)
+	}
+	p, err := grounding.Load(context.Background(), "u.kif", []byte(unsafeFluentGame), grounding.Limits{LenientUnsafe: true})
+	if err != nil {
+		t.Fatalf("lenient: %v", err)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Error() != "u.kif:4:5: unsafe variable ?v in a fluent rule: read as ranging over every ground term of the description" {
+		t.Errorf("Warnings = %v, want one about ?v at 4:5", p.Warnings)
+	}
+	s := grounding.NewSim(p)
+	if got := simLegalNames(p, s, 0); !slices.Equal(got, []string{"(go 2)"}) {
+		t.Fatalf("legal = %v, want [(go 2)]", got)
+	}
+	playNames(t, p, s, "(go 2)")
+	if !s.Terminal() {
+		t.Errorf("not terminal after (go 2)")
+	}
 }

@@ -67,6 +67,7 @@ func groundFlags(fs *flag.FlagSet) *grounding.Limits {
 	fs.Int64Var(&lim.MaxInstances, "max-instances", grounding.DefaultMaxInstances, "limit on rule matches while building the circuit (MaxInstances)")
 	fs.IntVar(&lim.MaxCircuitNodes, "max-circuit-nodes", grounding.DefaultMaxCircuitNodes, "limit on circuit nodes (MaxCircuitNodes)")
 	fs.DurationVar(&lim.Timeout, "ground-timeout", grounding.DefaultTimeout, "limit on the time to ground one game (Timeout)")
+	fs.BoolVar(&lim.LenientUnsafe, "lenient-unsafe", false, "read an unsafe variable of a fluent rule as ranging over every ground term, with a warning, as ggp-base's prover plays it (default: reject)")
 	return &lim
 }
 

@@ -1,0 +1,237 @@
+package grounding
+
+import "slices"
+
+// Demand-driven domains: a magic-set rewrite of the domain computation.
+//
+// The domain of a fluent relation is an over-approximation of its atoms
+// that ignores negation; for an auxiliary relation with many arguments it
+// can be far larger than what the game ever asks. chess's 7-ary
+// threatened_with_capture is the case in point: its rules range over every
+// owner, cell, threatened cell and ignored cell (MaxAtoms), while the legal
+// rules that ask for it only ever ask about the moves they consider.
+//
+// Each rule body gets a sideways-information-passing order (sip): the
+// caller's own demand first, then its positive literals (those of static
+// and keyword relations before auxiliary ones, each most bound arguments
+// first), then its negative literals. For an auxiliary relation R
+// (no keyword, not recursive) a demand relation D_R gets, per call of R, the
+// rule D_R(args) :- (the literals before the call in the caller's sip), and
+// every rule of R gets D_R(head args) as a positive literal; args are the
+// argument positions that every call binds by those literals (threatened
+// calls rook_threatens with the attacker's cell free). Callers are rewritten
+// before the relations they call, so demand passes down chains of auxiliary
+// relations (legal -> threatened_with_capture -> queen_threatens ->
+// queen_move_ig).
+//
+// This is the magic-set rewrite: by induction along the sip, every atom that
+// a true rule instance of a demanded head uses is demanded and, being true,
+// derived. So R keeps every atom that a keyword function can reach and the
+// ground Program is the same. D_R is a pure domain filter: in the circuit it
+// stands for true.
+
+// call is one occurrence of a relation in a rule body.
+type call struct {
+	rule *nrule
+	lit  int
+}
+
+// sipBefore returns, for each body literal of r, the literals that come
+// before it in r's sip. The order is chosen from the bound arguments, so it
+// depends on body order only among literals that bind alike.
+func (c *compiler) sipBefore(r *nrule) [][]int {
+	before := make([][]int, len(r.body))
+	bound := make([]bool, len(r.varNames))
+	var done []int
+	// The demand literal, if any, is the last one (addDemand appends it):
+	// it comes first.
+	for i, b := range r.body {
+		if b.kind == bPos && b.demand {
+			before[i] = nil
+			done = append(done, i)
+			for _, a := range b.args {
+				markBound(bound, a)
+			}
+		}
+	}
+	used := make([]bool, len(r.body))
+	for _, i := range done {
+		used[i] = true
+	}
+	// Relations whose domains need no demand (static ones, keywords) come
+	// before auxiliary ones, so that the calls of auxiliary relations get as
+	// many bound arguments as the body can give them (bishop_threatens binds
+	// the bishop's cell from true (cell ...) before it calls bishop_move_ig).
+	aux := func(b basic) int {
+		if rel := c.rels[b.rel]; rel.static || rel.kw != kwNone {
+			return 0
+		}
+		return 1
+	}
+	for {
+		best, bestKnown, bestTotal := -1, -1, 0
+		for i, b := range r.body {
+			if used[i] || b.kind != bPos {
+				continue
+			}
+			known, total := countKnown(bound, b.args)
+			if best < 0 || aux(b) < aux(r.body[best]) ||
+				aux(b) == aux(r.body[best]) && known*max(bestTotal, 1) > bestKnown*max(total, 1) {
+				best, bestKnown, bestTotal = i, known, total
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		before[best] = slices.Clone(done)
+		done = append(done, best)
+		for _, a := range r.body[best].args {
+			markBound(bound, a)
+		}
+	}
+	for i := range r.body {
+		if !used[i] {
+			before[i] = slices.Clone(done) // negative literals and checks: after every positive one
+		}
+	}
+	return before
+}
+
+// demandPositions returns the argument positions of fluent relation rel on
+// which its domain can be restricted to its demand: rel must be an auxiliary
+// relation (no keyword) whose component is itself alone, and a position
+// counts when in every call its variables are bound by the literals before
+// the call in the caller's sip. A recursive call (merrills' count_loop) has
+// rel's own demand literal first in its sip, over the positions being
+// decided: they shrink until every call binds them. None means no
+// restriction.
+func (c *compiler) demandPositions(rel int32, sccs [][]int32, calls []call, sips map[*nrule][][]int) []int {
+	r := c.rels[rel]
+	if r.static || r.kw != kwNone || r.demand || len(r.rules) == 0 || r.arity == 0 || len(calls) == 0 {
+		return nil
+	}
+	if comp := sccs[r.scc]; len(comp) > 1 {
+		return nil
+	}
+	ok := make([]bool, r.arity)
+	for i := range ok {
+		ok[i] = true
+	}
+	boundAt := func(cl call, before []int, demand []pat) {
+		bound := make([]bool, len(cl.rule.varNames))
+		for _, a := range demand {
+			markBound(bound, a)
+		}
+		for _, j := range before {
+			if j < len(cl.rule.body) {
+				for _, a := range cl.rule.body[j].args {
+					markBound(bound, a)
+				}
+			}
+		}
+		for i, a := range cl.rule.body[cl.lit].args {
+			ok[i] = ok[i] && patBound(bound, a)
+		}
+	}
+	for _, cl := range calls {
+		if cl.rule.head != rel {
+			boundAt(cl, sips[cl.rule][cl.lit], nil)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		before := positions(ok)
+		for _, cl := range calls {
+			if cl.rule.head == rel && len(before) > 0 {
+				// The sip of the recursive rule with its demand literal to come.
+				nr := cl.rule
+				demand := pick(nr.headArgs, before)
+				nr.body = append(nr.body, basic{kind: bPos, rel: -1, args: demand, demand: true})
+				sip := c.sipBefore(nr)
+				nr.body = nr.body[:len(nr.body)-1]
+				boundAt(cl, sip[cl.lit], demand)
+			}
+		}
+		changed = len(positions(ok)) != len(before)
+	}
+	return positions(ok)
+}
+
+func positions(ok []bool) []int {
+	var pos []int
+	for i, o := range ok {
+		if o {
+			pos = append(pos, i)
+		}
+	}
+	return pos
+}
+
+func pick(args []pat, pos []int) []pat {
+	out := make([]pat, len(pos))
+	for k, i := range pos {
+		out[k] = args[i]
+	}
+	return out
+}
+
+// addDemand rewrites every auxiliary fluent relation that some position of
+// its calls binds, as described above. It runs after analysis (static flags
+// and components known) and adds the demand relations after the analysed
+// ones, outside every component.
+func (c *compiler) addDemand(sccs [][]int32) {
+	calls := make([][]call, len(c.rels))
+	for _, r := range c.rules {
+		for i, b := range r.body {
+			if b.kind == bPos || b.kind == bNeg {
+				calls[b.rel] = append(calls[b.rel], call{r, i})
+			}
+		}
+	}
+	sips := map[*nrule][][]int{}
+	// Tarjan emits a component after the components it calls: callers come
+	// first in reverse, so a caller has its own demand literal before the
+	// relations it calls get theirs.
+	for ci := len(sccs) - 1; ci >= 0; ci-- {
+		comp := sccs[ci]
+		if len(comp) != 1 {
+			continue
+		}
+		rel := comp[0]
+		for _, cl := range calls[rel] {
+			if _, ok := sips[cl.rule]; !ok {
+				sips[cl.rule] = c.sipBefore(cl.rule)
+			}
+		}
+		pos := c.demandPositions(rel, sccs, calls[rel], sips)
+		if len(pos) == 0 {
+			continue
+		}
+		r := c.rels[rel]
+		d := c.relation(" demand "+relKey(r.name, r.arity), len(pos), r.pos)
+		c.rels[d].demand = true
+		c.rels[d].demandOf = r.name
+		c.rels[d].scc = -1
+		// Appended, not prepended: the calls recorded above keep their
+		// indexes. Before the demand rules, so that a recursive call's
+		// demand rule starts from the demand of its own rule.
+		for _, ri := range r.rules {
+			nr := c.rules[ri]
+			nr.body = append(nr.body, basic{kind: bPos, pos: nr.src.Pos, rel: d, args: pick(nr.headArgs, pos), demand: true})
+			delete(sips, nr)
+		}
+		for _, cl := range calls[rel] {
+			if _, ok := sips[cl.rule]; !ok {
+				sips[cl.rule] = c.sipBefore(cl.rule)
+			}
+			dr := &nrule{head: d, headArgs: pick(cl.rule.body[cl.lit].args, pos), varNames: cl.rule.varNames, src: cl.rule.src}
+			for _, j := range sips[cl.rule][cl.lit] {
+				dr.body = append(dr.body, cl.rule.body[j])
+			}
+			c.rels[d].rules = append(c.rels[d].rules, int32(len(c.rules)))
+			c.rules = append(c.rules, dr)
+		}
+
+	}
+}

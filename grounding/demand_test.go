@@ -1,0 +1,113 @@
+package grounding_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+var demandGamesFlag = flag.String("demand.games", "", "TestDemandSameGame checks these comma-separated ggp-base games instead of its short list")
+
+var demandAll = flag.Bool("demand.all", false, "TestDemandSameGame checks every corpus game, not only the short list (per-game Timeout: -corpus.timeout)")
+
+// demandGames have auxiliary fluent relations whose domains the demand
+// rewrite restricts. hitori has siblings (two auxiliary relations in one
+// body) that a demand rule without a sip order reads circularly: its legal
+// moves vanished.
+var demandGames = []string{"tictactoe", "connectFour", "breakthroughSmall", "quarto", "checkersTiny", "pentago", "endgame", "minichess-evilconjuncts", "knightfight", "chomp", "hitori", "ruleDepthLinear"}
+
+// The demand rewrite changes nothing a keyword function can reach: with and
+// without it a game grounds to the same propositions, actions and functions.
+func TestDemandSameGame(t *testing.T) {
+	games := demandGames
+	if *demandGamesFlag != "" {
+		games = strings.Split(*demandGamesFlag, ",")
+	}
+	paths := make([]string, 0, len(games))
+	for _, g := range games {
+		paths = append(paths, filepath.Join(corpusDir, "ggp-base", g+".kif"))
+	}
+	if *demandAll {
+		paths = corpusFiles(t)
+	}
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Skipf("corpus not found: %v", err)
+		}
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f, err := grounding.Parse(path, src)
+			if err != nil {
+				t.Skip(err)
+			}
+			lim := grounding.Limits{LenientUnsafe: true, Timeout: *corpusTimeout}
+			with, err := grounding.Ground(context.Background(), f, lim)
+			if err != nil {
+				if errors.Is(err, grounding.ErrLimit) {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			without, err := grounding.GroundNoDemand(context.Background(), f, lim)
+			if err != nil {
+				t.Skipf("grounds only with the demand rewrite: %v", err)
+			}
+			checkSameGame(t, without, with, rand.New(rand.NewPCG(3, 4)))
+		})
+	}
+}
+
+// countGame counts white pits with an accumulator, as merrills'
+// count_loop: a recursive auxiliary relation whose recursive call gets its
+// demand from the demand of its own rule.
+const countGame = `(role r)
+(init (pit 1 w)) (init (pit 2 b)) (init (pit 3 w))
+(nextpit 1 2) (nextpit 2 3)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(num 0) (num 1) (num 2) (num 3) (num 4)
+(colour w) (colour b)
+(<= (countone ?p ?w1 ?w) (true (pit ?p w)) (succ ?w1 ?w))
+(<= (countone ?p ?w ?w) (true (pit ?p b)) (num ?w))
+(<= (countloop 3 ?w1 ?w) (countone 3 ?w1 ?w))
+(<= (countloop ?p1 ?w1 ?w) (countone ?p1 ?w1 ?w2) (nextpit ?p1 ?p2) (countloop ?p2 ?w2 ?w))
+(<= (whites ?w) (countloop 1 0 ?w))
+(<= (legal r (flip ?p)) (true (pit ?p ?c)))
+(<= (next (pit ?p w)) (does r (flip ?p)) (true (pit ?p b)))
+(<= (next (pit ?p b)) (does r (flip ?p)) (true (pit ?p w)))
+(<= (next (pit ?p ?c)) (true (pit ?p ?c)) (does r (flip ?q)) (distinct ?p ?q))
+(<= terminal (whites 3))
+(<= (goal r 100) (whites 3))
+(<= (goal r 0) (not (whites 3)))
+`
+
+func TestDemandRecursive(t *testing.T) {
+	f, err := grounding.Parse("count.kif", []byte(countGame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := grounding.Ground(context.Background(), f, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := grounding.GroundNoDemand(context.Background(), f, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSameGame(t, without, with, rand.New(rand.NewPCG(5, 6)))
+	s := grounding.NewSim(with)
+	if s.Terminal() {
+		t.Fatal("terminal with two white pits")
+	}
+	playNames(t, with, s, "(flip 2)")
+	if !s.Terminal() || !slices.Equal(s.Goals(0), []int{100}) {
+		t.Errorf("after (flip 2): terminal %v, goals %v; want terminal with 100", s.Terminal(), s.Goals(0))
+	}
+}
