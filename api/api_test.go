@@ -475,12 +475,13 @@ func TestGetComparison(t *testing.T) {
 
 	ctx := context.Background()
 	job := runJob(t, s.DB, store.Outcome{})
-	prog, _ := json.Marshal(equiv.Progress{Phase: "search", Candidates: 3, Fraction: 0.4})
+	prog, _ := json.Marshal(equiv.Progress{Phase: "search", Candidates: 3, Fraction: 0.4, Step: "searching", Done: 70, Unit: equiv.UnitNodes})
 	if _, err := s.DB.Heartbeat(ctx, job.ID, "test-worker", time.Minute, store.Progress{Phase: "search", Candidates: 3, JSON: prog}); err != nil {
 		t.Fatal(err)
 	}
 	s.do("GET", path, nil).JSON(t, &got)
-	if got.Status != "running" || got.Progress.Phase != "search" || got.Progress.Candidates != 3 || got.Progress.Fraction != 0.4 {
+	if got.Status != "running" || got.Progress.Phase != "search" || got.Progress.Candidates != 3 || got.Progress.Fraction != 0.4 ||
+		got.Progress.Step != "searching" || got.Progress.Done != 70 || got.Progress.Unit != equiv.UnitNodes {
 		t.Errorf("running comparison = %+v", got)
 	}
 

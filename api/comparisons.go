@@ -108,6 +108,12 @@ type progressJSON struct {
 	Phase      string  `json:"phase"`
 	Candidates int64   `json:"candidates"`
 	Fraction   float64 `json:"fraction"`
+	// Step, Done, Total and Unit are the engine's sub-progress of the
+	// phase (equiv.Progress), while the job runs.
+	Step  string `json:"step,omitempty"`
+	Done  int64  `json:"done,omitempty"`
+	Total int64  `json:"total,omitempty"`
+	Unit  string `json:"unit,omitempty"`
 }
 
 // comparisonJSON is a comparison in responses.
@@ -161,6 +167,9 @@ func newComparisonJSON(c *store.Comparison) comparisonJSON {
 		var p progressJSON
 		if json.Unmarshal(c.Progress, &p) == nil {
 			out.Progress.Fraction = min(max(p.Fraction, 0), 1)
+			if c.Status == store.StatusRunning {
+				out.Progress.Step, out.Progress.Done, out.Progress.Total, out.Progress.Unit = p.Step, p.Done, p.Total, p.Unit
+			}
 		}
 	}
 	switch {
@@ -187,7 +196,7 @@ func newComparisonJSON(c *store.Comparison) comparisonJSON {
 // progress and a cancel request.
 func revision(c *comparisonJSON) string {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%g\x00%t", c.Status, c.Progress.Phase, c.Progress.Candidates, c.Progress.Fraction, c.CancelRequested)
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00%g\x00%t\x00%s\x00%d", c.Status, c.Progress.Phase, c.Progress.Candidates, c.Progress.Fraction, c.CancelRequested, c.Progress.Step, c.Progress.Done)
 	return strconv.FormatUint(h.Sum64(), 16)
 }
 

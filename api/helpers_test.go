@@ -245,6 +245,9 @@ type comparison struct {
 		Phase      string  `json:"phase"`
 		Candidates int64   `json:"candidates"`
 		Fraction   float64 `json:"fraction"`
+		Step       string  `json:"step"`
+		Done       int64   `json:"done"`
+		Unit       string  `json:"unit"`
 	} `json:"progress"`
 	Verdict         string          `json:"verdict"`
 	Result          json.RawMessage `json:"result"`
