@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// CosetTest decides, during Subgroup and SearchCoset, whether a coset of
+// CosetTest decides, during Subgroup, whether a coset of
 // the search can hold a wanted element. partial maps every vertex whose
 // image is the same for all elements of the current coset to that image,
 // and holds -1 for the others; fixed lists the vertices that became
@@ -74,19 +74,7 @@ func (gr *Group) Subgroup(ctx context.Context, test CosetTest, lim Limits) (*Gro
 	return newGroup(gr.n, gens, order, gr.Base, cs.stats), nil
 }
 
-// SearchCoset returns an element of the coset {f∘a : a ∈ gr} (v ↦ f[a[v]])
-// that test accepts as complete, or nil when there is none. f is typically
-// an isomorphism from the graph of gr to another graph, so that the coset
-// is every isomorphism between the two. The search backtracks over gr's
-// stabiliser chain, pruning every coset that test rejects; lim.MaxNodes
-// bounds its nodes.
-func (gr *Group) SearchCoset(ctx context.Context, f Mapping, test CosetTest, lim Limits) (Mapping, error) {
-	gr.buildChain()
-	cs := newCosetSearch(gr, test, lim)
-	return cs.find(ctx, f, 0)
-}
-
-// cosetSearch is the backtrack of Subgroup and SearchCoset.
+// cosetSearch is the backtrack of Subgroup.
 type cosetSearch struct {
 	gr       *Group
 	test     CosetTest
