@@ -1,0 +1,103 @@
+package equiv_test
+
+import (
+	"context"
+	"math/big"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/isomorph"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// symmetryGames are games with known symmetry groups, and games whose
+// ground graphs have automorphisms that are not symmetries, so that
+// Symmetries must search for the subgroup (coins: graph group 16, game
+// group 2; pentago: 2048 and 8).
+var symmetryGames = []struct {
+	path  string
+	order int64 // the known order, or 0 to rely on brute force alone
+}{
+	{"ggp-base-repo/ticTacToe.kif", 8},
+	{"ggp-base-repo/connectFour.kif", 2},
+	{"ggp-base/breakthroughSmall.kif", 2},
+	{"ggp-base/coins.kif", 0},
+	{"ggp-base/coins_atomic.kif", 0},
+	{"ggp-base/pentago.kif", 0},
+}
+
+// maxBruteElements bounds the graph groups whose elements are verified one
+// by one.
+const maxBruteElements = 4096
+
+// TestSymmetriesBrute checks the order of Symmetries against the number of
+// the ground graph's automorphisms that satcheck verifies one by one (every
+// symmetry is an automorphism), against the known order where there is
+// one, and verifies every generator it reports.
+func TestSymmetriesBrute(t *testing.T) {
+	searched := 0
+	for _, tc := range symmetryGames {
+		t.Run(tc.path, func(t *testing.T) {
+			src := source(t, tc.path)
+			p, err := grounding.Load(context.Background(), tc.path, src.GDL, grounding.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := equiv.ProgramSymmetries(context.Background(), p, equiv.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.order != 0 && rep.Order != big.NewInt(tc.order).String() {
+				t.Errorf("order %s, want %d", rep.Order, tc.order)
+			}
+			for i, gen := range rep.Generators {
+				m, err := gen.Indexes(p, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := satcheck.Verify(context.Background(), p, p, m, satcheck.Options{})
+				if err != nil || res.Verdict != satcheck.Equivalent {
+					t.Fatalf("generator %d does not verify: %v %v", i, res, err)
+				}
+			}
+			g, err := groundgraph.Build(context.Background(), p, groundgraph.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			grp, err := isomorph.Automorphisms(context.Background(), g, isomorph.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Order != grp.Order.String() {
+				searched++
+			}
+			if grp.Order.Cmp(big.NewInt(maxBruteElements)) > 0 {
+				t.Logf("graph group %v: brute force skipped", grp.Order)
+				return
+			}
+			verified := 0
+			for perm := range grp.Elements() {
+				m, err := g.Mapping(g, isomorph.Mapping(perm))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := satcheck.Verify(context.Background(), p, p, m, satcheck.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Verdict == satcheck.Equivalent {
+					verified++
+				}
+			}
+			if got := big.NewInt(int64(verified)).String(); rep.Order != got {
+				t.Errorf("order %s, brute force over the %v automorphisms %s", rep.Order, grp.Order, got)
+			}
+			t.Logf("order %s of graph group %v; %d generators, %d search nodes", rep.Order, grp.Order, len(rep.Generators), rep.SearchNodes)
+		})
+	}
+	if searched < 2 {
+		t.Errorf("only %d games needed the subgroup search: the test does not exercise it", searched)
+	}
+}
