@@ -34,10 +34,7 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	if b.opt.MaxClassActions < 0 {
 		return nil
 	}
-	type key struct {
-		lit grounding.Lit
-	}
-	firstOf := map[key]int{}
+	firstOf := map[grounding.Lit]int{} // first function of each literal
 	var uniq []int
 	dup := map[int]int{}
 	for i := range b.funcs {
@@ -54,12 +51,11 @@ func (b *builder) actionClasses(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		k := key{ff.Function.Lit}
-		if j, seen := firstOf[k]; seen {
+		if j, seen := firstOf[ff.Function.Lit]; seen {
 			dup[i] = j
 			continue
 		}
-		firstOf[k] = i
+		firstOf[ff.Function.Lit] = i
 		uniq = append(uniq, i)
 	}
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {

@@ -168,13 +168,19 @@ func (db *DB) ListClasses(ctx context.Context, p Page) ([]Class, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
+	return classPage(ctx, op, db.conn(ctx), p.Cursor, limit)
+}
+
+// classPage returns the classes that q selects with ids above cursor, at
+// most limit of them in ascending id order with all their members, and the
+// next cursor.
+func classPage(ctx context.Context, op string, q *gorm.DB, cursor int64, limit int) ([]Class, int64, error) {
 	var rows []classRow
-	err = db.conn(ctx).Where("id > ?", p.Cursor).Order("id").Limit(limit + 1).Find(&rows).Error
-	if err != nil {
+	if err := q.Where("id > ?", cursor).Order("id").Limit(limit + 1).Find(&rows).Error; err != nil {
 		return nil, 0, translate(ctx, op, err)
 	}
 	rows, next := pageOf(rows, limit, func(r classRow) int64 { return r.ID })
-	classes, err := withMembers(db.conn(ctx), rows)
+	classes, err := withMembers(q.Session(&gorm.Session{NewDB: true}), rows)
 	if err != nil {
 		return nil, 0, translate(ctx, op, err)
 	}

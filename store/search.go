@@ -94,15 +94,5 @@ func (db *DB) SearchClasses(ctx context.Context, q string, p Page) ([]Class, int
 	}
 	conn := db.conn(ctx)
 	members := conn.Model(&gameRow{}).Select("class_id").Where("class_id IS NOT NULL").Where(nameMatch, likeContains(q))
-	var rows []classRow
-	err = conn.Where("id > ?", p.Cursor).Where("id IN (?)", members).Order("id").Limit(limit + 1).Find(&rows).Error
-	if err != nil {
-		return nil, 0, translate(ctx, op, err)
-	}
-	rows, next := pageOf(rows, limit, func(r classRow) int64 { return r.ID })
-	classes, err := withMembers(db.conn(ctx), rows)
-	if err != nil {
-		return nil, 0, translate(ctx, op, err)
-	}
-	return classes, next, nil
+	return classPage(ctx, op, conn.Where("id IN (?)", members), p.Cursor, limit)
 }
