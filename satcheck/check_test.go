@@ -522,3 +522,27 @@ func FuzzCheckFunc(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckFuncSelf checks a game against itself: a function under a mapping
+// that fixes every input it reads is equal without any decision procedure,
+// while one that moves an input is decided as usual, and found different
+// when the function is not symmetric in the moved inputs.
+func TestCheckFuncSelf(t *testing.T) {
+	q := std("a")
+	f := q.and(q.t("p0"), q.t("p1").Not())
+	a := q.done()
+	ctx := context.Background()
+	c := mustChecker(t, a, a, satcheck.Options{Mode: satcheck.NoCache})
+	im := identity(a).InputMap(a, a)
+	im[4], im[5] = 5, 4 // p4 <-> p5, outside f's support
+	if eq, err := c.CheckFunc(ctx, grounding.FuncNext, f, f, im); err != nil || !eq {
+		t.Fatalf("CheckFunc(f, f, fixing f's inputs) = %v, %v, want true", eq, err)
+	}
+	if got := c.Stats(); got.Structural != 1 || got.SATCalls != 0 || got.Exhaustive != 0 || got.Simulations != 0 {
+		t.Errorf("stats = %+v, want one structural decision and nothing else", got)
+	}
+	im[0], im[1] = 1, 0 // p0 <-> p1: p0 ∧ ¬p1 becomes p1 ∧ ¬p0
+	if eq, err := c.CheckFunc(ctx, grounding.FuncNext, f, f, im); err != nil || eq {
+		t.Fatalf("CheckFunc(f, f, swapping p0 and p1) = %v, %v, want false", eq, err)
+	}
+}
