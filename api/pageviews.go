@@ -204,7 +204,7 @@ func generatorView(i int, m *equiv.Mapping, b *board.Board) web.Generator {
 	if b == nil {
 		return g
 	}
-	t, err := board.Map(b, b, m.Propositions)
+	t, err := board.MapSymmetry(b, m.Propositions)
 	if err != nil {
 		return g
 	}

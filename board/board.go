@@ -527,6 +527,16 @@ type Transfer struct {
 // different contents in different cells. a and b may be the same board
 // (a symmetry).
 func Map(a, b *Board, props map[string]string) (*Transfer, error) {
+	return transfer(a, b, props, false)
+}
+
+// MapSymmetry is Map for a symmetry of board b written by what it moves:
+// a proposition of the board that moved does not name maps to itself.
+func MapSymmetry(b *Board, moved map[string]string) (*Transfer, error) {
+	return transfer(b, b, moved, true)
+}
+
+func transfer(a, b *Board, props map[string]string, fixUnnamed bool) (*Transfer, error) {
 	t := &Transfer{Cells: map[Cell]Cell{}, Contents: map[string]string{}}
 	names := make([]string, 0, len(a.props))
 	for p := range a.props {
@@ -536,7 +546,10 @@ func Map(a, b *Board, props map[string]string) (*Transfer, error) {
 	for _, p := range names {
 		sa := a.props[p]
 		img, ok := props[p]
-		if !ok {
+		switch {
+		case !ok && fixUnnamed:
+			img = p
+		case !ok:
 			return nil, fmt.Errorf("the mapping does not name %s", p)
 		}
 		sb, ok := b.props[img]

@@ -312,3 +312,33 @@ func TestDetectPrefersFull(t *testing.T) {
 		t.Errorf("Detect(both) = %+v, want the full cell board", b)
 	}
 }
+
+// TestMapSymmetry reads a symmetry written by what it moves: Tic-tac-toe's
+// transpose names only the off-diagonal cells, and the diagonal stays.
+func TestMapSymmetry(t *testing.T) {
+	props, states := ticTacToe()
+	b := board.Detect(props, states)
+	moved := map[string]string{}
+	for i := 1; i <= 3; i++ {
+		for j := 1; j <= 3; j++ {
+			if i != j {
+				for _, c := range []string{"b", "o", "x"} {
+					moved[fmt.Sprintf("(cell %d %d %s)", i, j, c)] = fmt.Sprintf("(cell %d %d %s)", j, i, c)
+				}
+			}
+		}
+	}
+	tr, err := board.MapSymmetry(b, moved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range b.Cells() {
+		to := tr.Cells[c]
+		if to.Row != c.Col || to.Col != c.Row {
+			t.Errorf("cell %s goes to %s, want its transpose", b.Name(c), b.Name(to))
+		}
+	}
+	if _, err := board.Map(b, b, moved); err == nil {
+		t.Error("Map(b, b, moved only) = nil error, want the unnamed diagonal reported")
+	}
+}

@@ -115,6 +115,38 @@ func (l *Limits) progress(p Progress) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+// SymmetryIndexes is Indexes for a symmetry of p as Symmetries writes it,
+// by what it moves: a proposition or action it does not name (of a role
+// that maps to itself) maps to itself.
+func (m *Mapping) SymmetryIndexes(p *grounding.Program) (satcheck.Mapping, error) {
+	if m == nil {
+		return satcheck.Mapping{}, fmt.Errorf("equiv: no mapping")
+	}
+	full := &Mapping{Roles: m.Roles, Propositions: map[string]string{}, Actions: map[string]map[string]string{}}
+	for _, q := range p.Props {
+		full.Propositions[q] = q
+	}
+	for q, img := range m.Propositions {
+		if _, ok := full.Propositions[q]; !ok {
+			return satcheck.Mapping{}, fmt.Errorf("equiv: symmetry moves %q, no proposition of %s", q, p.Name)
+		}
+		full.Propositions[q] = img
+	}
+	for r, role := range p.Roles {
+		acts := map[string]string{}
+		if m.Roles[role] == role {
+			for _, x := range p.Actions[r] {
+				acts[x] = x
+			}
+		}
+		for x, img := range m.Actions[role] {
+			acts[x] = img
+		}
+		full.Actions[role] = acts
+	}
+	return full.Indexes(p, p)
+}
+
 // Indexes turns m back into the dense ids of the programs it names, a (the
 // first game of the comparison) and b: the form satcheck.Verify and
 // satcheck.Mapping.InputMap take. It fails when m does not name every role,

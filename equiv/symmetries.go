@@ -17,7 +17,12 @@ type SymmetryReport struct {
 	// Order is the number of verified symmetries, identity included (a
 	// decimal string: groups of board games can be large).
 	Order string `json:"order"`
-	// Generators generate the group of verified symmetries.
+	// Generators generate the group of verified symmetries. Each lists
+	// every role and the propositions and actions it moves; a symbol it
+	// does not list maps to itself. (A game such as a factoring puzzle has
+	// thousands of generators over thousands of symbols: written in full
+	// they would take gigabytes.) A role mapped to another role lists all
+	// of its actions.
 	Generators []*Mapping `json:"generators"`
 	// Candidates counts the graph automorphisms verified in full.
 	Candidates int64 `json:"candidates"`
@@ -145,7 +150,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	}
 	for _, m := range gens {
 		if !isIdentity(m) {
-			rep.Generators = append(rep.Generators, names(p, p, m))
+			rep.Generators = append(rep.Generators, movedNames(p, m))
 		}
 		for r, rb := range m.Roles {
 			if r != rb {
@@ -157,6 +162,31 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		rep.Generators = []*Mapping{}
 	}
 	return rep, nil
+}
+
+// movedNames names a symmetry by what it moves: every role, the
+// propositions it moves, and the actions it moves (all actions of a role
+// mapped to another role).
+func movedNames(p *grounding.Program, m satcheck.Mapping) *Mapping {
+	out := &Mapping{Roles: map[string]string{}, Propositions: map[string]string{}, Actions: map[string]map[string]string{}}
+	for r, rb := range m.Roles {
+		out.Roles[p.Roles[r]] = p.Roles[rb]
+		acts := map[string]string{}
+		for x, xb := range m.Actions[r] {
+			if rb != r || xb != x {
+				acts[p.Actions[r][x]] = p.Actions[rb][xb]
+			}
+		}
+		if len(acts) > 0 {
+			out.Actions[p.Roles[r]] = acts
+		}
+	}
+	for q, qb := range m.Props {
+		if qb != q {
+			out.Propositions[p.Props[q]] = p.Props[qb]
+		}
+	}
+	return out
 }
 
 func isIdentity(m satcheck.Mapping) bool {

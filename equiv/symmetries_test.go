@@ -53,7 +53,12 @@ func TestSymmetriesBrute(t *testing.T) {
 				t.Errorf("order %s, want %d", rep.Order, tc.order)
 			}
 			for i, gen := range rep.Generators {
-				m, err := gen.Indexes(p, p)
+				for q, img := range gen.Propositions {
+					if q == img {
+						t.Errorf("generator %d lists %s, which it does not move", i, q)
+					}
+				}
+				m, err := gen.SymmetryIndexes(p)
 				if err != nil {
 					t.Fatal(err)
 				}
