@@ -9,7 +9,7 @@ import (
 // Build can make a different graph (vertices, arcs or colours) for the same
 // program, so that digests of graphs made by different versions, such as
 // stored certificates, are never compared.
-const Version = 2
+const Version = 3
 
 // Defaults of Options.
 const (
@@ -23,10 +23,13 @@ const (
 	// point budgets.
 	DefaultMaxCornerWeight = 6
 	// DefaultMaxCornerPoints bounds the points one function's corner search
-	// evaluates (both anchors).
-	DefaultMaxCornerPoints = 1 << 24
-	// DefaultMaxCornerTotal bounds the points of all corner searches of a Build.
-	DefaultMaxCornerTotal = 1 << 27
+	// evaluates (both anchors): corners of 4 among up to 176 propositions
+	// (a goal that reads 11 blocks of 4 cells of 4 states each, as in the
+	// factoring puzzles, whose block structure only corners of 4 show).
+	DefaultMaxCornerPoints = 1 << 27
+	// DefaultMaxCornerTotal bounds the points of all corner searches of a
+	// Build: two such functions (a goal and its complement).
+	DefaultMaxCornerTotal = 1 << 28
 	// DefaultMaxCorners: a function with more than 256 corners from an anchor
 	// gets none from it.
 	DefaultMaxCorners = 256
