@@ -242,7 +242,13 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		return rep, nil
 	}
 	if searchErr != nil {
-		return orLimit(ctx, rep, searchErr)
+		rep, err := orLimit(ctx, rep, searchErr)
+		if rep != nil && rep.Verdict == Unknown {
+			if most := s.mostFailed(); most != "" {
+				rep.Reason += "; " + most
+			}
+		}
+		return rep, err
 	}
 	rep.Verdict = NotEquivalent
 	rep.Reason = fmt.Sprintf("the ground graphs are isomorphic, but every candidate mapping fails verification (%d complete candidates, %d subtrees pruned by early checks)", rep.Stats.Candidates, s.pruned)

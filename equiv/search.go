@@ -3,6 +3,7 @@ package equiv
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/gamequiv/gamequiv/groundgraph"
@@ -32,6 +33,7 @@ type search struct {
 	nodes, pruned int64
 	checkTime     time.Duration
 	firstFailure  string
+	failures      []int64 // failures[f]: partial mappings pruned because f differs from its image
 	err           error
 }
 
@@ -43,6 +45,7 @@ func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *L
 	s.inputs = make([][]int32, len(s.funcs))
 	s.byVertex = make([][]int32, g.Order())
 	s.stamp = make([]int64, len(s.funcs))
+	s.failures = make([]int64, len(s.funcs))
 	s.inputMap = make([]int32, p.NumInputs())
 	for i := range s.inputMap {
 		s.inputMap[i] = -1
@@ -141,10 +144,29 @@ func (s *search) check(partial isomorph.Mapping, f int) (bool, error) {
 		return false, nil
 	}
 	equal, err := s.checker.CheckFunc(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap)
-	if err == nil && !equal && s.firstFailure == "" {
-		s.firstFailure = s.a.p.FunctionName(fn) + " has no equal counterpart under the partial mapping"
+	if err == nil && !equal {
+		s.failures[f]++
+		if s.firstFailure == "" {
+			s.firstFailure = s.a.p.FunctionName(fn) + " has no equal counterpart under the partial mapping"
+		}
 	}
 	return equal, err
+}
+
+// mostFailed names the function that pruned the search most often, for the
+// reason of an unknown verdict: where the ground graph is coarser than the
+// game, so that a finer feature of that function would help.
+func (s *search) mostFailed() string {
+	best := -1
+	for f, n := range s.failures {
+		if n > 0 && (best < 0 || n > s.failures[best]) {
+			best = f
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s differed from its image in %d of %d pruned subtrees", s.a.p.FunctionName(s.funcs[best]), s.failures[best], s.pruned)
 }
 
 // image maps a circuit input of A through the vertex mapping to B's input.
