@@ -8,7 +8,11 @@ import (
 	"testing"
 
 	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
 	"github.com/gamequiv/gamequiv/internal/testgames"
+	"github.com/gamequiv/gamequiv/isomorph"
+	"github.com/gamequiv/gamequiv/mutate"
 )
 
 var gamesDir = testgames.Root() + string(filepath.Separator)
@@ -76,5 +80,34 @@ func TestClassify(t *testing.T) {
 	}
 	if len(got.Classes) != 2 || len(got.Classes[0]) != 3 || got.Classes[1][0] != 1 {
 		t.Fatalf("classes = %v (errors %v), want [[0 2 3] [1]]", got.Classes, got.Errors)
+	}
+}
+
+// TestUnknownNamesPruningFunction: when the search runs out of nodes after
+// early checks failed, the reason names the function that failed most. The
+// factoring puzzle's goal needs corners of 4 to show its blocks; without
+// corners its renamed copy prunes on terminal or the goal until the node
+// limit.
+func TestUnknownNamesPruningFunction(t *testing.T) {
+	a := source(t, "ggp-base/factoringTheTurk.kif")
+	f, err := grounding.Parse(a.Name, a.GDL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := mutate.Equivalent(f, 1, mutate.Options{Ops: mutate.RenameSymbols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := equiv.Source{Name: "renamed", GDL: []byte(v.File.String())}
+	rep, err := equiv.Compare(context.Background(), a, b, equiv.Limits{
+		Graph:  groundgraph.Options{MaxCornerWeight: -1},
+		Search: isomorph.Limits{MaxNodes: 300},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := strings.Contains(rep.Reason, "; terminal differed from its image in ") || strings.Contains(rep.Reason, "; (goal robot ")
+	if rep.Verdict != equiv.Unknown || !named || !strings.Contains(rep.Reason, "pruned subtrees") {
+		t.Errorf("verdict %s: %s; want unknown naming terminal or a goal, which read the blocks", rep.Verdict, rep.Reason)
 	}
 }
