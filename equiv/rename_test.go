@@ -48,6 +48,9 @@ var renameGames = []string{
 	"ggp-base/factoringRickRollers.kif",
 	"ggp-base/factoringMediumTurtleBrain.kif",
 	"ggp-base/factoringTheTurk.kif",
+	"ggp-base/factoringApertureScience.kif",
+	"ggp-base/factoringImpossibleTurtleBrain.kif",
+	"ggp-base/ticTacToeSerial.kif",
 }
 
 // renameSeeds are the five renamings of each game.
