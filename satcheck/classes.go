@@ -90,20 +90,57 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 	// or names a member that differs, which is split off with those
 	// simulation could not tell from it.
 	var classes [][]int
+	var hasher *cofactorHasher
 	for len(pending) > 0 {
 		cand := pending[len(pending)-1]
 		pending = pending[:len(pending)-1]
 		same, rest := slices.Clone(cand), []int(nil)
-		for len(same) > 1 && !exact {
-			c, err := an.choiceDiffers(ctx, gi, same[0], same[1:])
-			if err != nil {
-				return nil, err
+		if len(same) > 1 && !exact {
+			// Choices whose cofactor circuits simplify to the same one (a
+			// move's other arguments feed nothing f reads) are equal by
+			// structural hashing; SAT only compares one representative of
+			// each such group.
+			if hasher == nil {
+				hasher = newCofactorHasher(an.cn)
 			}
-			if c < 0 {
-				break
+			groups := an.cofactorGroups(hasher, gi, same)
+			reps := make([]int, len(groups))
+			for i, grp := range groups {
+				reps[i] = grp[0]
 			}
-			same = slices.DeleteFunc(same, func(x int) bool { return x == c })
-			rest = append(rest, c)
+			var split []int
+			for len(reps) > 1 {
+				c, assign, err := an.choiceDiffers(ctx, gi, reps[0], reps[1:])
+				if err != nil {
+					return nil, err
+				}
+				if c < 0 {
+					break
+				}
+				// The assignment where reps[0] and c differ separates every
+				// representative whose output there differs from reps[0]'s.
+				out := an.evalChoices(gi, assign, reps)
+				if out[slices.Index(reps, c)] == out[0] {
+					return nil, fmt.Errorf("satcheck: action classes: SAT's witness does not separate choices %d and %d", reps[0], c)
+				}
+				kept := reps[:1]
+				for i, r := range reps[1:] {
+					if out[i+1] != out[0] {
+						split = append(split, r)
+					} else {
+						kept = append(kept, r)
+					}
+				}
+				reps = kept
+			}
+			same = same[:0]
+			for _, grp := range groups {
+				if slices.Contains(split, grp[0]) {
+					rest = append(rest, grp...)
+				} else {
+					same = append(same, grp...)
+				}
+			}
 		}
 		if len(rest) > 0 {
 			pending = append(pending, rest)
@@ -117,6 +154,68 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 	}
 	slices.SortFunc(classes, func(x, y []int) int { return x[0] - y[0] })
 	return classes, nil
+}
+
+// cofactorGroups groups the choices of set by the circuit f's cofactor
+// rebuilds to when the role of group gi makes the choice: choices of one
+// group are equal for f. Groups are in order of their first choice.
+func (an *analysis) cofactorGroups(h *cofactorHasher, gi int, set []int) [][]int {
+	g := &an.j.groups[gi]
+	member := map[int]int{} // cone input -> position in g.members
+	for k, m := range g.members {
+		member[int(m)] = k
+	}
+	byLit := map[uint32]int{}
+	var groups [][]int
+	for _, c := range set {
+		l := h.literal(func(k int) (bool, bool) {
+			pos, ok := member[k]
+			return pos == c, ok
+		})
+		i, ok := byLit[l]
+		if !ok {
+			i = len(groups)
+			byLit[l] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], c)
+	}
+	return groups
+}
+
+// evalChoices evaluates f at the assignment of the joint variables with
+// the role of group gi making each choice of choices (64 at a time, one
+// bit each), and returns the outputs.
+func (an *analysis) evalChoices(gi int, assign []bool, choices []int) []bool {
+	g := &an.j.groups[gi]
+	member := map[int32]int{}
+	for k, m := range g.members {
+		member[m] = k
+	}
+	out := make([]bool, len(choices))
+	var in []uint64
+	for lo := 0; lo < len(choices); lo += 64 {
+		batch := choices[lo:min(lo+64, len(choices))]
+		in = in[:0]
+		for k, v := range assign {
+			var word uint64
+			if pos, ok := member[int32(k)]; ok {
+				for b, c := range batch {
+					if c == pos {
+						word |= 1 << b
+					}
+				}
+			} else if v {
+				word = ^uint64(0)
+			}
+			in = append(in, word)
+		}
+		res, _ := an.cn.simulate(1, func(k int) []uint64 { return in[k : k+1] }, nil, nil)
+		for b := range batch {
+			out[lo+b] = res[0]>>b&1 == 1
+		}
+	}
+	return out
 }
 
 // simChoice evaluates f on the first rows of the vectors base (w words
@@ -155,8 +254,9 @@ func fill64(dst []uint64, v uint64) {
 
 // choiceDiffers asks SAT whether f can differ between the role of group gi
 // making choice c1 and making some choice of set, everything else equal;
-// it returns such a choice of set, or -1 when there is none.
-func (an *analysis) choiceDiffers(ctx context.Context, gi, c1 int, set []int) (int, error) {
+// it returns such a choice of set and the assignment of the joint
+// variables (with c1 made) where f differs, or -1 when there is none.
+func (an *analysis) choiceDiffers(ctx context.Context, gi, c1 int, set []int) (int, []bool, error) {
 	pool, opt := defaults()
 	j, cn := an.j, an.cn
 	g := &j.groups[gi]
@@ -176,63 +276,89 @@ func (an *analysis) choiceDiffers(ctx context.Context, gi, c1 int, set []int) (i
 		}
 	}
 	if err := z.check(opt); err != nil {
-		return -1, err
+		return -1, nil, err
 	}
+	// The members of group gi are constants on the x side (choice c1)
+	// and, outside set, on the y side: constants, not unit clauses, which
+	// gophersat's parser would propagate through every clause one by one.
 	f := newCNF()
 	for range j.vars {
 		f.newVar()
 	}
-	x := func(k int) int { return k + 2 }
+	const trueLit = -falseVar
+	pos := map[int32]int{} // joint variable -> position in g.members
+	for k, m := range g.members {
+		pos[m] = k
+	}
+	in := make([]bool, g.radix())
+	for _, c := range set {
+		in[c] = true
+	}
+	x := func(k int) int {
+		if p, ok := pos[int32(k)]; ok {
+			if p == c1 {
+				return trueLit
+			}
+			return falseVar
+		}
+		return k + 2
+	}
 	ys := map[int32]int{}
-	var yg []int
-	for _, m := range g.members {
-		ys[m] = f.newVar()
-		yg = append(yg, ys[m])
+	var yg []int    // literals of the y side's members in set
+	var ygPos []int // their positions in g.members
+	for k, m := range g.members {
+		if in[k] {
+			ys[m] = f.newVar()
+			yg = append(yg, ys[m])
+			ygPos = append(ygPos, k)
+		}
 	}
 	y := func(k int) int {
 		if l, ok := ys[int32(k)]; ok {
 			return l
 		}
+		if _, ok := pos[int32(k)]; ok {
+			return falseVar // a member outside set
+		}
 		return k + 2
 	}
-	// x makes choice c1 (the last choice: no member).
-	for k, m := range g.members {
-		if k == c1 {
-			f.add(x(int(m)))
-		} else {
-			f.add(-x(int(m)))
-		}
-	}
-	// y makes a choice of set: members outside it are off, and unless
-	// the "other" choice is in it, some member is on.
-	in := make([]bool, g.radix())
-	for _, c := range set {
-		in[c] = true
-	}
-	var some []int
-	for k, l := range yg {
-		if in[k] {
-			some = append(some, l)
-		} else {
-			f.add(-l)
-		}
-	}
+	// y makes a choice of set: unless the "other" choice is in it, some
+	// member in set is on.
 	if !g.other || !in[len(g.members)] {
-		f.add(some...)
+		f.add(yg...)
 	}
 	fx := f.cone(cn, x)
 	fy := f.cone(cn, y)
 	f.add(fx, fy)
 	f.add(-fx, -fy)
-	f.groups(j, gi, yg)
+	for i := range j.groups {
+		if i == gi {
+			f.amo(yg)
+			continue
+		}
+		gr := &j.groups[i]
+		ls := make([]int, len(gr.members))
+		for k, m := range gr.members {
+			ls[k] = int(m) + 2
+		}
+		f.group(gr, ls)
+	}
 	sat, model, err := pool.solve(ctx, f)
 	if err != nil || !sat {
-		return -1, err
+		return -1, nil, err
 	}
-	for k, l := range yg {
-		if model[l-1] {
-			return k, nil
+	assign := make([]bool, len(j.vars))
+	for k := range assign {
+		if p, ok := pos[int32(k)]; ok {
+			assign[k] = p == c1
+		} else {
+			assign[k] = model[k+1]
 		}
 	}
-	return len(g.members), nil // no member: the "other" choice
+	for i, l := range yg {
+		if model[l-1] {
+			return ygPos[i], assign, nil
+		}
+	}
+	return len(g.members), assign, nil // no member: the "other" choice
 }

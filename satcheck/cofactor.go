@@ -1,0 +1,97 @@
+package satcheck
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// cofactorHasher rebuilds a cone with some inputs fixed to constants, by
+// constant propagation and structural hashing of the AND gates (fanins
+// deduplicated and sorted, x ∧ ¬x = false). The table is shared across the
+// cofactors it builds, so two cofactors whose simplified circuits are the
+// same get the same literal: then they are the same function, with no SAT
+// call. (Different literals prove nothing.)
+type cofactorHasher struct {
+	cn    *cone
+	table map[string]uint32 // sorted fanin literals -> node
+	next  uint32            // next fresh node; nodes 1..len(inputs) are the inputs
+	val   []uint32          // val[slot]: literal of the slot in the current cofactor
+	key   []byte
+	lits  []uint32
+}
+
+// Literals of the rebuilt circuits: node<<1 | negated; node 0 is false.
+const (
+	cofFalse uint32 = 0
+	cofTrue  uint32 = 1
+)
+
+func newCofactorHasher(cn *cone) *cofactorHasher {
+	return &cofactorHasher{
+		cn:    cn,
+		table: map[string]uint32{},
+		next:  uint32(1 + len(cn.inputs)),
+		val:   make([]uint32, cn.numSlots()),
+	}
+}
+
+// literal returns the literal of the cone's root with every input k for
+// which fixed(k) returns (v, true) replaced by the constant v.
+func (h *cofactorHasher) literal(fixed func(k int) (bool, bool)) uint32 {
+	cn := h.cn
+	h.val[0] = cofFalse
+	for k := range cn.inputs {
+		switch v, ok := fixed(k); {
+		case !ok:
+			h.val[1+k] = uint32(1+k) << 1
+		case v:
+			h.val[1+k] = cofTrue
+		default:
+			h.val[1+k] = cofFalse
+		}
+	}
+	first := 1 + len(cn.inputs)
+	for gi := range cn.gates {
+		h.val[first+gi] = h.and(cn.fanin[cn.start[gi]:cn.start[gi+1]])
+	}
+	return h.val[cn.root>>1] ^ (cn.root & 1)
+}
+
+// and hashes the AND of the fanins (cone-local literals) under h.val.
+func (h *cofactorHasher) and(fanin []uint32) uint32 {
+	h.lits = h.lits[:0]
+	for _, l := range fanin {
+		x := h.val[l>>1] ^ (l & 1)
+		switch x {
+		case cofFalse:
+			return cofFalse
+		case cofTrue:
+			continue
+		}
+		h.lits = append(h.lits, x)
+	}
+	slices.Sort(h.lits)
+	h.lits = slices.Compact(h.lits)
+	for i := 1; i < len(h.lits); i++ {
+		if h.lits[i] == h.lits[i-1]^1 {
+			return cofFalse // x ∧ ¬x
+		}
+	}
+	switch len(h.lits) {
+	case 0:
+		return cofTrue
+	case 1:
+		return h.lits[0]
+	}
+	h.key = h.key[:0]
+	for _, x := range h.lits {
+		h.key = binary.LittleEndian.AppendUint32(h.key, x)
+	}
+	if n, ok := h.table[string(h.key)]; ok {
+		return n << 1
+	}
+	n := h.next
+	h.next++
+	h.table[string(h.key)] = n
+	return n << 1
+}
