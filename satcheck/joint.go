@@ -55,6 +55,15 @@ type joint struct {
 // (nil: the identity, for a program compared with itself) and validates the
 // mapping on A's support.
 func buildJoint(a, b *side, suppA, suppB []int32, inputMap []int32, sem semantics) (*joint, error) {
+	return buildRestrictedJoint(a, b, suppA, suppB, inputMap, nil, sem)
+}
+
+// buildRestrictedJoint is buildJoint for a partial mapping when bMapped is
+// not nil (see Checker.Refutes): an input of A's support that inputMap
+// leaves unmapped (-1) is constant false, and so is an input of B's support
+// outside the mapping's image (bMapped false); a role chooses among its
+// mapped actions only.
+func buildRestrictedJoint(a, b *side, suppA, suppB []int32, inputMap []int32, bMapped []bool, sem semantics) (*joint, error) {
 	j := &joint{aVar: make([]int32, len(suppA)), bVar: make([]int32, len(suppB))}
 	byB := make(map[int32]int32, len(suppA)+len(suppB)) // B input -> variable
 	var rolePair map[int32]int32                        // A role -> B role
@@ -67,6 +76,10 @@ func buildJoint(a, b *side, suppA, suppB []int32, inputMap []int32, sem semantic
 		img := i
 		if inputMap != nil {
 			img = inputMap[i]
+		}
+		if img < 0 && bMapped != nil {
+			j.aVar[k] = -1 // unmapped: restricted to false
+			continue
 		}
 		if img < 0 || int(img) >= b.numInputs() {
 			return nil, mappingErrorf("input %d of %q is read by the function but maps to %d (B has %d inputs)",
@@ -107,6 +120,10 @@ func buildJoint(a, b *side, suppA, suppB []int32, inputMap []int32, sem semantic
 			continue
 		}
 		v, ok := byB[i]
+		if !ok && bMapped != nil && !bMapped[i] {
+			j.bVar[k] = -1 // outside the image: restricted to false
+			continue
+		}
 		if !ok {
 			v = int32(len(j.vars))
 			j.vars = append(j.vars, jvar{aIn: -1, bIn: i})
@@ -139,7 +156,7 @@ func buildJoint(a, b *side, suppA, suppB []int32, inputMap []int32, sem semantic
 	slices.Sort(j.props)
 	for gi := range j.groups {
 		g := &j.groups[gi]
-		g.other = len(g.members) < b.numActions(g.role)
+		g.other = len(g.members) < b.availableActions(g.role, bMapped)
 	}
 	return j, nil
 }

@@ -134,6 +134,21 @@ func (s *side) isAction(i int32) bool  { return int(i) >= s.nProps }
 func (s *side) role(i int32) int32     { return s.roleOf[int(i)-s.nProps] }
 func (s *side) numActions(r int32) int { return int(s.base[r+1] - s.base[r]) }
 
+// availableActions counts the actions role r may take: all of them, or
+// with mapped not nil those mapped[i] marks.
+func (s *side) availableActions(r int32, mapped []bool) int {
+	if mapped == nil {
+		return s.numActions(r)
+	}
+	n := 0
+	for i := s.base[r]; i < s.base[r+1]; i++ {
+		if mapped[i] {
+			n++
+		}
+	}
+	return n
+}
+
 // cone is the part of a circuit below one root, renumbered densely: slot 0 is
 // the constant false, slots 1..len(inputs) are the inputs in sorted order, and
 // the gates follow in ascending (topological) order.

@@ -1,0 +1,88 @@
+package satcheck
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// Refutes looks for a difference between fa (of A) and fb (of B) under a
+// partial mapping, on the assignments where every input of fa's support that
+// inputMap leaves unmapped (-1) is false, every input of fb's support outside
+// the mapping's image (bMapped[i] false, one entry per input of B) is false,
+// and, for a next function, every role makes one of its mapped actions.
+//
+// If a bijection σ extending the mapping makes fb∘σ equal to fa, then fa and
+// fb agree on those assignments: σ maps the unmapped inputs of A exactly onto
+// the inputs of B outside the image, so setting the ones false sets the others
+// false. A difference there thus proves that no extension works: a search can
+// prune on it before every input of fa is mapped. Only the cheap stages run
+// (a complete truth table when the space is small, else random simulation),
+// so false means "not refuted", never "equal". When some role has no mapped
+// action there is no such joint move, and nothing is refuted.
+func (c *Checker) Refutes(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool) (bool, error) {
+	if len(inputMap) != c.a.numInputs() || len(bMapped) != c.b.numInputs() {
+		return false, mappingErrorf("input map has %d entries and the image %d, want %d and %d",
+			len(inputMap), len(bMapped), c.a.numInputs(), c.b.numInputs())
+	}
+	if fa.Node() >= c.a.c.NumNodes() || fb.Node() >= c.b.c.NumNodes() {
+		return false, mappingErrorf("literal out of range (%d of %d nodes, %d of %d nodes)",
+			fa, c.a.c.NumNodes(), fb, c.b.c.NumNodes())
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	sem := semanticsOf(kind)
+	if sem == oneHot {
+		if c.a.emptyRole >= 0 || c.b.emptyRole >= 0 {
+			return false, nil
+		}
+		for r := range c.b.p.Roles {
+			if c.b.availableActions(int32(r), bMapped) == 0 {
+				return false, nil
+			}
+		}
+	}
+	suppA, err := c.a.support(fa)
+	if err != nil {
+		return false, err
+	}
+	suppB, err := c.b.support(fb)
+	if err != nil {
+		return false, err
+	}
+	j, err := buildRestrictedJoint(c.a, c.b, suppA, suppB, inputMap, bMapped, sem)
+	if err != nil {
+		return false, err
+	}
+	ca, err := c.a.cone(fa)
+	if err != nil {
+		return false, err
+	}
+	cb, err := c.b.cone(fb)
+	if err != nil {
+		return false, err
+	}
+	if j.log2Rows() <= float64(c.opt.ExhaustiveBits) {
+		c.stats.exhaustive.Add(1)
+		vec, w, rows := j.exhaustiveVectors()
+		va, vb := simulatePair(ca, cb, j, vec, w)
+		return firstDiff(va, vb, rows) >= 0, nil
+	}
+	if c.opt.SimWords <= 0 {
+		return false, nil
+	}
+	// Fresh random vectors, not A's shared input vectors: those can make a
+	// role take an unmapped action, outside the restricted assignments.
+	c.stats.simulations.Add(1)
+	w := c.opt.SimWords
+	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(fa)<<32|uint64(fb)))
+	vec := j.randomVectors(w, nil, rng)
+	va, vb := simulatePair(ca, cb, j, vec, w)
+	if firstDiff(va, vb, 64*w) >= 0 {
+		c.stats.simRefuted.Add(1)
+		return true, nil
+	}
+	return false, nil
+}
