@@ -22,15 +22,17 @@ import (
 )
 
 // Budgets of the property tests. A game takes part when it grounds within
-// corpusGroundTimeout; a comparison that runs past compareTimeout is counted
-// as unknown (a performance limit, never a pass or a failure), and the game's
-// later seeds are skipped. propertyBudget stops starting new comparisons so
-// that the default `go test` stays within a few minutes on two cores
-// (-property.budget=0 runs everything); what was not run is counted and logged.
+// corpusGroundTimeout. A comparison with an equivalent mutant must come out
+// equivalent within compareTimeout (issue #11): unknown fails the test,
+// except on the games listed in pendingEquivalent. A comparison with a
+// different mutant that comes out unknown is counted (proving a difference
+// can take the whole search), and the game's later seeds are skipped.
+// propertyBudget stops starting new comparisons so that the default
+// `go test` stays within a few minutes on two cores (-property.budget=0 runs
+// everything); what was not run is counted and logged.
 const (
 	corpusGroundTimeout = time.Second
 	mutantGroundTimeout = 5 * time.Second
-	compareTimeout      = 3 * time.Second
 	replayPlayouts      = 4
 	replaySteps         = 60
 	replayRandomStates  = 8
@@ -39,6 +41,10 @@ const (
 // propertyBudget stops starting new comparisons after this time per test
 // (zero: no budget, the full set); see the constants above.
 var propertyBudget = flag.Duration("property.budget", 75*time.Second, "time after which the property tests start no new comparison (0: run everything)")
+
+// compareTimeout is the time limit of one comparison: issue 11 asks every
+// comparison of a game with an equivalent variant to finish within 60 s.
+var compareTimeout = flag.Duration("property.timeout", 60*time.Second, "time limit of one comparison of the property tests")
 
 // propertySeeds are the mutation seeds of each game (the first two under -short).
 var propertySeeds = []int64{1, 2, 3}
@@ -176,12 +182,69 @@ func groundMutant(f *grounding.File) (*grounding.Program, error) {
 // through it (checkReplay).
 func TestMutantsEquivalent(t *testing.T) {
 	forMutants(t, func(t *testing.T, g corpusGame, seed int64, seedsLeft int, c *tally) bool {
+		if _, ok := pendingEquivalent[g.path]; ok && *propertyBudget > 0 {
+			c.add("pending_not_run", 1)
+			return false
+		}
 		if !mutantEquivalent(t, g, seed, c) {
 			c.add("skipped_later_seeds", seedsLeft)
 			return false
 		}
 		return true
 	})
+}
+
+// pendingEquivalent lists the games, of those that ground in under a
+// second, whose comparison with an equivalent mutant can still come out
+// unknown within compareTimeout, with the cause measured (issue #11 stays
+// open for them). An unknown on any other game fails TestMutantsEquivalent.
+// The budgeted default run skips these games; -property.budget=0 runs them
+// too, and notes a listed game that comes out equivalent so that the list
+// only shrinks. Measured with -property.budget=0 on 2026-11-25 (36 unknown
+// of 168 games, load average 10-18); factoringTheTurk and
+// bidding-tictactoe_10coins were decided since.
+var pendingEquivalent = map[string]string{
+	"ggp-base/3pffa.kif":                        "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/4pttc.kif":                        "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/battle.kif":                       "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/breakthrough.kif":                 "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/breakthroughHoles.kif":            "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/CephalopodMicro.kif":              "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/checkersBarrelNoKings.kif":        "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/checkersTiny.kif":                 "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/checkersTorus.kif":                "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/chineseCheckers2p.kif":            "equivalent, but 33-50 s a comparison at load 12: too close to the limit to fail a loaded CI run on",
+	"ggp-base/chinesecheckers3.kif":             "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/chinesecheckers4.kif":             "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/chineseCheckers4p.kif":            "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/chinesecheckers6.kif":             "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/chineseCheckers6p.kif":            "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/coloredtrails.kif":                "search: every pruned subtree fails on (next (spot blank blue)), which the graph does not tell apart",
+	"ggp-base/connect5.kif":                     "equivalent, but 33-50 s a comparison at load 12: too close to the limit to fail a loaded CI run on",
+	"ggp-base/crissrace.kif":                    "equivalent, but 33-50 s a comparison at load 12: too close to the limit to fail a loaded CI run on",
+	"ggp-base/cubicup.kif":                      "equivalent, but 33-50 s a comparison at load 12: too close to the limit to fail a loaded CI run on",
+	"ggp-base/cubicup_3player.kif":              "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/duplicateStateLarge.kif":          "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/factoringDelusionsOfAdequacy.kif": "search: the goals read 256 propositions, too many for corners of 4, the only feature that shows their blocks",
+	"ggp-base/factoringPotentPotables.kif":      "search: the goals read too many propositions for corners of 4, the only feature that shows their blocks",
+	"ggp-base/factoringTypedefDestruct.kif":     "search: the goals read too many propositions for corners of 4, the only feature that shows their blocks",
+	"ggp-base/ghostMaze2p.kif":                  "search nodes limit: legal moves pair each location with its wall, which the graph does not show",
+	"ggp-base/hallway.kif":                      "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/knightfight.kif":                  "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/knightwar.kif":                    "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/minichess-evilconjuncts.kif":      "equivalent, but 33-50 s a comparison at load 12: too close to the limit to fail a loaded CI run on",
+	"ggp-base/mummyMaze2p_2007.kif":             "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/nineBoardTicTacToe.kif":           "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/pacman2p.kif":                     "search nodes limit (4,194,304)",
+	"ggp-base/pacman3p.kif":                     "search nodes limit (4,194,304)",
+	"ggp-base/quad.kif":                         "time limit: the graph phase alone took 50-70 s at load 10-18",
+	"ggp-base/quad_7x7.kif":                     "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/queens.kif":                       "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/tictactoe_3d_6player.kif":         "equivalent, but 33-50 s a comparison at load 12: too close to the limit to fail a loaded CI run on",
+	"ggp-base/tictactoex9.kif":                  "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/tttcc4.kif":                       "time limit (60 s at load 10-18; phases not measured apart)",
+	"ggp-base/wallmaze.kif":                     "equivalent, but 33-50 s a comparison at load 12: too close to the limit to fail a loaded CI run on",
+	"ggp-base/Zhadu.kif":                        "time limit: the graph phase alone took 50-70 s at load 10-18",
 }
 
 // forMutants runs one of the property tests: for every corpus game that
@@ -244,20 +307,28 @@ func mutantEquivalent(t *testing.T, g corpusGame, seed int64, c *tally) bool {
 		c.note("%s seed %d: mutant does not ground: %v", g.path, seed, err)
 		return false
 	}
-	rep, err := equiv.ComparePrograms(context.Background(), g.p, pb, equiv.Limits{Timeout: compareTimeout})
+	rep, err := equiv.ComparePrograms(context.Background(), g.p, pb, equiv.Limits{Timeout: *compareTimeout})
 	if err != nil {
 		t.Errorf("seed %d (%v): Compare: %v", seed, v.Applied, err)
 		return true
 	}
 	switch rep.Verdict {
 	case equiv.Unknown:
-		c.add("unknown", 1)
-		c.note("%s seed %d: unknown (%s)", g.path, seed, rep.Reason)
+		if cause, ok := pendingEquivalent[g.path]; ok {
+			c.add("unknown_pending", 1)
+			c.note("%s seed %d: unknown, as listed in pendingEquivalent (%s): %s", g.path, seed, cause, rep.Reason)
+			return false
+		}
+		c.add("FAILED_unknown", 1)
+		t.Errorf("seed %d (%v): Compare = unknown after %v: %s", seed, v.Applied, time.Duration(rep.Stats.PhaseMs["ground"]+rep.Stats.PhaseMs["graph"]+rep.Stats.PhaseMs["search"]+rep.Stats.PhaseMs["verify"])*time.Millisecond, rep.Reason)
 		return false
 	case equiv.NotEquivalent:
 		c.add("FAILED", 1)
 		t.Errorf("seed %d (%v): Compare = not_equivalent: %s", seed, v.Applied, rep.Reason)
 		return true
+	}
+	if _, ok := pendingEquivalent[g.path]; ok {
+		c.note("%s seed %d: equivalent; if every seed is, take it off pendingEquivalent", g.path, seed)
 	}
 	if err := checkMapping(g.p, pb, rep, seed); err != nil {
 		c.add("FAILED", 1)
@@ -417,7 +488,7 @@ func mutantDifferent(t *testing.T, g corpusGame, seed int64, c *tally) bool {
 		c.add("mutant_not_grounded", 1)
 		return true
 	}
-	rep, err := equiv.ComparePrograms(context.Background(), g.p, pb, equiv.Limits{Timeout: compareTimeout})
+	rep, err := equiv.ComparePrograms(context.Background(), g.p, pb, equiv.Limits{Timeout: *compareTimeout})
 	if err != nil {
 		t.Errorf("seed %d (%s): Compare: %v", seed, change, err)
 		return true
