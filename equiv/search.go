@@ -34,6 +34,9 @@ type search struct {
 	checkTime     time.Duration
 	firstFailure  string
 	failures      []int64 // failures[f]: partial mappings pruned because f differs from its image
+	refuted       int64   // subtrees pruned by a check under a partial input mapping
+	bMapped       []bool  // bMapped[i]: B's input i is the image of a mapped input of A
+	bMappedAt     int64   // the node bMapped was computed at
 	err           error
 }
 
@@ -96,10 +99,16 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 				continue
 			}
 			s.stamp[f] = s.nodes
-			if !s.ready(partial, int(f)) {
+			var ok bool
+			var err error
+			switch {
+			case s.ready(partial, int(f)):
+				ok, err = s.check(partial, int(f))
+			case s.ownMapped(partial, int(f)):
+				ok, err = s.refute(partial, int(f))
+			default:
 				continue
 			}
-			ok, err := s.check(partial, int(f))
 			if err != nil {
 				// A limit or cancellation: stop the search and report it. A
 				// limit on one check leaves that function to the final Verify.
@@ -116,6 +125,65 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 		}
 	}
 	return false
+}
+
+// ownMapped reports whether f's own vertex (its action, proposition or
+// role; terminal has none) is mapped, so that its image is known.
+func (s *search) ownMapped(partial isomorph.Mapping, f int) bool {
+	if s.funcs[f].Kind == grounding.FuncTerminal {
+		return true
+	}
+	return partial[s.need[f][0]] >= 0
+}
+
+// refute checks f against its image on the joint moves and states that
+// leave A's unmapped inputs and B's inputs outside the image false
+// (satcheck.Checker.Refutes): a difference there holds for every completion
+// of the partial mapping, so the subtree is pruned before all of f's inputs
+// are mapped. It returns false to prune.
+func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
+	t0 := time.Now()
+	defer func() { s.checkTime += time.Since(t0) }()
+	fn := s.funcs[f]
+	for _, in := range s.inputs[f] {
+		img, ok := s.image(partial, int(in))
+		if !ok {
+			return false, nil
+		}
+		s.inputMap[in] = img
+	}
+	fb, ok := s.imageFunc(partial, fn)
+	if !ok {
+		return false, nil
+	}
+	if s.bMappedAt != s.nodes {
+		s.markImage(partial)
+	}
+	refuted, err := s.checker.Refutes(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap, s.bMapped)
+	if err != nil || !refuted {
+		return true, err
+	}
+	s.failures[f]++
+	s.refuted++
+	if s.firstFailure == "" {
+		s.firstFailure = s.a.p.FunctionName(fn) + " differs from its image under the partial mapping"
+	}
+	return false, nil
+}
+
+// markImage fills bMapped for the current node.
+func (s *search) markImage(partial isomorph.Mapping) {
+	pa := s.a.p
+	if s.bMapped == nil {
+		s.bMapped = make([]bool, s.b.p.NumInputs())
+	}
+	clear(s.bMapped)
+	for in := range pa.NumInputs() {
+		if img, ok := s.image(partial, in); ok && img >= 0 {
+			s.bMapped[img] = true
+		}
+	}
+	s.bMappedAt = s.nodes
 }
 
 func (s *search) ready(partial isomorph.Mapping, f int) bool {
@@ -169,7 +237,8 @@ func (s *search) mostFailed() string {
 	return fmt.Sprintf("%s differed from its image in %d of %d pruned subtrees", s.a.p.FunctionName(s.funcs[best]), s.failures[best], s.pruned)
 }
 
-// image maps a circuit input of A through the vertex mapping to B's input.
+// image maps a circuit input of A through the vertex mapping to B's input
+// (-1 when it is not mapped yet); false when the kinds do not match.
 func (s *search) image(partial isomorph.Mapping, in int) (int32, bool) {
 	pa, ga, pb, gb := s.a.p, s.a.g, s.b.p, s.b.g
 	role, idx := pa.InputOf(in)
@@ -178,6 +247,9 @@ func (s *search) image(partial isomorph.Mapping, in int) (int32, bool) {
 		v = ga.PropVertex(idx)
 	} else {
 		v = ga.ActionVertex(role, idx)
+	}
+	if partial[v] < 0 {
+		return -1, true // unmapped
 	}
 	w := gb.Vertex(int(partial[v]))
 	switch {
