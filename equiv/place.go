@@ -59,6 +59,12 @@ type Placer struct {
 	// Analyzed, if set, receives a game's analysis when Place computed its
 	// graph part (the server stores it).
 	Analyzed func(ctx context.Context, game int64, a Analysis)
+	// Defer, if set, is asked before a game whose comparisons left
+	// candidate classes unresolved opens a class of its own: when it
+	// returns true, Place leaves the game without a class and returns a
+	// Placement with Deferred set (the server's fast lane hands such games
+	// to its slow lane, with larger budgets).
+	Defer func(unresolved []Unresolved) bool
 
 	locks keyLocks
 }
@@ -72,6 +78,8 @@ type Placement struct {
 	// Unresolved lists the candidate classes whose comparison ended
 	// without a verdict: the game may belong to one of them.
 	Unresolved []Unresolved
+	// Deferred: Placer.Defer kept the game out of any class.
+	Deferred bool
 }
 
 // Unresolved is a candidate class that a comparison could not decide.
@@ -89,7 +97,10 @@ type Unresolved struct {
 // part of g's analysis is computed only when a candidate class exists.
 func (pl *Placer) Place(ctx context.Context, id int64, g *Prepared) (*Placement, error) {
 	a := g.Analysis()
-	unlock := pl.locks.lock(a.Invariants)
+	unlock, err := pl.locks.lock(ctx, a.Invariants)
+	if err != nil {
+		return nil, err
+	}
 	defer unlock()
 	all, err := pl.Book.Candidates(ctx, &a)
 	if err != nil {
@@ -152,6 +163,10 @@ func (pl *Placer) Place(ctx context.Context, id int64, g *Prepared) (*Placement,
 			unresolved(c, rp.Limit, fmt.Sprintf("compare with %s: %s", r.Name, rp.Reason))
 		}
 	}
+	if len(out.Unresolved) > 0 && pl.Defer != nil && pl.Defer(out.Unresolved) {
+		out.Deferred = true
+		return out, nil
+	}
 	cl, err := pl.Book.Open(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("open class: %w", err)
@@ -200,36 +215,42 @@ func LimitName(ctx context.Context, err error) string {
 	return "error"
 }
 
-// keyLocks is a mutex per key, dropped when nobody holds or waits for it.
+// keyLocks is a lock per key, dropped when nobody holds or waits for it.
 type keyLocks struct {
 	mu sync.Mutex
 	m  map[string]*keyLock
 }
 
 type keyLock struct {
-	sync.Mutex
+	ch    chan struct{} // holds a token while locked
 	users int
 }
 
-func (k *keyLocks) lock(key string) (unlock func()) {
+// lock takes the lock of key, or returns ctx's error if ctx ends first.
+func (k *keyLocks) lock(ctx context.Context, key string) (unlock func(), err error) {
 	k.mu.Lock()
 	if k.m == nil {
 		k.m = map[string]*keyLock{}
 	}
 	l := k.m[key]
 	if l == nil {
-		l = &keyLock{}
+		l = &keyLock{ch: make(chan struct{}, 1)}
 		k.m[key] = l
 	}
 	l.users++
 	k.mu.Unlock()
-	l.Lock()
-	return func() {
-		l.Unlock()
+	done := func() {
 		k.mu.Lock()
 		if l.users--; l.users == 0 {
 			delete(k.m, key)
 		}
 		k.mu.Unlock()
+	}
+	select {
+	case l.ch <- struct{}{}:
+		return func() { <-l.ch; done() }, nil
+	case <-ctx.Done():
+		done()
+		return nil, ctx.Err()
 	}
 }
