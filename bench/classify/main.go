@@ -101,6 +101,8 @@ type result struct {
 	// words of the error.
 	ErrorsByKind map[string]int `json:"errors_by_kind"`
 	TimedOut     bool           `json:"timed_out"`
+	// ServerPeakRSSMiB is the server's peak resident memory (VmHWM).
+	ServerPeakRSSMiB float64 `json:"server_peak_rss_mib"`
 }
 
 func run(ctx context.Context, o options) error {
@@ -188,6 +190,7 @@ func run(ctx context.Context, o options) error {
 		break
 	}
 	res.PlacedS = time.Since(start).Seconds()
+	res.ServerPeakRSSMiB = peakRSS(srv.Pid())
 	classes, err := listAll[classJSON](context.WithoutCancel(ctx), cl, srv.Base+"/api/v1/classes")
 	if err != nil {
 		return err
@@ -221,6 +224,7 @@ func (r *result) print(w io.Writer) {
 	fmt.Fprintf(w, "files %d: uploads accepted %d (%d duplicate texts), rejected %v\n", r.Files, r.Accepted, r.Duplicates, r.Rejected)
 	fmt.Fprintf(w, "games stored %d: in a class %d, with an error %d %v\n", r.Games, r.Placed, r.Errors, r.ErrorsByKind)
 	fmt.Fprintf(w, "uploads took %.1fs; every game placed after %.1fs (timed out: %v)\n", r.UploadS, r.PlacedS, r.TimedOut)
+	fmt.Fprintf(w, "server peak RSS %.0f MiB\n", r.ServerPeakRSSMiB)
 	fmt.Fprintf(w, "comparisons %d, slow-lane placements %d, placements with unresolved candidates %d, merged by comparisons %d\n",
 		r.Comparisons, r.SlowLane, r.Unresolved, r.Merged)
 	fmt.Fprintf(w, "classes %d, of more than one game %d:\n", r.Classes, len(r.NonTrivial))
@@ -425,4 +429,20 @@ func (l *logCounter) Write(p []byte) (int, error) {
 	}
 	l.buf = l.buf[min(consumed, len(l.buf)):]
 	return len(p), nil
+}
+
+// peakRSS reads a process's peak resident memory in MiB from /proc (0
+// where there is none).
+func peakRSS(pid int) float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }

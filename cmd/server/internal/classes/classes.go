@@ -267,6 +267,12 @@ func (c *Classifier) release(id int64) {
 // run places one game in a lane, counting failures; after MaxAttempts
 // the game is marked with the error so it no longer blocks the queue.
 func (c *Classifier) run(ctx context.Context, t task, slow bool) {
+	// The dispatcher's page may be stale: a game released a moment ago may
+	// have been placed or marked since.
+	if g, err := c.Store.GetGame(ctx, t.game.ID); err != nil || g.ClassID != 0 || g.Error != "" {
+		c.release(t.game.ID)
+		return
+	}
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c.mu.Lock()
