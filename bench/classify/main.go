@@ -84,11 +84,14 @@ type result struct {
 	Accepted   int            `json:"uploads_accepted"` // 200 or 201
 	Duplicates int            `json:"duplicate_texts"`  // 200: a text stored before under another name
 	Rejected   map[string]int `json:"uploads_rejected"` // by status and code
-	Games      int            `json:"games_stored"`
-	Placed     int            `json:"games_in_a_class"`
-	Errors     int            `json:"games_with_an_error"`
-	UploadS    float64        `json:"upload_seconds"`
-	PlacedS    float64        `json:"seconds_until_all_placed"`
+	// RejectedFiles lists the files whose upload was refused, with the
+	// status and code.
+	RejectedFiles []string `json:"rejected_files"`
+	Games         int      `json:"games_stored"`
+	Placed        int      `json:"games_in_a_class"`
+	Errors        int      `json:"games_with_an_error"`
+	UploadS       float64  `json:"upload_seconds"`
+	PlacedS       float64  `json:"seconds_until_all_placed"`
 	// From the classifier's log lines.
 	Comparisons int `json:"comparisons"`
 	SlowLane    int `json:"slow_lane_placements"`
@@ -222,6 +225,8 @@ func run(ctx context.Context, o options) error {
 
 func (r *result) print(w io.Writer) {
 	fmt.Fprintf(w, "files %d: uploads accepted %d (%d duplicate texts), rejected %v\n", r.Files, r.Accepted, r.Duplicates, r.Rejected)
+	slices.Sort(r.RejectedFiles)
+	fmt.Fprintf(w, "rejected: %s\n", strings.Join(r.RejectedFiles, ", "))
 	fmt.Fprintf(w, "games stored %d: in a class %d, with an error %d %v\n", r.Games, r.Placed, r.Errors, r.ErrorsByKind)
 	fmt.Fprintf(w, "uploads took %.1fs; every game placed after %.1fs (timed out: %v)\n", r.UploadS, r.PlacedS, r.TimedOut)
 	fmt.Fprintf(w, "server peak RSS %.0f MiB\n", r.ServerPeakRSSMiB)
@@ -287,6 +292,7 @@ func uploadAll(ctx context.Context, cl *http.Client, base, dir string, files []s
 					res.Duplicates++
 				default:
 					res.Rejected[strconv.Itoa(status)+" "+code]++
+					res.RejectedFiles = append(res.RejectedFiles, fmt.Sprintf("%s (%d %s)", f, status, code))
 				}
 				mu.Unlock()
 			}

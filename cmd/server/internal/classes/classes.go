@@ -437,8 +437,10 @@ func (c *Classifier) rekey(ctx context.Context) int {
 	}
 	n := 0
 	for _, g := range games {
+		// The fast lane's budget: the dispatcher waits for this. A game
+		// its class finds through other members needs no keys of its own.
 		lim := c.Limits
-		lim.Timeout = c.GameTimeout
+		lim.Timeout = c.QuickTimeout
 		prep, err := c.Prepare(ctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim, false)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -517,6 +519,7 @@ func (c *Classifier) join(ctx context.Context, game, class, via int64) {
 	c.mu.Unlock()
 	c.Log.Info("game placed", slog.Int64("game", game), slog.Int64("class", class), slog.String("outcome", "merged"), slog.Int64("proven_equivalent_to", via))
 	c.count("merged")
+	c.applyPending(ctx, game)
 }
 
 // applyPending applies the proven pairs that involve a game just placed.

@@ -204,6 +204,9 @@ func TestClassifierSlowLane(t *testing.T) {
 	cl.QuickTimeout = 100 * time.Millisecond
 	cl.Prepare = func(ctx context.Context, src equiv.Source, lim equiv.Limits, graph bool) (*equiv.Prepared, error) {
 		if src.Name == "slow" {
+			if lim.Timeout < time.Minute {
+				return nil, errors.New("too slow for this budget") // the merged game's keys
+			}
 			<-ctx.Done() // a game whose analysis takes longer than any budget
 			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				close(stopped) // the slow lane's placement was stopped
