@@ -67,21 +67,6 @@ func TestSymmetriesTicTacToe(t *testing.T) {
 	t.Logf("%d generators, %d candidates, %v", len(rep.Generators), rep.Candidates, rep.PhaseMs)
 }
 
-func TestClassify(t *testing.T) {
-	srcs := []equiv.Source{
-		source(t, "ggp-base-repo/ticTacToe.kif"),
-		source(t, "ggp-base-repo/connectFour.kif"),
-		source(t, "ggp-base/sum15.kif"),
-		source(t, "ggp-base-tests/ticTacToe.kif"),
-	}
-	got, err := equiv.Classify(context.Background(), srcs, equiv.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Classes) != 2 || len(got.Classes[0]) != 3 || got.Classes[1][0] != 1 {
-		t.Fatalf("classes = %v (errors %v), want [[0 2 3] [1]]", got.Classes, got.Errors)
-	}
-}
 
 // TestUnknownNamesPruningFunction: when the search runs out of nodes after
 // early checks failed, the reason names the function that failed most. The

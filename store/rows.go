@@ -92,7 +92,8 @@ type symmetryFailureRow struct {
 func (symmetryFailureRow) TableName() string { return "symmetry_failures" }
 
 // rowModels lists one value of every row model, for the schema test.
-var rowModels = []any{&gameRow{}, &aliasRow{}, &classRow{}, &comparisonRow{}, &symmetryRow{}, &symmetryFailureRow{}}
+var rowModels = []any{&gameRow{}, &aliasRow{}, &classRow{}, &comparisonRow{}, &symmetryRow{}, &symmetryFailureRow{},
+	&gameAnalysisRow{}}
 
 // jsonText is a JSON document in a TEXT (SQLite) or JSON (PostgreSQL)
 // column. It is written as a string, so that SQLite stores text that

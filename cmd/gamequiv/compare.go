@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/grounding"
@@ -17,7 +16,6 @@ import (
 func init() {
 	register("compare", "decide whether two games are equivalent; print the mapping", runCompare)
 	register("symmetries", "list a game's verified self-equivalences", runSymmetries)
-	register("classify", "group games into equivalence classes", runClassify)
 }
 
 // equivFlags registers the limits of a comparison; call the result after
@@ -159,46 +157,5 @@ func runSymmetries(ctx context.Context, args []string, io stdio) int {
 	}
 	fmt.Fprintf(io.out, "%s: %s verified symmetries (graph automorphisms: %s), %d generators, role symmetric: %v\n",
 		pos[0], rep.Order, rep.GraphOrder, len(rep.Generators), rep.RoleSymmetric)
-	return exitOK
-}
-
-func runClassify(ctx context.Context, args []string, io stdio) int {
-	fs := newFlags("classify", "FILES...", io)
-	asJSON := fs.Bool("json", false, "print JSON")
-	lim := equivFlags(fs)
-	pos, code, ok := parseArgs(fs, args, 1, -1)
-	if !ok {
-		return code
-	}
-	srcs := make([]equiv.Source, len(pos))
-	for i, p := range pos {
-		s, err := readSource(p)
-		if err != nil {
-			return fail(io, err)
-		}
-		srcs[i] = s
-	}
-	start := time.Now()
-	res, err := equiv.Classify(ctx, srcs, lim())
-	if err != nil {
-		return fail(io, err)
-	}
-	classes := make([][]string, len(res.Classes))
-	for c, members := range res.Classes {
-		for _, i := range members {
-			classes[c] = append(classes[c], pos[i])
-		}
-	}
-	errs := map[string]string{}
-	for i, e := range res.Errors {
-		errs[pos[i]] = e.Error()
-		fmt.Fprintf(io.err, "warning: %v\n", e)
-	}
-	if *asJSON {
-		return writeJSON(io, map[string]any{"classes": classes, "errors": errs, "comparisons": res.Comparisons, "ms": ms(time.Since(start))})
-	}
-	for _, c := range classes {
-		fmt.Fprintln(io.out, c)
-	}
 	return exitOK
 }

@@ -1,18 +1,28 @@
 // Package classes keeps the equivalence classes of the stored games up to
-// date in the background: every new game is analysed (certificate and
-// invariants), compared with the representative of each candidate class,
-// and placed in the first class it is equivalent to, or in a new class.
-// When a comparison job proves two games of different classes equivalent,
-// the classes are merged.
+// date in the background, with equiv.Placer: the algorithm of `gamequiv
+// classify`, over classes kept in the store. Every new game is analysed
+// once (its analysis is stored), compared with the representative of each
+// candidate class (representatives keep their prepared form in memory),
+// and placed in the first class it is proven equivalent to, or in a new
+// class. Several workers place games at once. A placement runs first in a
+// fast lane under a short budget; a game that needs more is handed to a
+// slow lane, so that a long placement never holds up small games. When a
+// comparison job proves two games equivalent, their classes merge at once
+// (a game still being placed joins the other's class and its placement
+// stops).
 package classes
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gamequiv/gamequiv/api"
@@ -23,31 +33,53 @@ import (
 // Store is what the classifier needs; *store.DB implements it.
 type Store interface {
 	store.Classes
+	store.Analyses
 	GetGame(ctx context.Context, id int64) (*store.Game, error)
 }
 
 // Defaults of Classifier.
 const (
-	DefaultBatch       = 10
-	DefaultPollMin     = 100 * time.Millisecond
-	DefaultPollMax     = time.Second
-	DefaultMaxAttempts = 3
+	DefaultBatch           = 50
+	DefaultPollMin         = 100 * time.Millisecond
+	DefaultPollMax         = time.Second
+	DefaultMaxAttempts     = 3
+	DefaultQuickTimeout    = 10 * time.Second
+	DefaultGameTimeout     = time.Minute
+	DefaultCompareTimeout  = 2 * time.Minute
+	DefaultSlowWorkers     = 1
+	DefaultRepresentatives = 64
+	// slowQueue bounds the games waiting for the slow lane; past it a game
+	// goes back to the store's backlog and is tried again later.
+	slowQueue = 4096
 )
 
 // Classifier places games in classes. Set the fields, then call Run once;
 // Merge may be called concurrently with Run.
 type Classifier struct {
 	Store Store
-	// Log receives errors; nil discards them.
+	// Log receives errors and placements; nil discards them.
 	Log *slog.Logger
 	// Metrics, if not nil, counts the games placed.
 	Metrics *api.Metrics
-	// Limits bounds each analysis and each comparison with a
-	// representative.
+	// Limits bounds grounding, graphs, searches and SAT of every step; its
+	// Timeout is ignored (see the budgets below).
 	Limits equiv.Limits
-	// Analyze and Compare default to equiv.Analyze and equiv.Compare.
-	Analyze func(ctx context.Context, src equiv.Source, lim equiv.Limits) (*equiv.Analysis, error)
-	Compare func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error)
+	// QuickTimeout is the fast lane's budget for a whole placement
+	// (analysis and comparisons); a game that needs more goes to the slow
+	// lane. 0 means DefaultQuickTimeout.
+	QuickTimeout time.Duration
+	// GameTimeout is the slow lane's budget for one game's analysis
+	// (grounding; graph and certificate), CompareTimeout for one
+	// comparison with a representative; 0 means the defaults.
+	GameTimeout, CompareTimeout time.Duration
+	// Workers places games in the fast lane at once; 0 means the number of
+	// CPUs. SlowWorkers serve the slow lane; 0 means DefaultSlowWorkers.
+	Workers, SlowWorkers int
+	// Representatives is the number of class representatives kept
+	// prepared in memory; 0 means DefaultRepresentatives.
+	Representatives int
+	// Prepare defaults to equiv.Prepare (tests replace it).
+	Prepare func(ctx context.Context, src equiv.Source, lim equiv.Limits, graph bool) (*equiv.Prepared, error)
 	// Batch is the number of games fetched at a time; 0 means DefaultBatch.
 	Batch int
 	// PollMin and PollMax bound the idle back-off; 0 means the defaults.
@@ -57,10 +89,25 @@ type Classifier struct {
 	// means DefaultMaxAttempts.
 	MaxAttempts int
 
-	// mu serializes the changes of classes (placing a game, merging).
-	mu       sync.Mutex
 	once     sync.Once
-	attempts map[int64]int // of Run's goroutine only
+	fast     *equiv.Placer
+	slow     *equiv.Placer
+	reps     *repCache
+	slowCh   chan task
+	placed   atomic.Int64 // games placed (joined or opened)
+	compares atomic.Int64 // comparisons with representatives
+
+	mu       sync.Mutex
+	busy     map[int64]context.CancelFunc // games queued or being placed
+	attempts map[int64]int
+	pending  [][2]int64 // proven pairs of which neither game had a class
+}
+
+// task is a game for a lane; prep is its prepared form when the fast lane
+// got that far.
+type task struct {
+	game store.Game
+	prep *equiv.Prepared
 }
 
 func (c *Classifier) defaults() { c.once.Do(c.setDefaults) }
@@ -69,11 +116,8 @@ func (c *Classifier) setDefaults() {
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
-	if c.Analyze == nil {
-		c.Analyze = equiv.Analyze
-	}
-	if c.Compare == nil {
-		c.Compare = equiv.Compare
+	if c.Prepare == nil {
+		c.Prepare = equiv.Prepare
 	}
 	if c.Batch <= 0 {
 		c.Batch = DefaultBatch
@@ -87,51 +131,182 @@ func (c *Classifier) setDefaults() {
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = DefaultMaxAttempts
 	}
+	if c.QuickTimeout <= 0 {
+		c.QuickTimeout = DefaultQuickTimeout
+	}
+	if c.GameTimeout <= 0 {
+		c.GameTimeout = DefaultGameTimeout
+	}
+	if c.CompareTimeout <= 0 {
+		c.CompareTimeout = DefaultCompareTimeout
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.SlowWorkers <= 0 {
+		c.SlowWorkers = DefaultSlowWorkers
+	}
+	if c.Representatives <= 0 {
+		c.Representatives = DefaultRepresentatives
+	}
+	c.busy = map[int64]context.CancelFunc{}
 	c.attempts = map[int64]int{}
+	c.slowCh = make(chan task, slowQueue)
+	c.reps = &repCache{cap: c.Representatives, entries: map[int64]*repEntry{}, load: c.loadRepresentative}
+	book := &storeBook{c: c}
+	fastLim, slowLim := c.Limits, c.Limits
+	fastLim.Timeout, slowLim.Timeout = c.QuickTimeout, c.CompareTimeout
+	fastLim.Progress, slowLim.Progress = nil, nil
+	c.fast = &equiv.Placer{Book: book, Representative: c.reps.get, Limits: fastLim, Analyzed: c.storeAnalysis,
+		Defer: func(us []equiv.Unresolved) bool {
+			for _, u := range us {
+				if u.Limit == "Timeout" || u.Limit == "GameTimeout" {
+					return true // the slow lane's budgets may decide it
+				}
+			}
+			return false
+		}}
+	c.slow = &equiv.Placer{Book: book, Representative: c.reps.get, Limits: slowLim, Analyzed: c.storeAnalysis}
+}
+
+// Stats reports the games placed and the comparisons run since start.
+func (c *Classifier) Stats() (placed, comparisons int64) {
+	return c.placed.Load(), c.compares.Load()
 }
 
 // Run places the games awaiting a class until ctx is cancelled.
 func (c *Classifier) Run(ctx context.Context) {
 	c.defaults()
+	fastCh := make(chan task)
+	var wg sync.WaitGroup
+	for range c.Workers {
+		wg.Go(func() {
+			for t := range fastCh {
+				c.run(ctx, t, false)
+			}
+		})
+	}
+	for range c.SlowWorkers {
+		wg.Go(func() {
+			for {
+				select {
+				case t := <-c.slowCh:
+					c.run(ctx, t, true)
+				case <-ctx.Done():
+					return
+				}
+			}
+		})
+	}
+	c.dispatch(ctx, fastCh)
+	close(fastCh)
+	wg.Wait()
+}
+
+// dispatch feeds the fast lane with the games awaiting a class, smallest
+// descriptions first within a batch, skipping games already queued or
+// being placed; when none waits it stores the analyses that games placed
+// without one lack.
+func (c *Classifier) dispatch(ctx context.Context, fastCh chan<- task) {
 	delay := c.PollMin
+	var cursor int64
 	for ctx.Err() == nil {
-		games, err := c.Store.GamesAwaitingClass(ctx, c.Batch)
-		if err != nil && ctx.Err() == nil {
-			c.Log.Warn("games awaiting class", slog.Any("err", err))
-		}
-		if len(games) == 0 {
+		games, next, err := c.Store.AwaitingClass(ctx, store.Page{Cursor: cursor, Limit: c.Batch})
+		if err != nil {
+			if ctx.Err() == nil {
+				c.Log.Warn("games awaiting class", slog.Any("err", err))
+			}
 			sleep(ctx, delay)
 			delay = min(delay*2, c.PollMax)
 			continue
 		}
-		delay = c.PollMin
-		for i := range games {
-			if ctx.Err() != nil {
+		cursor = next
+		slices.SortStableFunc(games, func(a, b store.Game) int { return len(a.GDL) - len(b.GDL) })
+		sent := 0
+		for _, g := range games {
+			if !c.claim(g.ID) {
+				continue
+			}
+			select {
+			case fastCh <- task{game: g}:
+				sent++
+			case <-ctx.Done():
+				c.release(g.ID)
 				return
 			}
-			c.place(ctx, &games[i])
 		}
+		if sent > 0 || cursor != 0 {
+			delay = c.PollMin
+			continue
+		}
+		if c.rekey(ctx) > 0 {
+			continue
+		}
+		sleep(ctx, delay)
+		delay = min(delay*2, c.PollMax)
 	}
 }
 
-// place classifies one game, counting failures; after MaxAttempts the
-// game is marked with the error so it no longer blocks the queue.
-func (c *Classifier) place(ctx context.Context, g *store.Game) {
-	outcome, err := c.classify(ctx, g)
-	if err == nil {
-		delete(c.attempts, g.ID)
-		c.count(outcome)
+// claim marks a game busy; false if it already is.
+func (c *Classifier) claim(id int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.busy[id]; ok {
+		return false
+	}
+	c.busy[id] = func() {}
+	return true
+}
+
+func (c *Classifier) release(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.busy, id)
+}
+
+// run places one game in a lane, counting failures; after MaxAttempts
+// the game is marked with the error so it no longer blocks the queue.
+func (c *Classifier) run(ctx context.Context, t task, slow bool) {
+	// The dispatcher's page may be stale: a game released a moment ago may
+	// have been placed or marked since.
+	if g, err := c.Store.GetGame(ctx, t.game.ID); err != nil || g.ClassID != 0 || g.Error != "" {
+		c.release(t.game.ID)
 		return
 	}
-	if ctx.Err() != nil {
-		return // shutting down: the game is placed on the next start
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.busy[t.game.ID] = cancel // Merge stops a placement it made moot
+	c.mu.Unlock()
+	outcome, err := c.place(pctx, t, slow)
+	if outcome == "slow" {
+		return // still busy: the slow lane has it
 	}
-	c.attempts[g.ID]++
-	c.Log.Warn("classify game", slog.Int64("game", g.ID), slog.Int("attempt", c.attempts[g.ID]), slog.Any("err", err))
-	if c.attempts[g.ID] >= c.MaxAttempts {
-		delete(c.attempts, g.ID)
-		if err := c.Store.SetGameError(ctx, g.ID, "classification failed: "+err.Error()); err != nil {
-			c.Log.Warn("set game error", slog.Int64("game", g.ID), slog.Any("err", err))
+	defer c.release(t.game.ID)
+	if err == nil {
+		c.mu.Lock()
+		delete(c.attempts, t.game.ID)
+		c.mu.Unlock()
+		c.count(outcome)
+		if outcome == "assigned" || outcome == "new_class" {
+			c.applyPending(ctx, t.game.ID)
+		}
+		return
+	}
+	if ctx.Err() != nil || pctx.Err() != nil {
+		return // shutting down, or Merge placed the game
+	}
+	c.mu.Lock()
+	c.attempts[t.game.ID]++
+	n := c.attempts[t.game.ID]
+	if n >= c.MaxAttempts {
+		delete(c.attempts, t.game.ID)
+	}
+	c.mu.Unlock()
+	c.Log.Warn("classify game", slog.Int64("game", t.game.ID), slog.Int("attempt", n), slog.Any("err", err))
+	if n >= c.MaxAttempts {
+		if err := c.Store.SetGameError(ctx, t.game.ID, "classification failed: "+err.Error()); err != nil {
+			c.Log.Warn("set game error", slog.Int64("game", t.game.ID), slog.Any("err", err))
 		}
 		c.count("error")
 	}
@@ -143,13 +318,15 @@ func (c *Classifier) count(outcome string) {
 	}
 }
 
-// classify analyses a game and places it. It returns the outcome for the
-// metric: assigned, new_class, invalid (the game cannot be analysed; it is
-// marked with the error) or "" (someone else placed it meanwhile).
-func (c *Classifier) classify(ctx context.Context, g *store.Game) (outcome string, err error) {
+// place analyses a game (unless the fast lane did) and places it. It
+// returns the outcome for the metric: assigned, new_class, invalid (the
+// game cannot be analysed within the limits; it is marked with the
+// error), slow (handed to the slow lane) or "" (someone else placed it
+// meanwhile).
+func (c *Classifier) place(ctx context.Context, t task, slow bool) (outcome string, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			c.Log.Error("panic in classifier", slog.Int64("game", g.ID),
+			c.Log.Error("panic in classifier", slog.Int64("game", t.game.ID),
 				slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
 			if c.Metrics != nil {
 				c.Metrics.Panics.WithLabelValues("classifier").Inc()
@@ -157,75 +334,141 @@ func (c *Classifier) classify(ctx context.Context, g *store.Game) (outcome strin
 			outcome, err = "", fmt.Errorf("panic: %v", v)
 		}
 	}()
-	src := equiv.Source{Name: g.Name, GDL: g.GDL}
-	an, err := c.Analyze(ctx, src, c.Limits)
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		// Invalid under the current limits, or too large: say why, once.
-		if err := c.Store.SetGameError(ctx, g.ID, err.Error()); err != nil {
-			return "", err
-		}
-		return "invalid", nil
+	start := time.Now()
+	lctx, cancel := ctx, context.CancelFunc(func() {})
+	if !slow {
+		lctx, cancel = context.WithTimeout(ctx, c.QuickTimeout)
 	}
-	keys := store.Analysis{Certificate: an.Certificate, Invariants: an.Invariants}
-	if err := c.Store.SetGameAnalysis(ctx, g.ID, keys); err != nil {
-		return "", err
-	}
-	cands, err := c.Store.CandidateClasses(ctx, keys)
-	if err != nil {
-		return "", err
-	}
-	for _, cl := range cands {
-		if cl.Representative == g.ID {
-			continue
+	defer cancel()
+	toSlow := func(prep *equiv.Prepared) (string, error) {
+		select {
+		case c.slowCh <- task{game: t.game, prep: prep}:
+			c.count("deferred")
+			return "slow", nil
+		default:
+			return "", errors.New("slow lane full")
 		}
-		rep, err := c.Store.GetGame(ctx, cl.Representative)
-		if err != nil {
-			return "", err
-		}
-		r, err := c.Compare(ctx, src, equiv.Source{Name: rep.Name, GDL: rep.GDL}, c.Limits)
+	}
+	g := t.game
+	prep := t.prep
+	if prep == nil {
+		lim := c.Limits
+		lim.Timeout = c.GameTimeout
+		prep, err = c.Prepare(lctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim, false)
 		if err != nil {
 			if ctx.Err() != nil {
 				return "", ctx.Err()
 			}
-			c.Log.Warn("compare with representative", slog.Int64("game", g.ID), slog.Int64("representative", rep.ID), slog.Any("err", err))
-			continue
+			if !slow && lctx.Err() != nil {
+				return toSlow(nil)
+			}
+			// Invalid, or over a limit or the slow lane's budget: say why, once.
+			if err := c.Store.SetGameError(ctx, g.ID, err.Error()); err != nil {
+				return "", err
+			}
+			c.Log.Info("game not classified", slog.Int64("game", g.ID), slog.String("limit", equiv.LimitName(ctx, err)), slog.Any("err", err))
+			return "invalid", nil
 		}
-		if r.Verdict != equiv.Equivalent {
-			continue
-		}
-		c.mu.Lock()
-		err = c.Store.AssignClass(ctx, g.ID, cl.ID)
-		c.mu.Unlock()
-		if errors.Is(err, store.ErrConflict) {
-			return "", nil
-		}
-		if err != nil {
+		if err := c.storeAnalysisErr(ctx, g.ID, prep.Analysis()); err != nil {
 			return "", err
 		}
-		return "assigned", nil
 	}
-	c.mu.Lock()
-	_, err = c.Store.NewClass(ctx, g.ID)
-	c.mu.Unlock()
-	if errors.Is(err, store.ErrConflict) {
+	pl := c.fast
+	if slow {
+		pl = c.slow
+	}
+	pm, err := pl.Place(lctx, g.ID, prep)
+	if pm != nil {
+		c.compares.Add(int64(pm.Comparisons))
+	}
+	switch {
+	case errors.Is(err, equiv.ErrPlaced):
 		return "", nil
-	}
-	if err != nil {
+	case err != nil && ctx.Err() == nil && !slow && lctx.Err() != nil:
+		return toSlow(prep)
+	case err != nil:
 		return "", err
+	case pm.Deferred:
+		return toSlow(prep)
 	}
-	return "new_class", nil
+	c.placed.Add(1)
+	outcome = "assigned"
+	if pm.Opened {
+		outcome = "new_class"
+		c.reps.put(g.ID, prep) // the new class's representative keeps its prepared form
+	}
+	attrs := []any{slog.Int64("game", g.ID), slog.Int64("class", pm.Class), slog.String("outcome", outcome),
+		slog.Int("comparisons", pm.Comparisons), slog.Bool("slow_lane", slow), slog.Int64("duration_ms", time.Since(start).Milliseconds())}
+	for _, u := range pm.Unresolved {
+		attrs = append(attrs, slog.Group("unresolved", slog.Int64("class", u.Class), slog.String("limit", u.Limit), slog.String("reason", u.Reason)))
+	}
+	c.Log.Info("game placed", attrs...)
+	return outcome, nil
 }
 
-// Merge records that games a and b were proven equivalent: if they are in
-// different classes, the class with the larger id is merged into the
-// other. Games without a class are left to Run.
+// storeAnalysis is Placer.Analyzed: it stores the graph part of an
+// analysis once computed.
+func (c *Classifier) storeAnalysis(ctx context.Context, game int64, a equiv.Analysis) {
+	if err := c.storeAnalysisErr(ctx, game, a); err != nil && ctx.Err() == nil {
+		c.Log.Warn("store analysis", slog.Int64("game", game), slog.Any("err", err))
+	}
+}
+
+func (c *Classifier) storeAnalysisErr(ctx context.Context, game int64, a equiv.Analysis) error {
+	doc, err := json.Marshal(a)
+	if err != nil {
+		return fmt.Errorf("analysis of game %d: %w", game, err)
+	}
+	keys := store.Analysis{Certificate: a.Certificate, Invariants: a.Invariants}
+	return c.Store.PutGameAnalysis(ctx, game, keys, store.GameAnalysis{Doc: doc, HasGraph: a.Vertices > 0})
+}
+
+// rekey stores the analysis of games that got a class without one (a
+// merge placed them, or they were classified before analyses were
+// stored), so that later games find their classes. It returns how many it
+// did.
+func (c *Classifier) rekey(ctx context.Context) int {
+	games, err := c.Store.ClassedWithoutAnalysis(ctx, c.Batch)
+	if err != nil {
+		if ctx.Err() == nil {
+			c.Log.Warn("classed games without analysis", slog.Any("err", err))
+		}
+		return 0
+	}
+	n := 0
+	for _, g := range games {
+		// The fast lane's budget: the dispatcher waits for this. A game
+		// its class finds through other members needs no keys of its own.
+		lim := c.Limits
+		lim.Timeout = c.QuickTimeout
+		prep, err := c.Prepare(ctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim, false)
+		if err != nil {
+			if ctx.Err() != nil {
+				return n
+			}
+			// Keep the class; a game that cannot be analysed again is
+			// simply not a key for later games.
+			doc, _ := json.Marshal(map[string]string{"error": err.Error()})
+			err = c.Store.PutGameAnalysis(ctx, g.ID, store.Analysis{Invariants: "unanalysable"}, store.GameAnalysis{Doc: doc})
+		} else {
+			err = c.storeAnalysisErr(ctx, g.ID, prep.Analysis())
+		}
+		if err != nil {
+			c.Log.Warn("store analysis", slog.Int64("game", g.ID), slog.Any("err", err))
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// Merge records that games a and b were proven equivalent (a finished
+// comparison with a verified mapping): if they are in different classes,
+// the class with the larger id is merged into the other; if only one has
+// a class, the other joins it at once and its placement stops; if neither
+// has one, the first to be placed pulls the other in.
 func (c *Classifier) Merge(ctx context.Context, a, b int64) {
 	c.defaults()
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	ga, err := c.Store.GetGame(ctx, a)
 	if err != nil {
 		c.Log.Warn("merge classes", slog.Int64("game", a), slog.Any("err", err))
@@ -237,16 +480,110 @@ func (c *Classifier) Merge(ctx context.Context, a, b int64) {
 		return
 	}
 	ca, cb := ga.ClassID, gb.ClassID
-	if ca == 0 || cb == 0 || ca == cb {
+	switch {
+	case ca != 0 && cb != 0 && ca != cb:
+		keep, drop := min(ca, cb), max(ca, cb)
+		if _, err := c.Store.MergeClasses(ctx, keep, drop); err != nil {
+			c.Log.Warn("merge classes", slog.Int64("keep", keep), slog.Int64("drop", drop), slog.Any("err", err))
+			return
+		}
+		c.Log.Info("merged classes", slog.Int64("keep", keep), slog.Int64("drop", drop), slog.Int64("game_a", a), slog.Int64("game_b", b))
+		c.count("merged")
+	case ca != 0 && cb == 0:
+		c.join(ctx, b, ca, a)
+	case cb != 0 && ca == 0:
+		c.join(ctx, a, cb, b)
+	case ca == 0 && cb == 0:
+		c.mu.Lock()
+		c.pending = append(c.pending, [2]int64{a, b})
+		c.mu.Unlock()
+	}
+}
+
+// join puts game into class (proven equivalent to its member via) and
+// stops the game's placement if one runs.
+func (c *Classifier) join(ctx context.Context, game, class, via int64) {
+	if err := c.Store.AssignClass(ctx, game, class); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			// Placed meanwhile: merge the two classes instead.
+			c.Merge(ctx, game, via)
+			return
+		}
+		c.Log.Warn("join class", slog.Int64("game", game), slog.Int64("class", class), slog.Any("err", err))
 		return
 	}
-	keep, drop := min(ca, cb), max(ca, cb)
-	if _, err := c.Store.MergeClasses(ctx, keep, drop); err != nil {
-		c.Log.Warn("merge classes", slog.Int64("keep", keep), slog.Int64("drop", drop), slog.Any("err", err))
-		return
+	c.mu.Lock()
+	if stop := c.busy[game]; stop != nil {
+		stop()
 	}
-	c.Log.Info("merged classes", slog.Int64("keep", keep), slog.Int64("drop", drop), slog.Int64("game_a", a), slog.Int64("game_b", b))
+	c.mu.Unlock()
+	c.Log.Info("game placed", slog.Int64("game", game), slog.Int64("class", class), slog.String("outcome", "merged"), slog.Int64("proven_equivalent_to", via))
 	c.count("merged")
+	c.applyPending(ctx, game)
+}
+
+// applyPending applies the proven pairs that involve a game just placed.
+func (c *Classifier) applyPending(ctx context.Context, game int64) {
+	c.mu.Lock()
+	var todo [][2]int64
+	keep := c.pending[:0]
+	for _, p := range c.pending {
+		if p[0] == game || p[1] == game {
+			todo = append(todo, p)
+		} else {
+			keep = append(keep, p)
+		}
+	}
+	c.pending = keep
+	c.mu.Unlock()
+	for _, p := range todo {
+		c.Merge(ctx, p[0], p[1])
+	}
+}
+
+// loadRepresentative prepares a representative from its stored text.
+func (c *Classifier) loadRepresentative(ctx context.Context, id int64) (*equiv.Prepared, error) {
+	g, err := c.Store.GetGame(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	lim := c.Limits
+	lim.Timeout = c.GameTimeout
+	return c.Prepare(ctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim, false)
+}
+
+// storeBook is the equiv.ClassBook of the store.
+type storeBook struct{ c *Classifier }
+
+func (b *storeBook) Candidates(ctx context.Context, a *equiv.Analysis) ([]equiv.ClassRef, error) {
+	cls, err := b.c.Store.CandidateClasses(ctx, store.Analysis{Certificate: a.Certificate, Invariants: a.Invariants})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]equiv.ClassRef, len(cls))
+	for i, cl := range cls {
+		out[i] = equiv.ClassRef{ID: cl.ID, Representative: cl.Representative}
+	}
+	return out, nil
+}
+
+func (b *storeBook) Join(ctx context.Context, game, class int64) error {
+	err := b.c.Store.AssignClass(ctx, game, class)
+	if errors.Is(err, store.ErrConflict) {
+		return fmt.Errorf("%w: %w", equiv.ErrPlaced, err)
+	}
+	return err
+}
+
+func (b *storeBook) Open(ctx context.Context, game int64) (int64, error) {
+	cl, err := b.c.Store.NewClass(ctx, game)
+	if errors.Is(err, store.ErrConflict) {
+		return 0, fmt.Errorf("%w: %w", equiv.ErrPlaced, err)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return cl.ID, nil
 }
 
 // sleep waits for d or until ctx is done.

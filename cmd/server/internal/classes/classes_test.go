@@ -2,6 +2,7 @@ package classes_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -78,12 +79,7 @@ func TestClassifier(t *testing.T) {
 	b := addGame(t, db, "renamed", renamed)
 	c := addGame(t, db, "other", other)
 	bad := addGame(t, db, "bad", "(role robot)\n(init (on a)\n")
-	var compares atomic.Int32
 	cl := newClassifier(db)
-	cl.Compare = func(ctx context.Context, x, y equiv.Source, lim equiv.Limits) (*equiv.Report, error) {
-		compares.Add(1)
-		return equiv.Compare(ctx, x, y, lim)
-	}
 	run(t, cl)
 	waitPlaced(t, db)
 
@@ -109,7 +105,7 @@ func TestClassifier(t *testing.T) {
 	}
 	// other has the same invariants as buttons but another certificate,
 	// so it is never compared: only renamed is.
-	if n := compares.Load(); n != 1 {
+	if _, n := cl.Stats(); n != 1 {
 		t.Errorf("%d comparisons with representatives, want 1", n)
 	}
 }
@@ -148,7 +144,7 @@ func TestClassifierPanicRetriedThenMarked(t *testing.T) {
 	cl := newClassifier(db)
 	cl.MaxAttempts = 2
 	var calls atomic.Int32
-	cl.Analyze = func(ctx context.Context, src equiv.Source, lim equiv.Limits) (*equiv.Analysis, error) {
+	cl.Prepare = func(ctx context.Context, src equiv.Source, lim equiv.Limits, graph bool) (*equiv.Prepared, error) {
 		calls.Add(1)
 		panic("analysis exploded")
 	}
@@ -161,4 +157,117 @@ func TestClassifierPanicRetriedThenMarked(t *testing.T) {
 	if !strings.Contains(g.Error, "analysis exploded") || calls.Load() != 2 {
 		t.Errorf("game error %q after %d calls, want the panic after 2", g.Error, calls.Load())
 	}
+}
+
+// TestClassifierPreparesOnce: every game is prepared once; the
+// representative keeps its prepared form for the comparisons that follow.
+func TestClassifierPreparesOnce(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	addGame(t, db, "buttons", buttonsGDL)
+	addGame(t, db, "renamed", renamed)
+	addGame(t, db, "renamed2", "; a copy\n"+renamed)
+	addGame(t, db, "other", other)
+	var calls atomic.Int32
+	cl := newClassifier(db)
+	cl.Workers = 1
+	cl.Prepare = func(ctx context.Context, src equiv.Source, lim equiv.Limits, graph bool) (*equiv.Prepared, error) {
+		calls.Add(1)
+		return equiv.Prepare(ctx, src, lim, graph)
+	}
+	run(t, cl)
+	waitPlaced(t, db)
+	if n := calls.Load(); n != 4 {
+		t.Errorf("%d preparations for 4 games, want 4", n)
+	}
+	if placed, compares := cl.Stats(); placed != 4 || compares != 2 {
+		t.Errorf("placed %d, comparisons %d; want 4 and 2 (each renamed copy against buttons)", placed, compares)
+	}
+	an, err := db.GetGameAnalysis(context.Background(), 1)
+	if err != nil || !an.HasGraph || !strings.Contains(string(an.Doc), `"certificate":"`+equiv.CertificateScheme) {
+		t.Errorf("stored analysis of the representative = %+v, %v; want its graph part", an, err)
+	}
+}
+
+// TestClassifierSlowLane: a placement that outlasts the fast lane's budget
+// moves to the slow lane, and the small games behind it are placed
+// meanwhile; a finished comparison proving the slow game equivalent to a
+// placed one puts it in that class at once and stops its placement.
+func TestClassifierSlowLane(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	ctx := context.Background()
+	slow := addGame(t, db, "slow", renamed)
+	small := addGame(t, db, "buttons", buttonsGDL)
+	small2 := addGame(t, db, "other", other)
+	stopped := make(chan struct{})
+	cl := newClassifier(db)
+	cl.Workers, cl.SlowWorkers = 1, 1
+	cl.QuickTimeout = 100 * time.Millisecond
+	cl.Prepare = func(ctx context.Context, src equiv.Source, lim equiv.Limits, graph bool) (*equiv.Prepared, error) {
+		if src.Name == "slow" {
+			if lim.Timeout < time.Minute {
+				return nil, errors.New("too slow for this budget") // the merged game's keys
+			}
+			<-ctx.Done() // a game whose analysis takes longer than any budget
+			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				close(stopped) // the slow lane's placement was stopped
+			}
+			return nil, ctx.Err()
+		}
+		return equiv.Prepare(ctx, src, lim, graph)
+	}
+	run(t, cl)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		a, b := getGame(t, db, small), getGame(t, db, small2)
+		if a.ClassID != 0 && b.ClassID != 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("small games not placed while the slow one runs")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := getGame(t, db, slow); g.ClassID != 0 || g.Error != "" {
+		t.Fatalf("slow game: class %d error %q, want still being placed", g.ClassID, g.Error)
+	}
+	cl.Merge(ctx, small, slow)
+	if got, want := getGame(t, db, slow).ClassID, getGame(t, db, small).ClassID; got != want {
+		t.Errorf("after Merge the slow game is in class %d, want %d at once", got, want)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Error("the slow placement was not stopped by the merge")
+	}
+}
+
+// TestClassifierMergePending: a proof between two games without a class
+// waits until one is placed, then puts the other in its class.
+func TestClassifierMergePending(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	ctx := context.Background()
+	a := addGame(t, db, "buttons", buttonsGDL)
+	b := addGame(t, db, "other", other) // not equivalent: only the proof can join them
+	cl := newClassifier(db)
+	cl.Merge(ctx, a, b)
+	if _, err := db.NewClass(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cl) // places b, then applies the pending proof
+	deadline := time.Now().Add(10 * time.Second)
+	for getGame(t, db, a).ClassID != getGame(t, db, b).ClassID {
+		if time.Now().After(deadline) {
+			t.Fatalf("classes %d and %d, want one after the pending merge", getGame(t, db, a).ClassID, getGame(t, db, b).ClassID)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func getGame(t *testing.T, db *store.DB, id int64) *store.Game {
+	t.Helper()
+	g, err := db.GetGame(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -92,6 +92,15 @@ type Config struct {
 	// Classify runs the background classifier that keeps the
 	// equivalence classes of stored games.
 	Classify bool
+	// ClassifyWorkers places games at once in the classifier's fast lane;
+	// ClassifyQuick is that lane's budget per placement, past which a game
+	// goes to the slow lane (one worker) with ClassifyGameTimeout per
+	// analysis and ClassifyCompareTimeout per comparison. Zero means the
+	// defaults of package classes.
+	ClassifyWorkers        int
+	ClassifyQuick          time.Duration
+	ClassifyGameTimeout    time.Duration
+	ClassifyCompareTimeout time.Duration
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 }
@@ -185,6 +194,10 @@ var settings = []setting{
 	{"max-search-nodes", "GAMEQUIV_MAX_SEARCH_NODES"},
 	{"max-generator-words", "GAMEQUIV_MAX_GENERATOR_WORDS"},
 	{"classify", "GAMEQUIV_CLASSIFY"},
+	{"classify-workers", "GAMEQUIV_CLASSIFY_WORKERS"},
+	{"classify-quick", "GAMEQUIV_CLASSIFY_QUICK"},
+	{"classify-game-timeout", "GAMEQUIV_CLASSIFY_GAME_TIMEOUT"},
+	{"classify-compare-timeout", "GAMEQUIV_CLASSIFY_COMPARE_TIMEOUT"},
 	{"log-level", "GAMEQUIV_LOG_LEVEL"},
 }
 
@@ -256,6 +269,14 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"automorphism generators times vertices (int32 words) kept per graph search, 0 for the default (134217728), negative for no limit [env GAMEQUIV_MAX_GENERATOR_WORDS]")
 	fs.BoolVar(&cfg.Classify, "classify", cfg.Classify,
 		"keep the equivalence classes of stored games up to date in the background [env GAMEQUIV_CLASSIFY]")
+	fs.IntVar(&cfg.ClassifyWorkers, "classify-workers", cfg.ClassifyWorkers,
+		"games the classifier places at once in its fast lane, 0 for the number of CPUs [env GAMEQUIV_CLASSIFY_WORKERS]")
+	fs.DurationVar(&cfg.ClassifyQuick, "classify-quick", cfg.ClassifyQuick,
+		"classifier's fast-lane budget per placement, 0 for 10s; a game that needs more goes to the slow lane [env GAMEQUIV_CLASSIFY_QUICK]")
+	fs.DurationVar(&cfg.ClassifyGameTimeout, "classify-game-timeout", cfg.ClassifyGameTimeout,
+		"classifier's slow-lane budget for one game's analysis (grounding, graph, certificate); 0 for 1m; past it the game is marked with the limit [env GAMEQUIV_CLASSIFY_GAME_TIMEOUT]")
+	fs.DurationVar(&cfg.ClassifyCompareTimeout, "classify-compare-timeout", cfg.ClassifyCompareTimeout,
+		"classifier's slow-lane budget for one comparison with a class representative, 0 for 2m [env GAMEQUIV_CLASSIFY_COMPARE_TIMEOUT]")
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
 		"log `level`: debug, info, warn or error [env GAMEQUIV_LOG_LEVEL]")
 	fs.Usage = func() {
@@ -333,6 +354,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("ground-timeout: must be positive, got %s", c.GroundTimeout)
 	case c.MaxCandidates < 1:
 		return fmt.Errorf("max-candidates: must be at least 1, got %d", c.MaxCandidates)
+	case c.ClassifyWorkers < 0:
+		return fmt.Errorf("classify-workers: must not be negative, got %d", c.ClassifyWorkers)
+	case c.ClassifyQuick < 0 || c.ClassifyGameTimeout < 0 || c.ClassifyCompareTimeout < 0:
+		return errors.New("classify-quick, classify-game-timeout, classify-compare-timeout: must not be negative")
 	}
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {

@@ -147,7 +147,9 @@ func (m *Main) Run(ctx context.Context) error {
 		Compare: m.Compare,
 	}
 	if cfg.Classify {
-		m.classifier = &classes.Classifier{Store: m.db, Log: m.Log, Metrics: m.metrics, Limits: lim}
+		m.classifier = &classes.Classifier{Store: m.db, Log: m.Log, Metrics: m.metrics, Limits: lim,
+			Workers: cfg.ClassifyWorkers, QuickTimeout: cfg.ClassifyQuick,
+			GameTimeout: cfg.ClassifyGameTimeout, CompareTimeout: cfg.ClassifyCompareTimeout}
 		pool.OnEquivalent = m.classifier.Merge
 		m.bg.Go(func() { m.classifier.Run(bgCtx) })
 	}
