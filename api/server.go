@@ -36,6 +36,7 @@ type Store interface {
 	store.Comparisons
 	store.Symmetries
 	store.Search
+	store.Tokens
 	// Ready reports whether the database answers and is migrated.
 	Ready(ctx context.Context) error
 }
@@ -140,6 +141,8 @@ type Deps struct {
 	Log *slog.Logger
 	// Limits bounds requests.
 	Limits Limits
+	// Access configures access control; the zero value turns it off.
+	Access Access
 	// Metrics, if not nil, records HTTP metrics and is served at /metrics
 	// (with the queue gauges registered by the caller).
 	Metrics *Metrics
@@ -150,6 +153,7 @@ type Server struct {
 	store    Store
 	log      *slog.Logger
 	limits   Limits
+	access   Access
 	metrics  *Metrics
 	limiters *clientLimiters
 	compute  chan struct{}
@@ -172,6 +176,7 @@ func newServer(d Deps) *Server {
 		store:   d.Store,
 		log:     d.Log,
 		limits:  d.Limits.withDefaults(),
+		access:  d.Access.withDefaults(),
 		metrics: d.Metrics,
 	}
 	if s.log == nil {
@@ -196,6 +201,7 @@ func newServer(d Deps) *Server {
 	if s.limiters != nil {
 		r.Use(s.rateLimit)
 	}
+	r.Use(s.requireAuth)
 	r.NoRoute(func(c *gin.Context) {
 		s.writeError(c, errorf(CodeNotFound, "no route for %s %s", c.Request.Method, c.Request.URL.Path))
 	})
@@ -216,6 +222,8 @@ func newServer(d Deps) *Server {
 	v1.POST("/games/batch", s.createGames)
 	v1.GET("/games", s.listGames)
 	v1.GET("/games/:id", s.getGame)
+	v1.PATCH("/games/:id", s.renameGame)
+	v1.DELETE("/games/:id", s.deleteGame)
 	v1.GET("/games/:id/symmetries", s.getSymmetries)
 	v1.POST("/comparisons", s.createComparison)
 	v1.GET("/comparisons", s.listComparisons)
@@ -223,6 +231,7 @@ func newServer(d Deps) *Server {
 	v1.DELETE("/comparisons/:id", s.cancelComparison)
 	v1.GET("/classes", s.listClasses)
 	v1.GET("/classes/:id", s.getClass)
+	v1.GET("/me", s.me)
 	s.router = r
 	s.pages = s.newPages()
 	return s

@@ -58,14 +58,19 @@ func ownerOf(ctx context.Context) *string {
 	return nil
 }
 
+// MayChange reports whether the user u may rename, delete or cancel a row
+// owned by owner (empty: stored without an owner): always without a user
+// (nil), else if u is an admin or owns the row. An anonymous user (empty
+// Name) owns nothing.
+func MayChange(u *User, owner string) bool {
+	return u == nil || u.Admin || (u.Name != "" && owner == u.Name)
+}
+
 // authorize returns ErrForbidden unless the user of ctx may change a row
-// owned by owner (nil: no owner, which only an admin may change).
+// owned by owner (nil: no owner).
 func authorize(ctx context.Context, owner *string) error {
-	u := UserFromContext(ctx)
 	switch {
-	case u == nil, u.Admin:
-		return nil
-	case u.Name != "" && owner != nil && *owner == u.Name:
+	case MayChange(UserFromContext(ctx), deref(owner)):
 		return nil
 	case owner == nil:
 		return fmt.Errorf("only an admin may change what was stored without an owner: %w", ErrForbidden)
