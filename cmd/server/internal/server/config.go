@@ -92,6 +92,16 @@ type Config struct {
 	// Classify runs the background classifier that keeps the
 	// equivalence classes of stored games.
 	Classify bool
+
+	// Auth turns access control on: changes need an API token (see
+	// `gamequiv token`), and owners are recorded.
+	Auth bool
+	// PublicRead lets requests without a token read when Auth is on.
+	PublicRead bool
+	// SessionTTL is how long the web login lasts (its cookie's Max-Age).
+	SessionTTL time.Duration
+	// SecureCookie marks the web session cookie Secure (HTTPS only).
+	SecureCookie bool
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 }
@@ -122,6 +132,7 @@ func DefaultConfig() Config {
 		GroundTimeout:   grounding.DefaultTimeout,
 		MaxCandidates:   equiv.DefaultMaxCandidates,
 		Classify:        true,
+		SessionTTL:      api.DefaultSessionTTL,
 		LogLevel:        DefaultLogLevel,
 	}
 }
@@ -141,6 +152,11 @@ func (c Config) Limits() equiv.Limits {
 	lim.MaxCandidates = c.MaxCandidates
 	lim.Timeout = c.JobTimeout
 	return lim
+}
+
+// Access returns the access control the configuration sets.
+func (c Config) Access() api.Access {
+	return api.Access{Enabled: c.Auth, PublicRead: c.PublicRead, SessionTTL: c.SessionTTL, SecureCookie: c.SecureCookie}
 }
 
 // Level returns the slog level of LogLevel (info if it is invalid).
@@ -185,6 +201,10 @@ var settings = []setting{
 	{"max-search-nodes", "GAMEQUIV_MAX_SEARCH_NODES"},
 	{"max-generator-words", "GAMEQUIV_MAX_GENERATOR_WORDS"},
 	{"classify", "GAMEQUIV_CLASSIFY"},
+	{"auth", "GAMEQUIV_AUTH"},
+	{"public-read", "GAMEQUIV_PUBLIC_READ"},
+	{"session-ttl", "GAMEQUIV_SESSION_TTL"},
+	{"secure-cookie", "GAMEQUIV_SECURE_COOKIE"},
 	{"log-level", "GAMEQUIV_LOG_LEVEL"},
 }
 
@@ -256,6 +276,14 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"automorphism generators times vertices (int32 words) kept per graph search, 0 for the default (134217728), negative for no limit [env GAMEQUIV_MAX_GENERATOR_WORDS]")
 	fs.BoolVar(&cfg.Classify, "classify", cfg.Classify,
 		"keep the equivalence classes of stored games up to date in the background [env GAMEQUIV_CLASSIFY]")
+	fs.BoolVar(&cfg.Auth, "auth", cfg.Auth,
+		"access control: changes need an API token (gamequiv token create), games and comparisons record their owner, only the owner or an admin may rename, delete or cancel [env GAMEQUIV_AUTH]")
+	fs.BoolVar(&cfg.PublicRead, "public-read", cfg.PublicRead,
+		"with --auth, let requests without a token read (GET) [env GAMEQUIV_PUBLIC_READ]")
+	fs.DurationVar(&cfg.SessionTTL, "session-ttl", cfg.SessionTTL,
+		"with --auth, how long a web login lasts [env GAMEQUIV_SESSION_TTL]")
+	fs.BoolVar(&cfg.SecureCookie, "secure-cookie", cfg.SecureCookie,
+		"mark the web login cookie Secure (sent over HTTPS only): set it behind a TLS proxy [env GAMEQUIV_SECURE_COOKIE]")
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
 		"log `level`: debug, info, warn or error [env GAMEQUIV_LOG_LEVEL]")
 	fs.Usage = func() {
@@ -333,6 +361,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("ground-timeout: must be positive, got %s", c.GroundTimeout)
 	case c.MaxCandidates < 1:
 		return fmt.Errorf("max-candidates: must be at least 1, got %d", c.MaxCandidates)
+	case c.SessionTTL < time.Minute:
+		return fmt.Errorf("session-ttl: must be at least 1m, got %s", c.SessionTTL)
 	}
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {

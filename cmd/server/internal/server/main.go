@@ -102,6 +102,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Store:   m.db,
 		Log:     m.Log,
 		Metrics: m.metrics,
+		Access:  cfg.Access(),
 		Limits: api.Limits{
 			MaxBody:        cfg.MaxBody,
 			MaxGDL:         cfg.MaxGDL,
@@ -168,8 +169,21 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.String("database", dbKind),
 		slog.Int("workers", cfg.Workers),
 		slog.Bool("classify", cfg.Classify),
+		slog.Bool("auth", cfg.Auth),
+		slog.Bool("public_read", !cfg.Auth || cfg.PublicRead),
 	)
+	if !cfg.Auth && !isLoopback(ln.Addr()) {
+		m.Log.Warn("access control is off on an address other hosts can reach: anyone may delete and cancel; run with --auth (see gamequiv token)",
+			slog.String("addr", m.Addr()))
+	}
 	return nil
+}
+
+// isLoopback reports whether a listening address accepts loopback
+// connections only.
+func isLoopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }
 
 // Addr returns the address the server listens on, with the real port when
