@@ -405,3 +405,37 @@ func testAccessPages(t *testing.T, s *accessServer) {
 		t.Errorf("GET /games with a revoked token's cookie = %d Set-Cookie %q, want the login page and the cookie deleted", res.Status, res.Header.Get("Set-Cookie"))
 	}
 }
+
+// TestTrustedProxies checks that the rate limit counts the client that a
+// trusted proxy names, and only a trusted one.
+func TestTrustedProxies(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		proxies []string
+		// second is the status of a POST from another client behind the
+		// same proxy, after one that took the only token of the burst.
+		second int
+	}{
+		{"Trusted", []string{"192.0.2.0/24"}, http.StatusNotFound},
+		{"NotTrusted", nil, http.StatusTooManyRequests},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestServer(t, func(d *api.Deps) {
+				d.Limits.RateLimit, d.Limits.RateBurst = 0.01, 1
+				d.Limits.TrustedProxies = tc.proxies
+			})
+			// httptest requests come from 192.0.2.1.
+			mustStatus(t, s.do("DELETE", "/api/v1/comparisons/9", nil, "X-Forwarded-For", "203.0.113.7"), http.StatusNotFound)
+			mustStatus(t, s.do("DELETE", "/api/v1/comparisons/9", nil, "X-Forwarded-For", "203.0.113.8"), tc.second)
+			if tc.proxies != nil {
+				mustStatus(t, s.do("DELETE", "/api/v1/comparisons/9", nil, "X-Forwarded-For", "203.0.113.7"), http.StatusTooManyRequests)
+			}
+		})
+	}
+	if _, err := api.ParseTrustedProxies("10.0.0.0/8, ::1,"); err != nil {
+		t.Errorf("ParseTrustedProxies: %v", err)
+	}
+	if _, err := api.ParseTrustedProxies("10.0.0.0/33"); err == nil {
+		t.Error("ParseTrustedProxies(10.0.0.0/33) = nil error")
+	}
+}

@@ -59,7 +59,7 @@ func isAPIPath(p string) bool {
 // newPages returns the router of the browser pages.
 func (s *Server) newPages() *gin.Engine {
 	r := gin.New()
-	_ = r.SetTrustedProxies(nil)
+	s.trustProxies(r)
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
 	r.Use(requestID, s.accessLog)

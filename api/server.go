@@ -13,9 +13,12 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -98,6 +101,29 @@ type Limits struct {
 	// burst above it (0 means max(1, 2*RateLimit)).
 	RateLimit float64
 	RateBurst int
+	// TrustedProxies are the addresses (IPs or CIDRs) of reverse proxies
+	// whose X-Forwarded-For (or X-Real-IP) names the client, for the rate
+	// limit and the access log; empty trusts no proxy header, and the
+	// client is the peer address. NewServer panics on an invalid entry:
+	// validate them first (ParseTrustedProxies).
+	TrustedProxies []string
+}
+
+// ParseTrustedProxies splits a comma-separated list of IPs and CIDRs and
+// checks each.
+func ParseTrustedProxies(list string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(list, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+			return nil, fmt.Errorf("trusted proxy %q: want an IP address or a CIDR such as 10.0.0.0/8", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func (l Limits) withDefaults() Limits {
@@ -189,8 +215,7 @@ func newServer(d Deps) *Server {
 	}
 
 	r := gin.New()
-	// Trust no proxy headers: ClientIP is the peer address.
-	_ = r.SetTrustedProxies(nil)
+	s.trustProxies(r)
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
 	r.Use(requestID, s.accessLog)
@@ -235,6 +260,14 @@ func newServer(d Deps) *Server {
 	s.router = r
 	s.pages = s.newPages()
 	return s
+}
+
+// trustProxies sets the proxies whose headers name the client; with none,
+// ClientIP is the peer address.
+func (s *Server) trustProxies(r *gin.Engine) {
+	if err := r.SetTrustedProxies(s.limits.TrustedProxies); err != nil {
+		panic(fmt.Sprintf("api: %v", err)) // a caller's bug: see Limits.TrustedProxies
+	}
 }
 
 // ServeHTTP implements http.Handler: the API and the probes, and the

@@ -102,6 +102,10 @@ type Config struct {
 	SessionTTL time.Duration
 	// SecureCookie marks the web session cookie Secure (HTTPS only).
 	SecureCookie bool
+	// TrustedProxies is a comma-separated list of the IPs or CIDRs of
+	// reverse proxies whose X-Forwarded-For names the client (for the rate
+	// limit and the log); empty trusts none.
+	TrustedProxies string
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 }
@@ -205,6 +209,7 @@ var settings = []setting{
 	{"public-read", "GAMEQUIV_PUBLIC_READ"},
 	{"session-ttl", "GAMEQUIV_SESSION_TTL"},
 	{"secure-cookie", "GAMEQUIV_SECURE_COOKIE"},
+	{"trusted-proxies", "GAMEQUIV_TRUSTED_PROXIES"},
 	{"log-level", "GAMEQUIV_LOG_LEVEL"},
 }
 
@@ -284,6 +289,8 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"with --auth, how long a web login lasts [env GAMEQUIV_SESSION_TTL]")
 	fs.BoolVar(&cfg.SecureCookie, "secure-cookie", cfg.SecureCookie,
 		"mark the web login cookie Secure (sent over HTTPS only): set it behind a TLS proxy [env GAMEQUIV_SECURE_COOKIE]")
+	fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", cfg.TrustedProxies,
+		"comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For names the client (rate limit, log); empty: the peer is the client [env GAMEQUIV_TRUSTED_PROXIES]")
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
 		"log `level`: debug, info, warn or error [env GAMEQUIV_LOG_LEVEL]")
 	fs.Usage = func() {
@@ -367,6 +374,9 @@ func (c Config) Validate() error {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		return fmt.Errorf("log-level: want debug, info, warn or error, got %q", c.LogLevel)
+	}
+	if _, err := api.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return fmt.Errorf("trusted-proxies: %w", err)
 	}
 	if _, err := DatabaseKind(c.DatabaseURL); err != nil {
 		return fmt.Errorf("database-url: %w", err)

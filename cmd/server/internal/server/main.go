@@ -98,6 +98,10 @@ func (m *Main) Run(ctx context.Context) error {
 	m.metrics = api.NewMetrics()
 	m.metrics.RegisterQueue(m.db)
 	lim := cfg.Limits()
+	proxies, err := api.ParseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		return fmt.Errorf("trusted-proxies: %w", err)
+	}
 	handler := api.NewServer(api.Deps{
 		Store:   m.db,
 		Log:     m.Log,
@@ -114,6 +118,7 @@ func (m *Main) Run(ctx context.Context) error {
 			WaitInterval:   cfg.WaitInterval,
 			RateLimit:      cfg.RateLimit,
 			RateBurst:      cfg.RateBurst,
+			TrustedProxies: proxies,
 			// MaxHeavy bounds grounding uploads and computing symmetries.
 			MaxConcurrentCompute: cfg.MaxHeavy,
 		},
