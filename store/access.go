@@ -260,8 +260,9 @@ func (db *DB) RenameGame(ctx context.Context, id int64, name string) (*Game, err
 }
 
 // DeleteGame deletes a game. Only its owner or an admin may
-// (ErrForbidden); it returns ErrNotFound if there is no such game. In one
-// transaction it also deletes:
+// (ErrForbidden); it returns ErrNotFound if there is no such game, and
+// ErrConflict, rarely, if the classifier moved it to another class
+// meanwhile (try again). In one transaction it also deletes:
 //   - every comparison with the game on either side, whoever submitted it
 //     and whatever its status (the worker of a running one loses its lease
 //     and stops);
@@ -273,9 +274,27 @@ func (db *DB) RenameGame(ctx context.Context, id int64, name string) (*Game, err
 func (db *DB) DeleteGame(ctx context.Context, id int64) error {
 	op := fmt.Sprintf("delete game %d", id)
 	err := db.tx(ctx, func(tx *gorm.DB) error {
+		// Lock the class before the game, in the order MergeClasses
+		// locks them, so that the two cannot deadlock on PostgreSQL.
+		var before gameRow
+		if err := tx.Select("id", "class_id").Where("id = ?", id).Take(&before).Error; err != nil {
+			return err
+		}
+		if before.ClassID != nil {
+			err := tx.Clauses(lockUpdate).Where("id = ?", *before.ClassID).Take(&classRow{}).Error
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return fmt.Errorf("class %d merged meanwhile, retry: %w", *before.ClassID, ErrConflict)
+			}
+			if err != nil {
+				return err
+			}
+		}
 		row, err := lockGame(tx, id)
 		if err != nil {
 			return err
+		}
+		if deref(row.ClassID) != deref(before.ClassID) {
+			return fmt.Errorf("class of the game changed meanwhile, retry: %w", ErrConflict)
 		}
 		if err := authorize(ctx, row.Owner); err != nil {
 			return err
