@@ -493,7 +493,8 @@ class Client:
         max_candidates: Optional[int] = None,
     ) -> Doc:
         """Queue a comparison of ``a`` with ``b`` (or find the one queued
-        before with the same games and limits) and return it at once."""
+        before with the same games and limits, unless it was cancelled:
+        then a new one is queued) and return it at once."""
         body: Dict[str, Any] = {"a": self._game_id(a), "b": self._game_id(b)}
         limits = {k: v for k, v in (("timeout_ms", timeout_ms), ("max_candidates", max_candidates)) if v is not None}
         if limits:
