@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"strconv"
@@ -437,5 +438,39 @@ func TestTrustedProxies(t *testing.T) {
 	}
 	if _, err := api.ParseTrustedProxies("10.0.0.0/33"); err == nil {
 		t.Error("ParseTrustedProxies(10.0.0.0/33) = nil error")
+	}
+}
+
+// BenchmarkAuthenticatedRead measures what access control adds to a read:
+// GET /api/v1/games/{id} without access control, and with a token (one
+// indexed lookup of the token's hash per request).
+func BenchmarkAuthenticatedRead(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		access api.Access
+	}{{"Off", api.Access{}}, {"Token", api.Access{Enabled: true}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			db := storetest.OpenSQLite(b)
+			h := api.NewServer(api.Deps{Store: db, Access: tc.access})
+			_, secret, err := db.CreateToken(context.Background(), "alice", false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g, _, err := db.CreateGame(context.Background(), "g", []byte(buttonsGDL), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			path := idPath("/api/v1/games/", g.ID)
+			b.ResetTimer()
+			for b.Loop() {
+				req := httptest.NewRequest("GET", path, nil)
+				req.Header.Set("Authorization", "Bearer "+secret)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d", rec.Code)
+				}
+			}
+		})
 	}
 }
