@@ -21,7 +21,7 @@ import (
 // of the cookie's SameSite=Strict. A page that needs a token sends the
 // browser to the login page, which returns to it.
 
-// publicPages stay open with access control on.
+// publicPage reports whether a page stays open with access control on.
 func publicPage(p string) bool {
 	return p == "/login" || strings.HasPrefix(p, web.StaticPrefix)
 }

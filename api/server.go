@@ -6,7 +6,10 @@
 // Every handler decodes and validates its input, makes one call into the
 // store or equiv, and encodes the answer; every error goes through one
 // mapping (errors.go) to an application/problem+json document with a
-// stable code. The server runs no background work: cmd/server runs the
+// stable code. Access control (access.go, off by default) authenticates
+// API tokens and the pages' session cookie and puts the user in the
+// request context, where the store records owners and checks who may
+// change what. The server runs no background work: cmd/server runs the
 // comparison workers and the classifier.
 package api
 
