@@ -1,6 +1,9 @@
 # syntax=docker/dockerfile:1
 #
 # gamequiv server image. Build: docker build -t gamequiv .
+# It holds the server and the gamequiv CLI (for `gamequiv token`, run with
+# docker compose exec: it reads the same GAMEQUIV_DATA and
+# GAMEQUIV_DATABASE_URL as the server).
 # The SQLite driver (gorm.io/driver/sqlite, mattn/go-sqlite3) needs cgo, so the
 # binary is built with gcc and linked against glibc. The builder is the
 # bookworm variant of golang:1.26 so that its glibc matches the runtime image.
@@ -16,7 +19,8 @@ COPY . .
 ENV CGO_ENABLED=1
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
-    go build -trimpath -buildvcs=false -ldflags='-s -w' -o /out/gamequiv-server ./cmd/server
+    go build -trimpath -buildvcs=false -ldflags='-s -w' -o /out/gamequiv-server ./cmd/server \
+ && go build -trimpath -buildvcs=false -ldflags='-s -w' -o /out/gamequiv ./cmd/gamequiv
 
 FROM debian:bookworm-slim
 RUN apt-get update \
@@ -25,7 +29,7 @@ RUN apt-get update \
  && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin gamequiv \
  && mkdir -p /data \
  && chown gamequiv:gamequiv /data
-COPY --from=build /out/gamequiv-server /usr/local/bin/gamequiv-server
+COPY --from=build /out/gamequiv-server /out/gamequiv /usr/local/bin/
 USER gamequiv
 ENV GAMEQUIV_ADDR=0.0.0.0:8080 \
     GAMEQUIV_DATA=/data

@@ -138,6 +138,9 @@ type comparisonJSON struct {
 	CreatedAt       time.Time       `json:"created_at"`
 	StartedAt       *time.Time      `json:"started_at,omitempty"`
 	FinishedAt      *time.Time      `json:"finished_at,omitempty"`
+	// Owner is the name of the submitter's token; absent without access
+	// control.
+	Owner string `json:"owner,omitempty"`
 }
 
 func newComparisonJSON(c *store.Comparison) comparisonJSON {
@@ -158,6 +161,7 @@ func newComparisonJSON(c *store.Comparison) comparisonJSON {
 		CreatedAt:       c.CreatedAt,
 		StartedAt:       timePtr(c.StartedAt),
 		FinishedAt:      timePtr(c.FinishedAt),
+		Owner:           c.Owner,
 	}
 	if len(out.Limits) == 0 {
 		out.Limits = json.RawMessage("{}")
@@ -333,7 +337,8 @@ func (s *Server) waitParam(c *gin.Context) (time.Duration, error) {
 }
 
 // cancelComparison is DELETE /comparisons/{id}: a queued comparison is
-// cancelled at once, a running one when its worker sees the request.
+// cancelled at once, a running one when its worker sees the request. With
+// access control only its owner or an admin may (the store checks).
 func (s *Server) cancelComparison(c *gin.Context) {
 	id, err := pathID(c)
 	if err != nil {

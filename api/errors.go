@@ -28,6 +28,8 @@ const (
 	CodeQueueFull        = "queue_full"         // 429: too many comparisons are queued
 	CodeRateLimited      = "rate_limited"       // 429: too many requests from this client
 	CodeBusy             = "busy"               // 429: every slot for heavy work (grounding, symmetries) is taken
+	CodeUnauthorized     = "unauthorized"       // 401: a token is required, or the one given is unknown or revoked
+	CodeForbidden        = "forbidden"          // 403: the token's holder may not do this (not the owner, nor an admin)
 	CodeNotFound         = "not_found"          // 404
 	CodeMethodNotAllowed = "method_not_allowed" // 405
 	CodeConflict         = "conflict"           // 409
@@ -49,6 +51,8 @@ type Error struct {
 	Message string
 	// RetryAfter, if positive, becomes a Retry-After header.
 	RetryAfter time.Duration
+	// Challenge, if set, becomes the WWW-Authenticate header of a 401.
+	Challenge string
 	// Err is the underlying error, if any.
 	Err error
 }
@@ -107,6 +111,8 @@ var statusOf = map[string]int{
 	CodeQueueFull:        http.StatusTooManyRequests,
 	CodeRateLimited:      http.StatusTooManyRequests,
 	CodeBusy:             http.StatusTooManyRequests,
+	CodeUnauthorized:     http.StatusUnauthorized,
+	CodeForbidden:        http.StatusForbidden,
 	CodeNotFound:         http.StatusNotFound,
 	CodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	CodeConflict:         http.StatusConflict,
@@ -164,6 +170,8 @@ func problemFor(err error) (Problem, time.Duration) {
 		p.Code, p.Detail = CodeMalformedJSON, "request body is not valid JSON: "+err.Error()
 	case errors.Is(err, store.ErrNotFound):
 		p.Code, p.Detail = CodeNotFound, "not found"
+	case errors.Is(err, store.ErrForbidden):
+		p.Code, p.Detail = CodeForbidden, "only the owner or an admin may do this: "+err.Error()
 	case errors.Is(err, store.ErrConflict):
 		p.Code, p.Detail = CodeConflict, err.Error()
 	case errors.Is(err, store.ErrInvalid):
@@ -202,7 +210,19 @@ func (s *Server) writeError(c *gin.Context, err error) {
 		secs := int64((retry + time.Second - 1) / time.Second)
 		c.Header("Retry-After", strconv.FormatInt(secs, 10))
 	}
+	if p.Status == http.StatusUnauthorized {
+		c.Header("WWW-Authenticate", challengeOf(err))
+	}
 	writeProblem(c, p)
+}
+
+// challengeOf is the WWW-Authenticate header of a 401 for err.
+func challengeOf(err error) string {
+	var ae *Error
+	if errors.As(err, &ae) && ae.Challenge != "" {
+		return ae.Challenge
+	}
+	return authRealm
 }
 
 // writeProblem writes p as application/problem+json and aborts.

@@ -75,6 +75,9 @@ type gameJSON struct {
 	// AliasAdded, in upload responses only, says whether this upload's
 	// name was added to the aliases of a game stored before.
 	AliasAdded *bool `json:"alias_added,omitempty"`
+	// Owner is the name of the uploader's token; absent without access
+	// control.
+	Owner string `json:"owner,omitempty"`
 }
 
 func newGameJSON(g *store.Game) gameJSON {
@@ -92,6 +95,7 @@ func newGameJSON(g *store.Game) gameJSON {
 		CreatedAt:     g.CreatedAt,
 		GDL:           string(g.GDL),
 		Aliases:       g.Aliases,
+		Owner:         g.Owner,
 	}
 }
 
@@ -175,6 +179,72 @@ func (s *Server) getGame(c *gin.Context) {
 		return
 	}
 	writeJSON(c, http.StatusOK, newGameJSON(g))
+}
+
+// renameRequest is the body of PATCH /games/{id}.
+type renameRequest struct {
+	Name *string `json:"name"`
+}
+
+// validate checks the new name as an upload's name is checked; it is
+// required.
+func (r *renameRequest) validate() (string, error) {
+	if r.Name == nil || strings.TrimSpace(*r.Name) == "" {
+		return "", errorf(CodeInvalid, "name: required, not blank")
+	}
+	switch name := *r.Name; {
+	case utf8.RuneCountInString(name) > DefaultMaxNameLen:
+		return "", errorf(CodeInvalid, "name: at most %d characters", DefaultMaxNameLen)
+	case !utf8.ValidString(name) || strings.ContainsRune(name, 0):
+		return "", errorf(CodeInvalid, "name: must be UTF-8 without NUL")
+	}
+	return *r.Name, nil
+}
+
+// renameGame is PATCH /games/{id} with {"name": S}: the game gets the
+// new name (its aliases stay). With access control only its owner or an
+// admin may (the store checks).
+func (s *Server) renameGame(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	var req renameRequest
+	if err := decode(c, &req); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	name, err := req.validate()
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	g, err := s.store.RenameGame(c.Request.Context(), id, name)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	s.log.InfoContext(c.Request.Context(), "game renamed", slog.Int64("game", id), slog.String("name", g.Name))
+	writeJSON(c, http.StatusOK, newGameJSON(g))
+}
+
+// deleteGame is DELETE /games/{id}: 204, and the game is gone with its
+// comparisons, symmetries and aliases; its class keeps the other members
+// (see store.DeleteGame). With access control only its owner or an admin
+// may.
+func (s *Server) deleteGame(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	if err := s.store.DeleteGame(c.Request.Context(), id); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	s.log.InfoContext(c.Request.Context(), "game deleted", slog.Int64("game", id))
+	c.Status(http.StatusNoContent)
 }
 
 // getSymmetries is GET /games/{id}/symmetries.

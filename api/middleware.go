@@ -14,6 +14,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"golang.org/x/time/rate"
+
+	"github.com/gamequiv/gamequiv/store"
 )
 
 // RequestIDHeader carries the request id in requests and responses.
@@ -120,7 +122,17 @@ func (s *Server) accessLog(c *gin.Context) {
 		// slog's bare nanoseconds.
 		slog.Float64("latency_ms", float64(time.Since(start).Microseconds())/1000),
 		slog.String("client", c.ClientIP()),
+		slog.String("user", userName(c)),
 	)
+}
+
+// userName is the name of the request's user for the access log, empty
+// without one.
+func userName(c *gin.Context) string {
+	if u := store.UserFromContext(c.Request.Context()); u != nil {
+		return u.Name
+	}
+	return ""
 }
 
 // recoverPanics turns a panic in an API handler into a 500 problem with the
@@ -231,10 +243,10 @@ func (l *clientLimiters) reserve(client string, now time.Time) (bool, time.Durat
 	return false, wait
 }
 
-// rateLimit throttles the requests that change state (POST, DELETE) per
-// client address.
+// rateLimit throttles the requests that change state (POST, PATCH,
+// DELETE) per client address.
 func (s *Server) rateLimit(c *gin.Context) {
-	if c.Request.Method != http.MethodPost && c.Request.Method != http.MethodDelete {
+	if m := c.Request.Method; m != http.MethodPost && m != http.MethodPatch && m != http.MethodDelete {
 		c.Next()
 		return
 	}

@@ -59,7 +59,7 @@ func isAPIPath(p string) bool {
 // newPages returns the router of the browser pages.
 func (s *Server) newPages() *gin.Engine {
 	r := gin.New()
-	_ = r.SetTrustedProxies(nil)
+	s.trustProxies(r)
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
 	r.Use(requestID, s.accessLog)
@@ -70,6 +70,7 @@ func (s *Server) newPages() *gin.Engine {
 	if s.limiters != nil {
 		r.Use(s.rateLimitPage)
 	}
+	r.Use(s.pageAuth)
 	r.NoRoute(func(c *gin.Context) {
 		s.pageError(c, errorf(CodeNotFound, "there is no page at %s", c.Request.URL.Path))
 	})
@@ -88,6 +89,11 @@ func (s *Server) newPages() *gin.Engine {
 	r.POST("/comparisons", s.submitComparisonPage)
 	r.GET("/comparisons/:id", s.comparisonPage)
 	r.POST("/comparisons/:id/cancel", s.cancelComparisonPage)
+	r.POST("/games/:id/rename", s.renameGamePage)
+	r.POST("/games/:id/delete", s.deleteGamePage)
+	r.GET("/login", s.loginPage)
+	r.POST("/login", s.login)
+	r.POST("/logout", s.logout)
 	return r
 }
 
@@ -111,6 +117,12 @@ var crossOrigin = http.NewCrossOriginProtection()
 
 // render answers with a page. A template failure becomes a 500 page.
 func (s *Server) render(c *gin.Context, status int, name string, v web.View) {
+	if s.access.Enabled {
+		v.Viewer = &web.Viewer{}
+		if u := store.UserFromContext(c.Request.Context()); u != nil {
+			v.Viewer.Name, v.Viewer.Admin = u.Name, u.Admin
+		}
+	}
 	var buf bytes.Buffer
 	if err := web.Render(&buf, name, v); err != nil {
 		s.log.LogAttrs(c.Request.Context(), slog.LevelError, "render page",
@@ -307,6 +319,7 @@ func (s *Server) gamePage(c *gin.Context) {
 		return
 	}
 	v := web.GameView{Game: gameView(g), GDL: string(g.GDL)}
+	v.CanChange = store.MayChange(store.UserFromContext(ctx), g.Owner)
 	gb := boards.get(ctx, g)
 	v.Board, v.BoardNote = initialBoard(gb)
 
@@ -446,6 +459,7 @@ func (s *Server) comparisonPage(c *gin.Context) {
 		return
 	}
 	v := comparisonView(cmp)
+	v.CanCancel = store.MayChange(store.UserFromContext(ctx), cmp.Owner)
 	progressDetail(&v, cmp, time.Now())
 	// The games are needed for their names, and once there is a mapping
 	// for their boards; a poll of a running comparison needs neither.
@@ -753,6 +767,7 @@ func gameView(g *store.Game) web.Game {
 		ClassID:       g.ClassID,
 		AnalysisError: g.Error,
 		CreatedAt:     g.CreatedAt,
+		Owner:         g.Owner,
 	}
 	if len(g.Stats) > 0 {
 		_ = json.Unmarshal(g.Stats, &v.Stats)
@@ -784,6 +799,7 @@ func comparisonView(cmp *store.Comparison) web.Comparison {
 		Error:           j.Error,
 		Limits:          string(j.Limits),
 		CancelRequested: j.CancelRequested,
+		Owner:           j.Owner,
 		Attempts:        j.Attempts,
 		CreatedAt:       cmp.CreatedAt,
 		StartedAt:       cmp.StartedAt,

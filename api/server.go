@@ -6,16 +6,22 @@
 // Every handler decodes and validates its input, makes one call into the
 // store or equiv, and encodes the answer; every error goes through one
 // mapping (errors.go) to an application/problem+json document with a
-// stable code. The server runs no background work: cmd/server runs the
+// stable code. Access control (access.go, off by default) authenticates
+// API tokens and the pages' session cookie and puts the user in the
+// request context, where the store records owners and checks who may
+// change what. The server runs no background work: cmd/server runs the
 // comparison workers and the classifier.
 package api
 
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -36,6 +42,7 @@ type Store interface {
 	store.Comparisons
 	store.Symmetries
 	store.Search
+	store.Tokens
 	// Ready reports whether the database answers and is migrated.
 	Ready(ctx context.Context) error
 }
@@ -97,6 +104,29 @@ type Limits struct {
 	// burst above it (0 means max(1, 2*RateLimit)).
 	RateLimit float64
 	RateBurst int
+	// TrustedProxies are the addresses (IPs or CIDRs) of reverse proxies
+	// whose X-Forwarded-For (or X-Real-IP) names the client, for the rate
+	// limit and the access log; empty trusts no proxy header, and the
+	// client is the peer address. NewServer panics on an invalid entry:
+	// validate them first (ParseTrustedProxies).
+	TrustedProxies []string
+}
+
+// ParseTrustedProxies splits a comma-separated list of IPs and CIDRs and
+// checks each.
+func ParseTrustedProxies(list string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(list, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+			return nil, fmt.Errorf("trusted proxy %q: want an IP address or a CIDR such as 10.0.0.0/8", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func (l Limits) withDefaults() Limits {
@@ -140,6 +170,8 @@ type Deps struct {
 	Log *slog.Logger
 	// Limits bounds requests.
 	Limits Limits
+	// Access configures access control; the zero value turns it off.
+	Access Access
 	// Metrics, if not nil, records HTTP metrics and is served at /metrics
 	// (with the queue gauges registered by the caller).
 	Metrics *Metrics
@@ -150,6 +182,7 @@ type Server struct {
 	store    Store
 	log      *slog.Logger
 	limits   Limits
+	access   Access
 	metrics  *Metrics
 	limiters *clientLimiters
 	compute  chan struct{}
@@ -172,6 +205,7 @@ func newServer(d Deps) *Server {
 		store:   d.Store,
 		log:     d.Log,
 		limits:  d.Limits.withDefaults(),
+		access:  d.Access.withDefaults(),
 		metrics: d.Metrics,
 	}
 	if s.log == nil {
@@ -184,8 +218,7 @@ func newServer(d Deps) *Server {
 	}
 
 	r := gin.New()
-	// Trust no proxy headers: ClientIP is the peer address.
-	_ = r.SetTrustedProxies(nil)
+	s.trustProxies(r)
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
 	r.Use(requestID, s.accessLog)
@@ -196,6 +229,7 @@ func newServer(d Deps) *Server {
 	if s.limiters != nil {
 		r.Use(s.rateLimit)
 	}
+	r.Use(s.requireAuth)
 	r.NoRoute(func(c *gin.Context) {
 		s.writeError(c, errorf(CodeNotFound, "no route for %s %s", c.Request.Method, c.Request.URL.Path))
 	})
@@ -216,6 +250,8 @@ func newServer(d Deps) *Server {
 	v1.POST("/games/batch", s.createGames)
 	v1.GET("/games", s.listGames)
 	v1.GET("/games/:id", s.getGame)
+	v1.PATCH("/games/:id", s.renameGame)
+	v1.DELETE("/games/:id", s.deleteGame)
 	v1.GET("/games/:id/symmetries", s.getSymmetries)
 	v1.POST("/comparisons", s.createComparison)
 	v1.GET("/comparisons", s.listComparisons)
@@ -223,9 +259,18 @@ func newServer(d Deps) *Server {
 	v1.DELETE("/comparisons/:id", s.cancelComparison)
 	v1.GET("/classes", s.listClasses)
 	v1.GET("/classes/:id", s.getClass)
+	v1.GET("/me", s.me)
 	s.router = r
 	s.pages = s.newPages()
 	return s
+}
+
+// trustProxies sets the proxies whose headers name the client; with none,
+// ClientIP is the peer address.
+func (s *Server) trustProxies(r *gin.Engine) {
+	if err := r.SetTrustedProxies(s.limits.TrustedProxies); err != nil {
+		panic(fmt.Sprintf("api: %v", err)) // a caller's bug: see Limits.TrustedProxies
+	}
 }
 
 // ServeHTTP implements http.Handler: the API and the probes, and the

@@ -20,14 +20,16 @@ import (
 var comparisonListColumns = []string{
 	"id", "game_a", "game_b", "limits", "idem_key", "status", "progress", "phase", "candidates",
 	"lease_owner", "lease_until", "attempts", "cancel_requested", "verdict", "error", "reason",
-	"created_at", "started_at", "finished_at",
+	"owner", "created_at", "started_at", "finished_at",
 }
 
 // CreateComparison queues a comparison of games a and b under limits (a
 // JSON document; nil means {}) and reports whether it is new. The same a,
 // b and limits (compared as canonical JSON: keys sorted, no spaces) return
-// the existing comparison, whatever its status, also when several callers
-// submit at once. The order of a and b matters: the result maps a to b. It
+// the existing comparison, whatever its status but cancelled, also when
+// several callers submit at once; a cancelled one is replaced by a new
+// queued comparison (it stays, under another IdemKey). The user of ctx, if
+// any (NewContextWithUser), becomes the owner of a new comparison. The order of a and b matters: the result maps a to b. It
 // returns ErrNotFound if a game does not exist.
 func (db *DB) CreateComparison(ctx context.Context, a, b int64, limits json.RawMessage) (*Comparison, bool, error) {
 	op := fmt.Sprintf("create comparison of games %d and %d", a, b)
@@ -38,10 +40,19 @@ func (db *DB) CreateComparison(ctx context.Context, a, b int64, limits json.RawM
 	key := idemKey(a, b, canon)
 	var old comparisonRow
 	err = db.conn(ctx).Where("idem_key = ?", key).Take(&old).Error
-	if err == nil {
+	switch {
+	case err == nil && old.Status != StatusCancelled:
 		return db.withNames(ctx, op, old.comparison(), false)
-	}
-	if !errors.Is(err, gorm.ErrRecordNotFound) {
+	case err == nil:
+		// A cancelled comparison is not an answer: it gives up its key
+		// (kept, with its id appended, so it stays unique) and a new job
+		// is queued. Of two concurrent resubmissions only one retires it.
+		err = db.conn(ctx).Model(&comparisonRow{}).Where("id = ? AND idem_key = ?", old.ID, key).
+			Update("idem_key", fmt.Sprintf("%s:cancelled:%d", key, old.ID)).Error
+		if err != nil {
+			return nil, false, translate(ctx, op, err)
+		}
+	case !errors.Is(err, gorm.ErrRecordNotFound):
 		return nil, false, translate(ctx, op, err)
 	}
 	row := comparisonRow{
@@ -50,6 +61,7 @@ func (db *DB) CreateComparison(ctx context.Context, a, b int64, limits json.RawM
 		Limits:    jsonText(canon),
 		IdemKey:   key,
 		Status:    StatusQueued,
+		Owner:     ownerOf(ctx),
 		CreatedAt: db.now(),
 	}
 	// A concurrent submission of the same comparison may insert first; then
@@ -372,12 +384,20 @@ func (db *DB) Release(ctx context.Context, id int64, owner string) error {
 // running one gets CancelRequested, and its worker finishes it as
 // cancelled (or, if the worker died, the next Claim does). Cancelling a
 // running job twice is a no-op. It returns the comparison after the change,
-// ErrNotFound if it does not exist, and ErrConflict if it is done, failed
-// or cancelled already.
+// ErrNotFound if it does not exist, ErrForbidden if the user of ctx
+// (NewContextWithUser) is neither its owner nor an admin, and ErrConflict
+// if it is done, failed or cancelled already.
 func (db *DB) Cancel(ctx context.Context, id int64) (*Comparison, error) {
 	op := fmt.Sprintf("cancel comparison %d", id)
 	var out *Comparison
 	err := db.tx(ctx, func(tx *gorm.DB) error {
+		var owner comparisonRow
+		if err := tx.Clauses(lockUpdate).Select("id", "owner").Where("id = ?", id).Take(&owner).Error; err != nil {
+			return err
+		}
+		if err := authorize(ctx, owner.Owner); err != nil {
+			return err
+		}
 		// Each statement re-checks the status, so a concurrent Claim or
 		// Finish cannot slip between the check and the change.
 		res := tx.Model(&comparisonRow{}).Where("id = ? AND status = ?", id, StatusQueued).

@@ -66,8 +66,8 @@ type Config struct {
 	Log *slog.Logger
 }
 
-// DB is an open store. It implements Games, Classes, Comparisons and
-// Symmetries. Close it when done.
+// DB is an open store. It implements Games, Classes, Comparisons,
+// Symmetries and Tokens. Close it when done.
 type DB struct {
 	// Now returns the current time; the store converts it to UTC with
 	// microsecond precision. Open sets it to time.Now; tests may replace it

@@ -41,7 +41,18 @@
 //
 // CreateComparison is idempotent: the same games and the same limits (as
 // canonical JSON) give the same comparison, also under concurrent
-// submissions.
+// submissions; only a cancelled comparison is replaced by a new one.
+//
+// # Access control
+//
+// Tokens stores API tokens by the SHA-256 of their secret. A caller that
+// authenticated a request puts its User in the context
+// (NewContextWithUser): games and comparisons created under it record the
+// user as their owner, and RenameGame, DeleteGame and Cancel return
+// ErrForbidden unless the user owns the row or is an admin. A context
+// without a user (access control off, or the server's own workers) may do
+// everything. DeleteGame removes the game's comparisons, symmetries,
+// aliases and stored analysis with it and keeps its class consistent.
 //
 // # Concurrency
 //

@@ -21,13 +21,16 @@ var (
 	// ErrLeaseLost: the worker no longer owns the running comparison (its
 	// lease ended and another worker claimed it, or it has finished).
 	ErrLeaseLost = errors.New("store: lease lost")
+	// ErrForbidden: the user of the context (NewContextWithUser) may not
+	// change the row: it is neither its owner nor an admin.
+	ErrForbidden = errors.New("store: forbidden")
 	// ErrInvalid: an argument is malformed (invalid JSON or UTF-8, an
 	// unknown status, a negative cursor).
 	ErrInvalid = errors.New("store: invalid argument")
 )
 
 // sentinels are the errors that pass through translate unchanged.
-var sentinels = []error{ErrNotFound, ErrConflict, ErrLeaseLost, ErrInvalid}
+var sentinels = []error{ErrNotFound, ErrConflict, ErrLeaseLost, ErrForbidden, ErrInvalid}
 
 // translate turns err into an error of this package, prefixed by op. gorm's
 // and the drivers' errors never escape: they become a sentinel or an opaque

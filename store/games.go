@@ -15,7 +15,7 @@ import (
 )
 
 // gameListColumns are the columns of a game in lists: all but gdl.
-var gameListColumns = []string{"id", "name", "sha256", "stats", "certificate", "invariants", "analyzed_at", "class_id", "error", "created_at"}
+var gameListColumns = []string{"id", "name", "sha256", "stats", "certificate", "invariants", "analyzed_at", "class_id", "error", "owner", "created_at"}
 
 // NormalizeLineEndings returns gdl with every CRLF and every lone CR
 // replaced by LF, so that one text saved on Windows, on Unix or read in
@@ -41,7 +41,8 @@ func ContentSHA256(gdl []byte) string {
 // are deduplicated by its ContentSHA256: a text stored before returns the
 // existing game (with its first name, its aliases and stats) unchanged and
 // created false, also when several callers store the same text at once;
-// AddGameAlias records another name. gdl must be non-empty UTF-8 text
+// AddGameAlias records another name. The user of ctx, if any
+// (NewContextWithUser), becomes the owner of a new game. gdl must be non-empty UTF-8 text
 // without NUL bytes, name UTF-8, and stats JSON (nil means {}).
 func (db *DB) CreateGame(ctx context.Context, name string, gdl []byte, stats json.RawMessage) (*Game, bool, error) {
 	const op = "create game"
@@ -61,6 +62,7 @@ func (db *DB) CreateGame(ctx context.Context, name string, gdl []byte, stats jso
 		SHA256:    ContentSHA256(gdl),
 		GDL:       string(gdl),
 		Stats:     st,
+		Owner:     ownerOf(ctx),
 		CreatedAt: db.now(),
 	}
 	res := db.conn(ctx).

@@ -24,6 +24,7 @@ type gameRow struct {
 	AnalyzedAt  *time.Time `gorm:"column:analyzed_at"`
 	ClassID     *int64     `gorm:"column:class_id"`
 	Error       *string    `gorm:"column:error"`
+	Owner       *string    `gorm:"column:owner"`
 	CreatedAt   time.Time  `gorm:"column:created_at"`
 }
 
@@ -66,6 +67,7 @@ type comparisonRow struct {
 	Result          jsonText   `gorm:"column:result"`
 	Error           *string    `gorm:"column:error"`
 	Reason          *string    `gorm:"column:reason"`
+	Owner           *string    `gorm:"column:owner"`
 	CreatedAt       time.Time  `gorm:"column:created_at"`
 	StartedAt       *time.Time `gorm:"column:started_at"`
 	FinishedAt      *time.Time `gorm:"column:finished_at"`
@@ -91,9 +93,21 @@ type symmetryFailureRow struct {
 
 func (symmetryFailureRow) TableName() string { return "symmetry_failures" }
 
+// tokenRow is a row of tokens.
+type tokenRow struct {
+	ID        int64      `gorm:"column:id;primaryKey"`
+	Name      string     `gorm:"column:name"`
+	Hash      string     `gorm:"column:hash"`
+	Admin     bool       `gorm:"column:admin"`
+	CreatedAt time.Time  `gorm:"column:created_at"`
+	RevokedAt *time.Time `gorm:"column:revoked_at"`
+}
+
+func (tokenRow) TableName() string { return "tokens" }
+
 // rowModels lists one value of every row model, for the schema test.
 var rowModels = []any{&gameRow{}, &aliasRow{}, &classRow{}, &comparisonRow{}, &symmetryRow{}, &symmetryFailureRow{},
-	&gameAnalysisRow{}}
+	&gameAnalysisRow{}, &tokenRow{}}
 
 // jsonText is a JSON document in a TEXT (SQLite) or JSON (PostgreSQL)
 // column. It is written as a string, so that SQLite stores text that
@@ -140,6 +154,7 @@ func (r *gameRow) game() Game {
 		AnalyzedAt: utc(r.AnalyzedAt),
 		ClassID:    deref(r.ClassID),
 		Error:      deref(r.Error),
+		Owner:      deref(r.Owner),
 		CreatedAt:  r.CreatedAt.UTC(),
 	}
 	if r.GDL != "" {
@@ -170,6 +185,7 @@ func (r *comparisonRow) comparison() Comparison {
 		Result:          r.Result.raw(),
 		Error:           deref(r.Error),
 		Reason:          deref(r.Reason),
+		Owner:           deref(r.Owner),
 		CreatedAt:       r.CreatedAt.UTC(),
 		StartedAt:       utc(r.StartedAt),
 		FinishedAt:      utc(r.FinishedAt),

@@ -19,6 +19,11 @@ type Games interface {
 	// AddGameAlias records another name of a game and reports whether it
 	// was new.
 	AddGameAlias(ctx context.Context, gameID int64, name string) (added bool, err error)
+	// RenameGame gives a game another name.
+	RenameGame(ctx context.Context, id int64, name string) (*Game, error)
+	// DeleteGame deletes a game with its comparisons, symmetries and
+	// aliases, and takes it out of its class.
+	DeleteGame(ctx context.Context, id int64) error
 	// ListGames returns games in ascending id order, without GDL text.
 	ListGames(ctx context.Context, p Page) (games []Game, next int64, err error)
 	// FindGames returns the games f selects in ascending id order, without
@@ -84,7 +89,7 @@ type Comparisons interface {
 	// Release gives owner's running job back to the queue unfinished.
 	Release(ctx context.Context, id int64, owner string) error
 	// Cancel cancels a queued job, or asks the worker of a running job to
-	// stop.
+	// stop; only its owner or an admin may (see NewContextWithUser).
 	Cancel(ctx context.Context, id int64) (*Comparison, error)
 	// QueueDepth counts the queued jobs.
 	QueueDepth(ctx context.Context) (int64, error)
@@ -125,7 +130,10 @@ type Game struct {
 	// ClassID is the game's equivalence class; 0 while it has none.
 	ClassID int64
 	// Error says why the game could not be analysed; empty if it could.
-	Error     string
+	Error string
+	// Owner is the name of the user who stored the game (see
+	// NewContextWithUser); empty if it was stored without one.
+	Owner     string
 	CreatedAt time.Time
 }
 
@@ -223,6 +231,9 @@ type Comparison struct {
 	Reason string
 	// NameA and NameB are the names of GameA and GameB.
 	NameA, NameB string
+	// Owner is the name of the user who submitted the comparison (see
+	// NewContextWithUser); empty if it was submitted without one.
+	Owner string
 	// CreatedAt is the submission time, StartedAt the start of the last
 	// claim, FinishedAt the time the job reached a final status; zero if
 	// not yet.

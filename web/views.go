@@ -98,6 +98,9 @@ type Game struct {
 	// AnalysisError says why the game could not be placed in a class.
 	AnalysisError string
 	CreatedAt     time.Time
+	// Owner is the name of the uploader's token, empty without access
+	// control.
+	Owner string
 }
 
 // GamesView is the data of PageGames.
@@ -126,6 +129,16 @@ type GameView struct {
 	SymmetryError, SymmetryHint string
 	// Comparisons are the latest comparisons involving the game.
 	Comparisons []Comparison
+	// CanChange is set when the viewer may rename and delete the game.
+	CanChange bool
+}
+
+// LoginView is the data of PageLogin.
+type LoginView struct {
+	// Next is the local path to return to after signing in.
+	Next string
+	// Error says why signing in failed.
+	Error string
 }
 
 // Symmetries is a game's verified self-equivalences.
@@ -262,6 +275,10 @@ type Comparison struct {
 	BoardNote string
 	// Stats are the figures of the finished comparison, nil before.
 	Stats *Stats
+	// Owner is the name of the submitter's token, empty without access
+	// control; CanCancel is set when the viewer may cancel it.
+	Owner     string
+	CanCancel bool
 	// Limits is the JSON of the client's limits ("{}" for none).
 	Limits          string
 	CancelRequested bool

@@ -52,9 +52,10 @@ const (
 	PageComparison  = "comparison"
 	PageCompare     = "compare"
 	PageError       = "error"
+	PageLogin       = "login"
 )
 
-var pageNames = []string{PageHome, PageClasses, PageClass, PageGames, PageGame, PageComparisons, PageComparison, PageCompare, PageError}
+var pageNames = []string{PageHome, PageClasses, PageClass, PageGames, PageGame, PageComparisons, PageComparison, PageCompare, PageError, PageLogin}
 
 // static maps a static file name to a URL carrying a digest of its content,
 // so browsers can cache files for long and still see new versions.
@@ -171,6 +172,17 @@ type View struct {
 	RequestID string
 	// Data is the page's data: the view type named after the page.
 	Data any
+	// Viewer is who is signed in, for the layout; nil without access
+	// control.
+	Viewer *Viewer
+}
+
+// Viewer is the person a page is rendered for, with access control on.
+type Viewer struct {
+	// Name is the name of the token signed in with, empty for an
+	// anonymous reader.
+	Name  string
+	Admin bool
 }
 
 // Render writes the page name with v. It writes nothing if the template

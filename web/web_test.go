@@ -29,6 +29,8 @@ var renderTests = []struct {
 	page string
 	data any
 	want []string
+	// absent must not be on the page.
+	absent []string
 }{
 	{name: "HomeEmpty", page: web.PageHome, data: web.HomeView{}, want: []string{"No comparisons yet."}},
 	{name: "ClassesEmpty", page: web.PageClasses, data: web.ClassesView{}, want: []string{"No classes yet."}},
@@ -83,8 +85,30 @@ var renderTests = []struct {
 	},
 	{
 		name: "ComparisonRunning", page: web.PageComparison,
-		data: web.ComparisonView{Comparison: web.Comparison{ID: 9, A: 1, B: 2, Status: "running", Phase: "search", Candidates: 3, Fraction: 0.456}, PollInterval: "2s"},
+		data: web.ComparisonView{Comparison: web.Comparison{ID: 9, A: 1, B: 2, Status: "running", Phase: "search", Candidates: 3, Fraction: 0.456, CanCancel: true}, PollInterval: "2s"},
 		want: []string{`hx-trigger="every 2s"`, `<progress max="100" value="46"`, `<span id="phase">search</span>`, "3 candidate mappings examined", "Cancel this comparison"},
+	},
+	{
+		name: "ComparisonOfAnother", page: web.PageComparison,
+		data:   web.ComparisonView{Comparison: web.Comparison{ID: 9, A: 1, B: 2, Status: "running", Owner: "bob" + evil}},
+		want:   []string{"by bob&lt;script&gt;"},
+		absent: []string{"Cancel this comparison"},
+	},
+	{
+		name: "GameOwned", page: web.PageGame,
+		data: web.GameView{Game: web.Game{ID: 7, Name: "g" + evil, Owner: "alice"}, CanChange: true},
+		want: []string{"by alice", `action="/games/7/rename"`, `action="/games/7/delete"`, `name="confirm"`, "Yes, delete g&lt;script&gt;"},
+	},
+	{
+		name: "GameOfAnother", page: web.PageGame,
+		data:   web.GameView{Game: web.Game{ID: 7, Name: "g", Owner: "bob"}},
+		want:   []string{"by bob"},
+		absent: []string{"/games/7/delete", "/games/7/rename"},
+	},
+	{
+		name: "Login", page: web.PageLogin,
+		data: web.LoginView{Next: "/games?q=" + evil, Error: "unknown " + evil},
+		want: []string{`action="/login"`, `type="password"`, `name="next" value="/games?q=&lt;script&gt;`, "Not signed in:</strong> unknown &lt;script&gt;"},
 	},
 	{
 		name: "ComparisonSubProgress", page: web.PageComparison,
@@ -136,6 +160,28 @@ var renderTests = []struct {
 	{name: "Error", page: web.PageError, data: web.ErrorView{Status: 404, Title: "Not Found", Detail: evil}, want: []string{"404 Not Found", "&lt;script&gt;"}},
 }
 
+// TestRenderViewer checks the sign-in and sign-out entries of the
+// navigation, shown only with access control (a Viewer).
+func TestRenderViewer(t *testing.T) {
+	for _, tc := range []struct {
+		viewer       *web.Viewer
+		want, absent string
+	}{
+		{nil, "", "Sign"},
+		{&web.Viewer{}, `<a href="/login">Sign in</a>`, "Sign out"},
+		{&web.Viewer{Name: "alice" + evil, Admin: true}, "Signed in as <strong>alice&lt;script&gt;alert(1)&lt;/script&gt;</strong> (admin)", "Sign in"},
+	} {
+		var buf bytes.Buffer
+		if err := web.Render(&buf, web.PageHome, web.View{Title: "T", Data: web.HomeView{}, Viewer: tc.viewer}); err != nil {
+			t.Fatal(err)
+		}
+		got := buf.String()
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.absent) {
+			t.Errorf("Render(viewer %+v): want %q and no %q in:\n%s", tc.viewer, tc.want, tc.absent, got)
+		}
+	}
+}
+
 func TestRender(t *testing.T) {
 	for _, tc := range renderTests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,6 +195,11 @@ func TestRender(t *testing.T) {
 				`<a href="/games" aria-current="page">Games</a>`, "<code>rid-1</code>", "</html>") {
 				if !strings.Contains(got, want) {
 					t.Errorf("Render(%s) lacks %q:\n%s", tc.page, want, got)
+				}
+			}
+			for _, absent := range tc.absent {
+				if strings.Contains(got, absent) {
+					t.Errorf("Render(%s) has %q:\n%s", tc.page, absent, got)
 				}
 			}
 			if strings.Contains(got, evil) {

@@ -73,6 +73,12 @@ var suiteTests = []struct {
 	{"Symmetries", testSymmetries},
 	{"SymmetryFailures", testSymmetryFailures},
 	{"ContextCanceled", testContextCanceled},
+	{"Tokens", testTokens},
+	{"Owners", testOwners},
+	{"CancelOwner", testCancelOwner},
+	{"ResubmitCancelled", testResubmitCancelled},
+	{"RenameGame", testRenameGame},
+	{"DeleteGame", testDeleteGame},
 }
 
 var ctx = context.Background()

@@ -12,7 +12,11 @@
 //     gamequiv_e2e tag, holds every comparison in its verify phase): phase,
 //     step, sub-progress and elapsed time, updated in place;
 //   - every page at 390 px and 1280 px wide: no horizontal scrolling, and
-//     no serious or critical axe-core accessibility violation.
+//     no serious or critical axe-core accessibility violation;
+//   - with access control (a third server, --auth, tokens made with the
+//     gamequiv CLI): the sign-in page and back, the session cookie
+//     (HttpOnly, SameSite=Strict), another member who may read but not
+//     change, the owner renaming and deleting a game, signing out.
 // Screenshots of every page at both widths go to $GAMEQUIV_E2E_ARTIFACTS.
 //
 // Run from the repository root, after `npm ci` in web/e2e:
@@ -425,6 +429,73 @@ test('every page fits 390 px and 1280 px and passes axe-core', { skip, timeout: 
       await screenshot(page, `${name}-${width}`);
       await checkAxe(page, `${name} at ${width} px`);
     }
+    await ctx.close();
+  }
+});
+
+test('with access control: sign in with a token, rename and delete a game, sign out', { skip, timeout: 240_000 }, async () => {
+  const bin = process.env.GAMEQUIV_SERVER_BIN || path.join(tmp, 'server');
+  const cli = path.join(tmp, 'gamequiv');
+  execFileSync('go', ['build', '-o', cli, './cmd/gamequiv'], { cwd: root, stdio: 'inherit' });
+  const data = path.join(tmp, 'data-auth');
+  const authBase = await startServer(bin, data, { GAMEQUIV_AUTH: 'true' });
+  const token = (name) => execFileSync(cli, ['token', 'create', '--name', name, '--data', data],
+    { env: { ...process.env, GAMEQUIV_DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  const alice = token('alice');
+  const bob = token('bob');
+  const res = await fetch(`${authBase}/api/v1/games`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${alice}` },
+    body: JSON.stringify({ name: 'ticTacToe', gdl: readFileSync(tttPath, 'utf8') }),
+  });
+  assert.equal(res.status, 201);
+  const game = await res.json();
+  assert.equal(game.owner, 'alice');
+
+  for (const width of widths) {
+    const ctx = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const page = await ctx.newPage();
+    page.setDefaultTimeout(30_000);
+    // A page that needs a token leads to the sign-in page and back.
+    await page.goto(`${authBase}/games/${game.id}`);
+    await page.waitForURL(/\/login\?next=/);
+    await checkAccessible(page);
+    await checkOverflow(page, `login at ${width} px`);
+    await screenshot(page, `login-${width}`);
+    await checkAxe(page, `login at ${width} px`);
+    await page.locator('#token').fill('gq_wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('unknown or revoked').waitFor();
+    await page.locator('#token').fill(width === widths[0] ? bob : alice);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${authBase}/games/${game.id}`);
+    const cookie = (await ctx.cookies()).find((c) => c.name === 'gamequiv_session');
+    assert.ok(cookie && cookie.httpOnly && cookie.sameSite === 'Strict', `session cookie ${JSON.stringify(cookie)}`);
+    if (width === widths[0]) {
+      // bob reads alice's game but may not change it.
+      await page.getByText('Signed in as').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Delete this game' }).count(), 0);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      // Reading needs a token on this server: the start page leads to sign-in.
+      await page.waitForURL(/\/login\?next=%2F$/);
+      await page.getByRole('link', { name: 'Sign in' }).waitFor();
+      assert.equal((await ctx.cookies()).filter((c) => c.name === 'gamequiv_session').length, 0, 'cookie gone after sign-out');
+      await ctx.close();
+      continue;
+    }
+    // alice renames and deletes her game through the forms.
+    await checkAccessible(page);
+    await checkOverflow(page, `game with forms at ${width} px`);
+    await screenshot(page, `game-owner-${width}`);
+    await checkAxe(page, `game with forms at ${width} px`);
+    await page.locator('#rename-name').fill('tic-tac-toe');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('heading', { level: 1, name: 'tic-tac-toe' }).waitFor();
+    await page.locator('#delete-confirm').check();
+    await page.getByRole('button', { name: 'Delete this game' }).click();
+    await page.waitForURL(`${authBase}/games`);
+    const gone = await page.goto(`${authBase}/games/${game.id}`);
+    assert.equal(gone.status(), 404);
     await ctx.close();
   }
 });

@@ -43,6 +43,8 @@ ProgressFn = Callable[[Doc, float], None]
 
 #: Environment variables read for the server's address, in order.
 URL_ENV = ("GAMEQUIV_URL", "GEQ_URL")
+#: The environment variable of the API token (a server run with ``--auth``).
+TOKEN_ENV = "GAMEQUIV_TOKEN"
 #: The address used when none is given or set in the environment.
 DEFAULT_URL = "http://127.0.0.1:8080"
 #: Seconds to wait for a normal answer.
@@ -187,12 +189,20 @@ class Client:
         timeout: float = DEFAULT_TIMEOUT,
         retries: int = DEFAULT_RETRIES,
         session: Optional[requests.Session] = None,
+        token: Optional[str] = None,
     ) -> None:
         """Connect to the server at ``url`` (default: ``$GAMEQUIV_URL``,
-        ``$GEQ_URL``, else ``http://127.0.0.1:8080``)."""
+        ``$GEQ_URL``, else ``http://127.0.0.1:8080``).
+
+        ``token`` (default: ``$GAMEQUIV_TOKEN``) is the API token of a
+        server with access control (``gamequiv token create``), sent as
+        ``Authorization: Bearer``; without access control it is not needed."""
         if url is None:
             url = next((os.environ[v] for v in URL_ENV if os.environ.get(v)), DEFAULT_URL)
+        if token is None:
+            token = os.environ.get(TOKEN_ENV) or None
         self.url = url.rstrip("/")
+        self.token = token
         self.timeout = timeout
         self.retries = retries
         self.session = session or requests.Session()
@@ -218,6 +228,8 @@ class Client:
         headers = {"Accept": "application/json"}
         if data is not None:
             headers["Content-Type"] = "application/json"
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
         attempt = 0
         while True:
             try:
@@ -395,6 +407,23 @@ class Client:
         """One game with its GDL text, stats, aliases and class."""
         return self._get(f"/api/v1/games/{int(game_id)}")
 
+    def rename(self, game: GameRef, name: str) -> Doc:
+        """Give a stored game a new name and return it (its aliases stay).
+        With access control only its owner or an admin token may."""
+        _, doc = self._request("PATCH", f"/api/v1/games/{self._game_id(game)}", body={"name": name})
+        return cast(Doc, doc)
+
+    def delete(self, game: GameRef) -> None:
+        """Delete a stored game with every comparison it takes part in, its
+        symmetries and aliases; its class keeps its other members. With
+        access control only its owner or an admin token may."""
+        self._request("DELETE", f"/api/v1/games/{self._game_id(game)}")
+
+    def me(self) -> Doc:
+        """Who the client's token is: ``access_control`` (whether the
+        server checks tokens), ``name``, ``admin``, ``public_read``."""
+        return self._get("/api/v1/me")
+
     def game_by_sha256(self, text_or_sha256: str) -> Optional[Doc]:
         """The stored game with this content hash, or None. Pass the hash
         (64 hex digits) or the GDL text itself (hashed as the server does)."""
@@ -464,7 +493,8 @@ class Client:
         max_candidates: Optional[int] = None,
     ) -> Doc:
         """Queue a comparison of ``a`` with ``b`` (or find the one queued
-        before with the same games and limits) and return it at once."""
+        before with the same games and limits, unless it was cancelled:
+        then a new one is queued) and return it at once."""
         body: Dict[str, Any] = {"a": self._game_id(a), "b": self._game_id(b)}
         limits = {k: v for k, v in (("timeout_ms", timeout_ms), ("max_candidates", max_candidates)) if v is not None}
         if limits:
@@ -640,6 +670,8 @@ def _decode(method: str, url: str, res: requests.Response) -> Any:
         doc = res.json()
     except ValueError:
         doc = None
+    if res.status_code == 204:
+        return None
     if res.status_code < 400:
         if doc is None:
             raise GamequivError("internal", f"{method} {url}: {res.status_code} answer is not JSON", status=res.status_code)

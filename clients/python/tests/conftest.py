@@ -51,6 +51,21 @@ def server_bin(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(out)
 
 
+@pytest.fixture(scope="session")
+def cli_bin(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The gamequiv CLI (for ``gamequiv token``): $GAMEQUIV_CLI_BIN or a
+    fresh build."""
+    given = os.environ.get("GAMEQUIV_CLI_BIN")
+    if given:
+        return given
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("go not on PATH and GAMEQUIV_CLI_BIN unset: cannot build the CLI")
+    out = tmp_path_factory.mktemp("cli") / "gamequiv"
+    subprocess.run([go, "build", "-buildvcs=false", "-o", str(out), "./cmd/gamequiv"], cwd=REPO, check=True)
+    return str(out)
+
+
 class Server:
     """A running server process with its own data directory."""
 
@@ -123,6 +138,19 @@ def limited_server(server_bin: str) -> Iterator[Server]:
 def holding_server(server_bin: str) -> Iterator[Server]:
     """A server whose comparisons stop at the search phase until cancelled."""
     yield from _server(server_bin, ["--rate-limit", "0", "--classify=false"], {HOLD_PHASE_ENV: "search"})
+
+
+@pytest.fixture
+def auth_server(server_bin: str) -> Iterator[Server]:
+    """A server with access control (--auth) and private reads."""
+    yield from _server(server_bin, ["--rate-limit", "0", "--classify=false", "--auth"])
+
+
+def make_token(cli: str, server: Server, name: str, admin: bool = False) -> str:
+    """A new API token of the server's database, made with the CLI."""
+    args = [cli, "token", "create", "--name", name, "--data", server.data] + (["--admin"] if admin else [])
+    env = dict(os.environ, GAMEQUIV_DATABASE_URL="")
+    return subprocess.run(args, check=True, capture_output=True, text=True, env=env).stdout.strip()
 
 
 @pytest.fixture

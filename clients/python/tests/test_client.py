@@ -301,9 +301,12 @@ def test_wait_timeout_cancel_and_live_progress(holding_server: Any) -> None:
     gq.cancel(sub["id"])
     done = gq.wait(sub, timeout=30, progress=False)
     assert done["status"] == "cancelled"
-    with pytest.raises(gamequiv.GamequivError) as info:
-        gq.compare(a, b, progress=False)
-    assert info.value.code == "comparison_failed"
+    # A cancelled comparison is not an answer: the same submission starts
+    # a new job (which this server holds too, so cancel it as well).
+    again = gq.submit(a, b)
+    assert again["id"] != sub["id"] and again["status"] in ("queued", "running")
+    gq.cancel(again["id"])
+    assert gq.wait(again, timeout=30, progress=False)["status"] == "cancelled"
 
 
 def test_long_poll_returns_on_change(holding_server: Any) -> None:
@@ -368,3 +371,53 @@ def test_game_ref_errors(gq: gamequiv.Client) -> None:
         gq.submit(True, 1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         gq.submit(1.5, 1)  # type: ignore[arg-type]
+
+
+def test_token_access_control(auth_server: Any, cli_bin: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import make_token
+
+    alice = make_token(cli_bin, auth_server, "alice")
+    bob = make_token(cli_bin, auth_server, "bob")
+    root = make_token(cli_bin, auth_server, "root", admin=True)
+
+    anon = gamequiv.Client(auth_server.url, timeout=30, token="")
+    with pytest.raises(gamequiv.GamequivError) as err:
+        anon.games()
+    assert err.value.code == "unauthorized" and err.value.status == 401
+    with pytest.raises(gamequiv.GamequivError) as err:
+        gamequiv.Client(auth_server.url, token="gq_bogus").games()
+    assert err.value.status == 401
+
+    monkeypatch.setenv("GAMEQUIV_TOKEN", alice)  # the default token
+    ga = gamequiv.Client(auth_server.url, timeout=30)
+    assert ga.me()["name"] == "alice" and ga.me()["access_control"]
+    g = ga.upload(BUTTONS, name="buttons")
+    assert g["owner"] == "alice"
+    assert "alice" not in repr(ga) and alice not in repr(ga)
+
+    gb = gamequiv.Client(auth_server.url, timeout=30, token=bob)
+    for call in (lambda: gb.rename(g, "mine"), lambda: gb.delete(g)):
+        with pytest.raises(gamequiv.GamequivError) as err:
+            call()
+        assert err.value.code == "forbidden" and err.value.status == 403
+    assert ga.rename(g, "two buttons")["name"] == "two buttons"
+    cmp = ga.submit(g, ga.upload(RENAMED, name="renamed"))
+    with pytest.raises(gamequiv.GamequivError) as err:
+        gb.cancel(cmp["id"])
+    assert err.value.status == 403
+    assert gamequiv.Client(auth_server.url, token=root).delete("two buttons") is None
+    with pytest.raises(gamequiv.GamequivError) as err:
+        ga.game(g["id"])
+    assert err.value.code == "not_found"
+    with pytest.raises(gamequiv.GamequivError) as err:
+        ga.comparison(cmp["id"])
+    assert err.value.code == "not_found"
+
+
+def test_rename_and_delete_without_access_control(fresh_server: Any) -> None:
+    gq = gamequiv.Client(fresh_server.url, timeout=30, token="")
+    assert gq.me() == {"access_control": False, "admin": False, "public_read": True}
+    g = gq.upload(BUTTONS, name="b1")
+    assert gq.rename(g["id"], "b2")["name"] == "b2"
+    gq.delete("b2")
+    assert gq.games() == []

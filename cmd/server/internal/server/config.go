@@ -101,6 +101,20 @@ type Config struct {
 	ClassifyQuick          time.Duration
 	ClassifyGameTimeout    time.Duration
 	ClassifyCompareTimeout time.Duration
+
+	// Auth turns access control on: changes need an API token (see
+	// `gamequiv token`), and owners are recorded.
+	Auth bool
+	// PublicRead lets requests without a token read when Auth is on.
+	PublicRead bool
+	// SessionTTL is how long the web login lasts (its cookie's Max-Age).
+	SessionTTL time.Duration
+	// SecureCookie marks the web session cookie Secure (HTTPS only).
+	SecureCookie bool
+	// TrustedProxies is a comma-separated list of the IPs or CIDRs of
+	// reverse proxies whose X-Forwarded-For names the client (for the rate
+	// limit and the log); empty trusts none.
+	TrustedProxies string
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 }
@@ -131,6 +145,7 @@ func DefaultConfig() Config {
 		GroundTimeout:   grounding.DefaultTimeout,
 		MaxCandidates:   equiv.DefaultMaxCandidates,
 		Classify:        true,
+		SessionTTL:      api.DefaultSessionTTL,
 		LogLevel:        DefaultLogLevel,
 	}
 }
@@ -150,6 +165,11 @@ func (c Config) Limits() equiv.Limits {
 	lim.MaxCandidates = c.MaxCandidates
 	lim.Timeout = c.JobTimeout
 	return lim
+}
+
+// Access returns the access control the configuration sets.
+func (c Config) Access() api.Access {
+	return api.Access{Enabled: c.Auth, PublicRead: c.PublicRead, SessionTTL: c.SessionTTL, SecureCookie: c.SecureCookie}
 }
 
 // Level returns the slog level of LogLevel (info if it is invalid).
@@ -198,6 +218,11 @@ var settings = []setting{
 	{"classify-quick", "GAMEQUIV_CLASSIFY_QUICK"},
 	{"classify-game-timeout", "GAMEQUIV_CLASSIFY_GAME_TIMEOUT"},
 	{"classify-compare-timeout", "GAMEQUIV_CLASSIFY_COMPARE_TIMEOUT"},
+	{"auth", "GAMEQUIV_AUTH"},
+	{"public-read", "GAMEQUIV_PUBLIC_READ"},
+	{"session-ttl", "GAMEQUIV_SESSION_TTL"},
+	{"secure-cookie", "GAMEQUIV_SECURE_COOKIE"},
+	{"trusted-proxies", "GAMEQUIV_TRUSTED_PROXIES"},
 	{"log-level", "GAMEQUIV_LOG_LEVEL"},
 }
 
@@ -277,6 +302,16 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"classifier's slow-lane budget for one game's analysis (grounding, graph, certificate); 0 for 1m; past it the game is marked with the limit [env GAMEQUIV_CLASSIFY_GAME_TIMEOUT]")
 	fs.DurationVar(&cfg.ClassifyCompareTimeout, "classify-compare-timeout", cfg.ClassifyCompareTimeout,
 		"classifier's slow-lane budget for one comparison with a class representative, 0 for 2m [env GAMEQUIV_CLASSIFY_COMPARE_TIMEOUT]")
+	fs.BoolVar(&cfg.Auth, "auth", cfg.Auth,
+		"access control: changes need an API token (gamequiv token create), games and comparisons record their owner, only the owner or an admin may rename, delete or cancel [env GAMEQUIV_AUTH]")
+	fs.BoolVar(&cfg.PublicRead, "public-read", cfg.PublicRead,
+		"with --auth, let requests without a token read (GET) [env GAMEQUIV_PUBLIC_READ]")
+	fs.DurationVar(&cfg.SessionTTL, "session-ttl", cfg.SessionTTL,
+		"with --auth, how long a web login lasts [env GAMEQUIV_SESSION_TTL]")
+	fs.BoolVar(&cfg.SecureCookie, "secure-cookie", cfg.SecureCookie,
+		"mark the web login cookie Secure (sent over HTTPS only): set it behind a TLS proxy [env GAMEQUIV_SECURE_COOKIE]")
+	fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", cfg.TrustedProxies,
+		"comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For names the client (rate limit, log); empty: the peer is the client [env GAMEQUIV_TRUSTED_PROXIES]")
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
 		"log `level`: debug, info, warn or error [env GAMEQUIV_LOG_LEVEL]")
 	fs.Usage = func() {
@@ -358,10 +393,15 @@ func (c Config) Validate() error {
 		return fmt.Errorf("classify-workers: must not be negative, got %d", c.ClassifyWorkers)
 	case c.ClassifyQuick < 0 || c.ClassifyGameTimeout < 0 || c.ClassifyCompareTimeout < 0:
 		return errors.New("classify-quick, classify-game-timeout, classify-compare-timeout: must not be negative")
+	case c.SessionTTL < time.Minute:
+		return fmt.Errorf("session-ttl: must be at least 1m, got %s", c.SessionTTL)
 	}
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		return fmt.Errorf("log-level: want debug, info, warn or error, got %q", c.LogLevel)
+	}
+	if _, err := api.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return fmt.Errorf("trusted-proxies: %w", err)
 	}
 	if _, err := DatabaseKind(c.DatabaseURL); err != nil {
 		return fmt.Errorf("database-url: %w", err)

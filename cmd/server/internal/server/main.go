@@ -98,10 +98,15 @@ func (m *Main) Run(ctx context.Context) error {
 	m.metrics = api.NewMetrics()
 	m.metrics.RegisterQueue(m.db)
 	lim := cfg.Limits()
+	proxies, err := api.ParseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		return fmt.Errorf("trusted-proxies: %w", err)
+	}
 	handler := api.NewServer(api.Deps{
 		Store:   m.db,
 		Log:     m.Log,
 		Metrics: m.metrics,
+		Access:  cfg.Access(),
 		Limits: api.Limits{
 			MaxBody:        cfg.MaxBody,
 			MaxGDL:         cfg.MaxGDL,
@@ -113,6 +118,7 @@ func (m *Main) Run(ctx context.Context) error {
 			WaitInterval:   cfg.WaitInterval,
 			RateLimit:      cfg.RateLimit,
 			RateBurst:      cfg.RateBurst,
+			TrustedProxies: proxies,
 			// MaxHeavy bounds grounding uploads and computing symmetries.
 			MaxConcurrentCompute: cfg.MaxHeavy,
 		},
@@ -170,8 +176,21 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.String("database", dbKind),
 		slog.Int("workers", cfg.Workers),
 		slog.Bool("classify", cfg.Classify),
+		slog.Bool("auth", cfg.Auth),
+		slog.Bool("public_read", !cfg.Auth || cfg.PublicRead),
 	)
+	if !cfg.Auth && !isLoopback(ln.Addr()) {
+		m.Log.Warn("access control is off on an address other hosts can reach: anyone may delete and cancel; run with --auth (see gamequiv token)",
+			slog.String("addr", m.Addr()))
+	}
 	return nil
+}
+
+// isLoopback reports whether a listening address accepts loopback
+// connections only.
+func isLoopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }
 
 // Addr returns the address the server listens on, with the real port when
