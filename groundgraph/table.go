@@ -2,6 +2,7 @@ package groundgraph
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"slices"
 
@@ -21,63 +22,16 @@ import (
 // the plain semantic input space {0,1}^k × Π_r A_r, whatever the description
 // reads syntactically.
 
-// cone is the part of the circuit that one literal reaches, renumbered into
-// slots: 0 the constant, 1..len(inputs) the inputs, then the gates.
-type cone struct {
-	inputs []int32  // circuit inputs, ascending (the syntactic support)
-	gates  []int32  // gate nodes, ascending
-	start  []int32  // len(gates)+1 offsets into fanin
-	fanin  []uint32 // slot<<1 | negated
-	root   uint32   // slot<<1 | negated
+// cone is the circuit toolkit's cone (grounding.Cone).
+type cone = grounding.Cone
 
-	users   [][]int32 // users[slot]: gates (indices into gates) reading the slot; built by fanout
-	fanouts [][]int32 // fanouts[k]: cached fanout of input k
-}
-
-func newCone(c *grounding.Circuit, root grounding.Lit) *cone {
-	cn := &cone{}
-	r := root.Node()
-	seen := map[int32]bool{int32(r): true}
-	stack := []int32{int32(r)}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch {
-		case n == 0:
-		case int(n) <= c.NumInputs:
-			cn.inputs = append(cn.inputs, n-1)
-		default:
-			cn.gates = append(cn.gates, n)
-			for _, l := range c.Fanins(int(n)) {
-				if m := int32(l.Node()); !seen[m] {
-					seen[m] = true
-					stack = append(stack, m)
-				}
-			}
-		}
+// newCone builds the cone of root.
+func newCone(c *grounding.Circuit, root grounding.Lit) (*cone, error) {
+	cn, err := grounding.NewCone(c, root)
+	if err != nil {
+		return nil, fmt.Errorf("groundgraph: malformed circuit: %w", err)
 	}
-	slices.Sort(cn.inputs)
-	slices.Sort(cn.gates)
-	slot := func(n int32) uint32 {
-		switch {
-		case n == 0:
-			return 0
-		case int(n) <= c.NumInputs:
-			k, _ := slices.BinarySearch(cn.inputs, n-1)
-			return uint32(1 + k)
-		}
-		k, _ := slices.BinarySearch(cn.gates, n)
-		return uint32(1 + len(cn.inputs) + k)
-	}
-	cn.start = make([]int32, 1, len(cn.gates)+1)
-	for _, g := range cn.gates {
-		for _, l := range c.Fanins(int(g)) {
-			cn.fanin = append(cn.fanin, slot(int32(l.Node()))<<1|uint32(l&1))
-		}
-		cn.start = append(cn.start, int32(len(cn.fanin)))
-	}
-	cn.root = slot(int32(r))<<1 | uint32(root&1)
-	return cn
+	return cn, nil
 }
 
 // roleDigit is one semantic role of a table.
@@ -136,7 +90,7 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	nProps := len(p.Props)
 	// Semantic roles and the actions the cone reads.
 	readBy := map[int][]int32{}
-	for _, in := range cn.inputs {
+	for _, in := range cn.Inputs {
 		if int(in) >= nProps {
 			r, a := p.InputOf(int(in))
 			readBy[r] = append(readBy[r], int32(a))
@@ -171,12 +125,12 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 		v     int   // prop digit, or role digit index
 		digit int   // action's digit value
 	}
-	srcs := make([]src, len(cn.inputs))
+	srcs := make([]src, len(cn.Inputs))
 	semRole := map[int]int{}
 	for i, d := range t.roles {
 		semRole[d.role] = i
 	}
-	for k, in := range cn.inputs {
+	for k, in := range cn.Inputs {
 		if int(in) < nProps {
 			if v, ok := slices.BinarySearch(sp.props, in); ok {
 				srcs[k] = src{kind: 2, v: v}
@@ -204,9 +158,8 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 		}
 	}
 	t.bits = make([]uint64, t.words)
-	nSlots := 1 + len(cn.inputs) + len(cn.gates)
+	nSlots := 1 + len(cn.Inputs) + len(cn.Gates)
 	vals := make([]uint64, nSlots*evalBlockWords)
-	first := 1 + len(cn.inputs)
 	for w0 := 0; w0 < t.words; w0 += evalBlockWords {
 		if w0&(1<<14-1) == 0 {
 			if err := ctx.Err(); err != nil {
@@ -244,23 +197,13 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 				}
 			}
 		}
-		for gi := range cn.gates {
-			dst := at(first + gi)
-			fill(dst, ^uint64(0))
-			for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
-				src := at(int(l >> 1))
-				neg := -uint64(l & 1)
-				for i := range dst {
-					dst[i] &= src[i] ^ neg
-				}
-			}
-		}
-		root := at(int(cn.root >> 1))
-		neg := -uint64(cn.root & 1)
+		grounding.EvalGates(cn, vals, evalBlockWords, bw)
+		root := at(int(cn.Root >> 1))
+		neg := -uint64(cn.Root & 1)
 		for i := range bw {
 			t.bits[w0+i] = root[i] ^ neg
 		}
-		t.gateOps += int64(len(cn.gates) * bw)
+		t.gateOps += int64(len(cn.Gates) * bw)
 	}
 	return t, nil
 }

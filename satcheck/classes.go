@@ -134,7 +134,7 @@ func (an *analysis) simChoice(base []uint64, w, rows, gi, c int) string {
 			clear(dst)
 		}
 	}
-	out, _ := an.cn.simulate(w, func(k int) []uint64 { return x[k*w : (k+1)*w] }, nil, nil)
+	out, _ := an.cn.Simulate(w, func(k int) []uint64 { return x[k*w : (k+1)*w] }, nil, nil)
 	if r := rows % 64; r != 0 {
 		out[rows/64] &= 1<<r - 1 // rows past the space are not inputs
 	}
