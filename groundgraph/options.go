@@ -193,7 +193,7 @@ type Stats struct {
 	CornerFuncs      int   // functions whose corners were searched
 	CornerPoints     int64 // points evaluated by corner searches
 	SkippedCorners   int   // functions whose corner search the bounds excluded
-	DependsOnCalls   int64 // inputs that simulation left to satcheck.DependsOn (SAT)
+	DependsOnCalls   int64 // SAT questions (satcheck.FindDependence) on inputs that simulation left undecided
 
 	Support  time.Duration // semantic supports (tables, simulation, satcheck)
 	Features time.Duration // truth-table features and corner searches
