@@ -330,6 +330,34 @@ func (st *simState) done() bool {
 	return true
 }
 
+// biasBits is the precision of biasedWord's probabilities.
+const biasBits = 10
+
+// simBiasBits[i] is simBias[i] rounded to biasBits binary digits.
+var simBiasBits = func() []uint32 {
+	out := make([]uint32, len(simBias))
+	for i, p := range simBias {
+		out[i] = uint32(p*(1<<biasBits) + 0.5)
+	}
+	return out
+}()
+
+// biasedWord returns 64 independent bits, each set with probability
+// q/2^biasBits: from the last binary digit of q to the first, a digit 1
+// ORs a fresh random word in and a digit 0 ANDs one in (biasBits random
+// words instead of 64 random floats).
+func biasedWord(rng *rand.Rand, q uint32) uint64 {
+	var x uint64
+	for d := range biasBits {
+		if q>>d&1 == 1 {
+			x |= rng.Uint64()
+		} else {
+			x &= rng.Uint64()
+		}
+	}
+	return x
+}
+
 // sample is one point of the input space: cone input values (bit-packed).
 type sample []uint64
 
@@ -342,14 +370,7 @@ func randomPool(nIn, nProps int, srs []simRole, w int, rng *rand.Rand) [][]uint6
 	}
 	for k := range nProps {
 		for i := range w {
-			bias := simBias[i%len(simBias)]
-			var x uint64
-			for bit := range 64 {
-				if rng.Float64() < bias {
-					x |= 1 << bit
-				}
-			}
-			pool[k][i] = x
+			pool[k][i] = biasedWord(rng, simBiasBits[i%len(simBiasBits)])
 		}
 	}
 	for _, sr := range srs {

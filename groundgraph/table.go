@@ -159,15 +159,16 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	}
 	t.bits = make([]uint64, t.words)
 	nSlots := 1 + len(cn.Inputs) + len(cn.Gates)
-	vals := make([]uint64, nSlots*evalBlockWords)
-	for w0 := 0; w0 < t.words; w0 += evalBlockWords {
+	blk := min(evalBlockWords, t.words) // words per slot: small tables need less
+	vals := make([]uint64, nSlots*blk)
+	for w0 := 0; w0 < t.words; w0 += blk {
 		if w0&(1<<14-1) == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		bw := min(evalBlockWords, t.words-w0)
-		at := func(s int) []uint64 { return vals[s*evalBlockWords : s*evalBlockWords+bw] }
+		bw := min(blk, t.words-w0)
+		at := func(s int) []uint64 { return vals[s*blk : s*blk+bw] }
 		clear(at(0))
 		for k, s := range srcs {
 			dst := at(1 + k)
@@ -197,7 +198,7 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 				}
 			}
 		}
-		grounding.EvalGates(cn, vals, evalBlockWords, bw)
+		grounding.EvalGates(cn, vals, blk, bw)
 		root := at(int(cn.Root >> 1))
 		neg := -uint64(cn.Root & 1)
 		for i := range bw {
