@@ -256,6 +256,11 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		// and none of whose (k-1)-subsets does.
 		c := make([]int, k)
 		for wi, word := range cur {
+			if wi%(1<<12) == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, false, err
+				}
+			}
 			if word == 0 {
 				continue
 			}
