@@ -162,10 +162,10 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	blk := min(evalBlockWords, t.words) // words per slot: small tables need less
 	vals := make([]uint64, nSlots*blk)
 	for w0 := 0; w0 < t.words; w0 += blk {
-		if w0&(1<<14-1) == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+		// A block costs its words times the cone: cheap next to a look at
+		// the context, and a big cone makes even one block take a while.
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		bw := min(blk, t.words-w0)
 		at := func(s int) []uint64 { return vals[s*blk : s*blk+bw] }
