@@ -74,6 +74,10 @@ type table struct {
 // slots × evalBlockWords words whatever the table size).
 const evalBlockWords = 64
 
+// maxTableScratchWords bounds the words of a table's evaluation scratch
+// (slots × words per slot), 32 MiB.
+const maxTableScratchWords = 1 << 22
+
 // fnSpace describes the semantic input space of a function for newTable.
 type fnSpace struct {
 	props []int32 // semantic propositions (prop ids = input ids), ascending
@@ -159,7 +163,9 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	}
 	t.bits = make([]uint64, t.words)
 	nSlots := 1 + len(cn.Inputs) + len(cn.Gates)
-	blk := min(evalBlockWords, t.words) // words per slot: small tables need less
+	// Words per slot: small tables need less, and a big cone gets fewer so
+	// that its scratch stays within maxTableScratchWords.
+	blk := max(1, min(evalBlockWords, t.words, maxTableScratchWords/nSlots))
 	vals := make([]uint64, nSlots*blk)
 	for w0 := 0; w0 < t.words; w0 += blk {
 		// A block costs its words times the cone: cheap next to a look at
