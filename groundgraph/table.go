@@ -167,6 +167,23 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	// that its scratch stays within maxTableScratchWords.
 	blk := max(1, min(evalBlockWords, t.words, maxTableScratchWords/nSlots))
 	vals := make([]uint64, nSlots*blk)
+	// Inputs that are the same in every block are set once (vals starts
+	// all false: the constant, false inputs, and role inputs between the
+	// words that set them); propositions of digit 6 and up change from
+	// block to block, and role inputs are set word by word and cleared
+	// after (dirty), so a block costs its words, not the cone's inputs.
+	var highProps, dirty []int
+	for k, sr := range srcs {
+		dst := vals[(1+k)*blk : (2+k)*blk]
+		switch {
+		case sr.kind == 1:
+			fill(dst, ^uint64(0))
+		case sr.kind == 2 && sr.v < 6:
+			fill(dst, propPattern[sr.v])
+		case sr.kind == 2:
+			highProps = append(highProps, k)
+		}
+	}
 	for w0 := 0; w0 < t.words; w0 += blk {
 		// A block costs its words times the cone: cheap next to a look at
 		// the context, and a big cone makes even one block take a while.
@@ -175,24 +192,10 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 		}
 		bw := min(blk, t.words-w0)
 		at := func(s int) []uint64 { return vals[s*blk : s*blk+bw] }
-		clear(at(0))
-		for k, s := range srcs {
-			dst := at(1 + k)
-			switch s.kind {
-			case 0:
-				clear(dst)
-			case 1:
-				fill(dst, ^uint64(0))
-			case 2:
-				if s.v < 6 {
-					fill(dst, propPattern[s.v])
-					break
-				}
-				for i := range dst {
-					dst[i] = -uint64((w0 + i) >> (s.v - 6) & 1)
-				}
-			case 3:
-				clear(dst) // set below, one word at a time
+		for _, k := range highProps {
+			dst, v := at(1+k), srcs[k].v
+			for i := range dst {
+				dst[i] = -uint64((w0 + i) >> (v - 6) & 1)
 			}
 		}
 		for ri := range t.roles {
@@ -200,7 +203,9 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 			ks := roleInputs[ri]
 			for i := range bw {
 				if c := (w0 + i) / d.stride % d.radix; c < len(ks) && ks[c] >= 0 {
-					at(1 + ks[c])[i] = ^uint64(0)
+					x := (1+ks[c])*blk + i
+					vals[x] = ^uint64(0)
+					dirty = append(dirty, x)
 				}
 			}
 		}
@@ -211,6 +216,10 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 			t.bits[w0+i] = root[i] ^ neg
 		}
 		t.gateOps += int64(len(cn.Gates) * bw)
+		for _, x := range dirty {
+			vals[x] = 0
+		}
+		dirty = dirty[:0]
 	}
 	return t, nil
 }
@@ -312,16 +321,28 @@ func (t *table) actionInfluence(ri int, numActions int) []int64 {
 			// Weight of the word without this role's digit (digit 0 has weight 1
 			// when the role reads an action, else it is the "other" value).
 			wo := t.wordWeight(w) / d.weight(0)
+			// Σ_{c2} weight(c2)·popcount(x_c ⊕ x_c2), bit by bit: at bit
+			// b, x_c differs from the weight w1[b] of the choices with a 1
+			// when it is 0, and from wtot - w1[b] when it is 1. Linear in
+			// the radix instead of quadratic (roles of 600 actions).
+			var w1 [64]int64
+			var wtot, sum int64
 			for c := range d.radix {
-				x := t.bits[w+c*d.stride]
-				for c2 := range d.radix {
-					if c2 == c {
-						continue
-					}
-					if n := bits.OnesCount64(x ^ t.bits[w+c2*d.stride]); n != 0 {
-						byDigit[c] += int64(n) * wo * d.weight(c2)
-					}
+				wc := d.weight(c)
+				wtot += wc
+				for x := t.bits[w+c*d.stride]; x != 0; x &= x - 1 {
+					w1[bits.TrailingZeros64(x)] += wc
 				}
+			}
+			for _, v := range w1 {
+				sum += v
+			}
+			for c := range d.radix {
+				n := sum
+				for x := t.bits[w+c*d.stride]; x != 0; x &= x - 1 {
+					n += wtot - 2*w1[bits.TrailingZeros64(x)]
+				}
+				byDigit[c] += n * wo
 			}
 		}
 	}
