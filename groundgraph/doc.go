@@ -238,8 +238,7 @@
 // every dependency; satcheck.FindDependence (SAT) decides the rest, one
 // call for all of a function's undecided inputs when none of them matters,
 // else one call per batch of dependencies it finds, whose witnesses start
-// further simulation rounds (next functions get their justified rounds
-// only then) (Stats.DependsOnCalls counts the calls). satcheck runs one
+// further boundary rounds (Stats.DependsOnCalls counts the calls). satcheck runs one
 // SAT solve at a time process-wide, and these calls dominate on the few big
 // games whose dependencies need rare contexts (kalaha_2009's stores).
 // Functions with the same literal share their support and corner search.

@@ -173,45 +173,28 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	if err := runBoundary(); err != nil {
 		return nil, err
 	}
-	// Justified rounds: a function that is almost always 0 (or 1), like
-	// "the board is full and has no line", gives random samples no witness
-	// at all. Samples where it takes its rare value are built by justifying
-	// that value backwards through the cone (justify), and boundary rounds
-	// continue from them. Functions of the state run them before SAT; next
-	// functions (whose few undecided inputs one SAT call usually settles)
-	// only once SAT has shown that dependencies remain.
-	read := nP
-	for _, sr := range srs {
-		read += len(sr.ks)
-	}
-	justified := false
-	runJustified := func() error {
-		if justified || read != nIn {
-			return nil
-		}
-		justified = true
+	// Justified rounds, for functions of the state: a function that is
+	// almost always 0 (or 1), like "the board is full and has no line",
+	// gives random samples no witness at all. Samples where it takes its
+	// rare value are built by justifying that value backwards through the
+	// cone (justify), and boundary rounds continue from them.
+	if !st.done() && len(srs) == 0 && nP == nIn {
 		for _, want := range []bool{true, false} {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, err
 			}
 			if st.done() {
 				break
 			}
-			seeds := justify(cn, srs, want, justifyAttempts, justifySamples, rng)
+			seeds := justify(cn, want, justifyAttempts, justifySamples, rng)
 			if len(seeds) == 0 {
 				continue
 			}
 			found := st.run(newConeSim(cn, boundaryWords), boundaryPool(seeds, nIn, boundaryWords), false)
 			boundary = append(seeds, found...)
 			if err := runBoundary(); err != nil {
-				return err
+				return nil, err
 			}
-		}
-		return nil
-	}
-	if !st.done() && len(srs) == 0 {
-		if err := runJustified(); err != nil {
-			return nil, err
 		}
 	}
 	// The inputs simulation left undecided: one SAT call settles them all
@@ -258,9 +241,6 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			boundary = append(boundary, seed)
 		}
 		if err := runBoundary(); err != nil {
-			return nil, err
-		}
-		if err := runJustified(); err != nil {
 			return nil, err
 		}
 	}
@@ -498,15 +478,15 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool) []sample 
 	return out
 }
 
-// justify returns up to max samples of the cone's inputs (propositions, and
-// the actions of the roles srs, each role doing one action) where the root has value want, found by justification:
+// justify returns up to max samples of the cone's inputs (all of them
+// propositions) where the root has value want, found by justification:
 // the root's value is required, an AND gate required true requires every
 // fanin literal true, one required false requires one fanin literal false
 // (one already required so, else a random one not yet required), and an
 // attempt whose requirements conflict is abandoned. Inputs left free are
 // random. Every sample it returns has the value want (the requirements
 // force it), so it only ever serves as a starting point for simulation.
-func justify(cn *cone, srs []simRole, want bool, attempts, max int, rng *rand.Rand) []sample {
+func justify(cn *cone, want bool, attempts, max int, rng *rand.Rand) []sample {
 	nIn := len(cn.Inputs)
 	first := 1 + nIn
 	req := make([]int8, first+len(cn.Gates)) // 0 free, 1 false, 2 true
@@ -589,38 +569,6 @@ func justify(cn *cone, srs []simRole, want bool, attempts, max int, rng *rand.Ra
 			if v {
 				x[k/64] |= 1 << (k % 64)
 			}
-		}
-		// Each role does exactly one action: the one required, else a
-		// random one not required false (or one the cone does not read).
-		for _, sr := range srs {
-			var must, free []int
-			for _, k := range sr.ks {
-				x[k/64] &^= 1 << (k % 64)
-				switch req[1+k] {
-				case 2:
-					must = append(must, k)
-				case 0:
-					free = append(free, k)
-				}
-			}
-			switch {
-			case len(must) > 1:
-				ok = false
-			case len(must) == 1:
-				free = must
-			case sr.radix > len(sr.ks):
-				free = append(free, -1) // an action the cone does not read
-			}
-			if !ok || len(free) == 0 {
-				ok = false
-				break
-			}
-			if k := free[rng.IntN(len(free))]; k >= 0 {
-				x[k/64] |= 1 << (k % 64)
-			}
-		}
-		if !ok {
-			continue
 		}
 		out = append(out, x)
 	}
