@@ -254,10 +254,13 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 	p := b.p
 	nProps := len(p.Props)
 	moves := f.Kind == grounding.FuncNext
-	cn := newCone(&p.Circuit, f.Lit)
+	cn, err := newCone(&p.Circuit, f.Lit)
+	if err != nil {
+		return nil, err
+	}
 	var sp fnSpace
 	logRows := 0.0
-	for _, in := range cn.inputs {
+	for _, in := range cn.Inputs {
 		if int(in) < nProps {
 			sp.props = append(sp.props, in)
 			logRows++
@@ -274,7 +277,7 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 	if len(sp.roles) > 0 {
 		for _, r := range sp.roles {
 			read := 0
-			for _, in := range cn.inputs {
+			for _, in := range cn.Inputs {
 				if int(in) >= nProps {
 					if r2, _ := p.InputOf(int(in)); r2 == r {
 						read++
@@ -447,12 +450,16 @@ func (b *builder) corners(ctx context.Context) error {
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		defer tick()
 		ff := &b.funcs[uniq[k]]
-		w := &cornersWork{cn: newCone(&b.p.Circuit, ff.Function.Lit), d: ff.CornerRadius, max: b.opt.MaxCorners, countProps: b.opt.MaxCornerCountProps}
+		cn, err := newCone(&b.p.Circuit, ff.Function.Lit)
+		if err != nil {
+			return err
+		}
+		w := &cornersWork{cn: cn, d: ff.CornerRadius, max: b.opt.MaxCorners, countProps: b.opt.MaxCornerCountProps}
 		for _, in := range ff.Support[:ff.nProps] {
 			w.props = append(w.props, int32(in))
 		}
 		if ff.Function.Kind == grounding.FuncNext {
-			for k, in := range w.cn.inputs {
+			for k, in := range w.cn.Inputs {
 				if int(in) >= len(b.p.Props) {
 					if _, a := b.p.InputOf(int(in)); a == 0 {
 						w.on = append(w.on, k)
@@ -493,7 +500,10 @@ func (b *builder) corners(ctx context.Context) error {
 // tabulate computes the truth-table features of one function.
 func (b *builder) tabulate(ctx context.Context, ff *FuncFeatures) (int64, error) {
 	p := b.p
-	cn := newCone(&p.Circuit, ff.Function.Lit)
+	cn, err := newCone(&p.Circuit, ff.Function.Lit)
+	if err != nil {
+		return 0, err
+	}
 	sp := fnSpace{roles: ff.roles}
 	for _, in := range ff.Support[:ff.nProps] {
 		sp.props = append(sp.props, int32(in))

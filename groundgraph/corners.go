@@ -131,25 +131,25 @@ func (w *cornersWork) atAnchor(anchor bool) (pos []int, s *coneSim, base uint64,
 	cn := w.cn
 	pos = make([]int, len(w.props))
 	for j, q := range w.props {
-		k, _ := slices.BinarySearch(cn.inputs, q)
+		k, _ := slices.BinarySearch(cn.Inputs, q)
 		pos[j] = k
 	}
 	s = newConeSim(cn, cornerBatchWords)
 	if anchor {
 		base = ^uint64(0)
 	}
-	for k := range cn.inputs {
-		fill(s.in(k), 0)
+	for k := range cn.Inputs {
+		fill(s.In(k), 0)
 	}
 	for _, k := range w.on {
-		fill(s.in(k), ^uint64(0))
+		fill(s.In(k), ^uint64(0))
 	}
 	for _, k := range pos {
-		fill(s.in(k), base)
+		fill(s.In(k), base)
 	}
 	out = make([]uint64, cornerBatchWords)
-	s.eval(out)
-	w.ops += int64(len(cn.gates) * cornerBatchWords)
+	s.Eval(out)
+	w.ops += int64(len(cn.Gates) * cornerBatchWords)
 	return pos, s, base, out, out[0]&1 == 1
 }
 
@@ -180,12 +180,12 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 			bin[i][a] = binomial(a, i)
 		}
 	}
-	// inOff[j]: offset in s.vals of the input vector of proposition j.
+	// inOff[j]: offset in s.Vals of the input vector of proposition j.
 	inOff := make([]int, n)
 	for j, k := range pos {
 		inOff[j] = (1 + k) * cornerBatchWords
 	}
-	vals := s.vals
+	vals := s.Vals
 	const batchCap = 64 * cornerBatchWords
 	laneMax := make([]int, batchCap) // largest element of each lane's subset, -1 if empty
 	res := make([]uint64, cornerBatchWords)
@@ -204,7 +204,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 				return nil, false, err
 			}
 			for _, j := range pos {
-				fill(s.in(j), base)
+				fill(s.In(j), base)
 			}
 			nb := 0
 			for nb < batchCap && done < nBases {
@@ -222,11 +222,16 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 					nextComb(bset, n)
 				}
 			}
-			s.eval(out)
-			w.ops += int64(len(cn.gates) * cornerBatchWords)
+			s.Eval(out)
+			w.ops += int64(len(cn.Gates) * cornerBatchWords)
 			r0 := done - int64(nb)
 			lanes := 0 // lanes whose subset lies below j
 			for j := range n {
+				if j%cancelCheckEvery == 0 {
+					if err := ctx.Err(); err != nil {
+						return nil, false, err
+					}
+				}
 				for lanes < nb && laneMax[lanes] < j {
 					lanes++
 				}
@@ -234,7 +239,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 					continue
 				}
 				wn := (lanes + 63) / 64
-				w.ops += s.flip64(pos[j], wn, res)
+				w.ops += s.Flip(pos[j], wn, res)
 				for i := range wn {
 					diff := res[i] ^ f0mask
 					if rest := lanes - 64*i; rest < 64 {
@@ -251,6 +256,11 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		// and none of whose (k-1)-subsets does.
 		c := make([]int, k)
 		for wi, word := range cur {
+			if wi%(1<<12) == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, false, err
+				}
+			}
 			if word == 0 {
 				continue
 			}

@@ -44,15 +44,15 @@ func (w *cornersWork) runReference(ctx context.Context, anchor bool) (corners []
 				return err
 			}
 			for _, k := range pos {
-				fill(s.in(k), base)
+				fill(s.In(k), base)
 			}
 			for b := range nb {
 				for _, j := range flat[b*k : (b+1)*k] {
-					s.in(pos[j])[b/64] ^= 1 << (b % 64)
+					s.In(pos[j])[b/64] ^= 1 << (b % 64)
 				}
 			}
-			s.eval(out)
-			w.ops += int64(len(cn.gates) * cornerBatchWords)
+			s.Eval(out)
+			w.ops += int64(len(cn.Gates) * cornerBatchWords)
 			r0 := rank - int64(nb)
 			for b := range nb {
 				c := flat[b*k : (b+1)*k]
@@ -139,12 +139,16 @@ func TestCornersReference(t *testing.T) {
 				d++
 			}
 			for _, mx := range []int{3, DefaultMaxCorners} {
-				w := &cornersWork{cn: newCone(&p.Circuit, ff.Function.Lit), d: d, max: mx}
+				cn, err := newCone(&p.Circuit, ff.Function.Lit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := &cornersWork{cn: cn, d: d, max: mx}
 				for _, in := range ff.Support[:ff.nProps] {
 					w.props = append(w.props, int32(in))
 				}
 				if ff.Function.Kind == grounding.FuncNext {
-					for k, in := range w.cn.inputs {
+					for k, in := range w.cn.Inputs {
 						if int(in) >= len(p.Props) {
 							if _, a := p.InputOf(int(in)); a == 0 {
 								w.on = append(w.on, k)

@@ -235,10 +235,12 @@
 // for a function of the state, samples where it takes a value random
 // samples rarely give (Connect Four's draw: a full board without a line),
 // built by justifying that value back through the cone. This finds almost
-// every dependency; satcheck.DependsOn (SAT) decides the rest, one call per
-// input (Stats.DependsOnCalls). satcheck runs one SAT solve at a time
-// process-wide, and these calls dominate on the few big games whose
-// dependencies need rare contexts (minutes for blobwars and brawl).
+// every dependency; satcheck.FindDependence (SAT) decides the rest, one
+// call for all of a function's undecided inputs when none of them matters,
+// else one call per batch of dependencies it finds, whose witnesses start
+// further boundary rounds (Stats.DependsOnCalls counts the calls). satcheck runs one
+// SAT solve at a time process-wide, and these calls dominate on the few big
+// games whose dependencies need rare contexts (kalaha_2009's stores).
 // Functions with the same literal share their support and corner search.
 // Features cost at most Options.MaxTableRows table rows and
 // Options.MaxCornerTotal corner points over all functions, each 64 rows

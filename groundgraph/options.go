@@ -44,8 +44,10 @@ const (
 	// actions.
 	DefaultMaxClassActions = 1024
 	// DefaultSupportTableBits: semantic supports of functions whose
-	// syntactic input space has at most 2^22 rows are read off truth tables.
-	DefaultSupportTableBits = 22
+	// syntactic input space has at most 2^16 rows are read off truth tables.
+	// Larger ones are cheaper by simulation and one batched SAT question
+	// (checkersSmall: 2^22 spent most of the graph phase in support tables).
+	DefaultSupportTableBits = 16
 	// DefaultMaxInteractionProps: interaction vertices for functions of at
 	// most 12 semantic propositions (at most 66 pairs each).
 	DefaultMaxInteractionProps = 12
@@ -116,8 +118,8 @@ type Options struct {
 	// SupportTableBits: the semantic support of a function whose syntactic
 	// input space (the inputs its cone reads) has at most 2^SupportTableBits
 	// rows is read off its truth table; for larger ones random simulation
-	// finds the inputs that matter and satcheck.DependsOn (simulation, then
-	// SAT) decides the rest. Both ways are exact, so this only trades time:
+	// finds the inputs that matter and satcheck.FindDependence (SAT, one
+	// question for all undecided inputs) decides the rest. Both ways are exact, so this only trades time:
 	// it never changes the graph. 0 means DefaultSupportTableBits; a
 	// negative value never uses tables; values above 30 are treated as 30.
 	SupportTableBits int
@@ -196,7 +198,7 @@ type Stats struct {
 	CornerFuncs      int   // functions whose corners were searched
 	CornerPoints     int64 // points evaluated by corner searches
 	SkippedCorners   int   // functions whose corner search the bounds excluded
-	DependsOnCalls   int64 // inputs that simulation left to satcheck.DependsOn (SAT)
+	DependsOnCalls   int64 // SAT questions (satcheck.FindDependence) on inputs that simulation left undecided
 
 	Support  time.Duration // semantic supports (tables, simulation, satcheck)
 	Features time.Duration // truth-table features and corner searches

@@ -26,234 +26,10 @@ var simRounds = []int{8, 128}
 // true (or false) at once.
 var simBias = []float64{0.5, 0.25, 0.75, 0.1, 0.9, 0.03, 0.97, 0.4, 0.6, 0.15, 0.85, 0.01, 0.99, 0.3, 0.7, 0.06}
 
-// coneSim evaluates a cone on w words of samples.
-type coneSim struct {
-	cn   *cone
-	w    int
-	vals []uint64 // slot s at vals[s*w:]
-	mark []int32  // evalFlip: 1 + position in the fanout of a slot, or 0
-	tmp  []uint64 // evalFlip: values of the fanout gates
-}
+// coneSim is the circuit toolkit's bit-parallel simulator of a cone.
+type coneSim = grounding.ConeSim
 
-func newConeSim(cn *cone, w int) *coneSim {
-	n := 1 + len(cn.inputs) + len(cn.gates)
-	return &coneSim{cn: cn, w: w, vals: make([]uint64, n*w), mark: make([]int32, n)}
-}
-
-// fanout returns the gates (indices into cn.gates, ascending) that cone
-// input k reaches.
-func (cn *cone) fanout(k int) []int32 {
-	if cn.users == nil {
-		first := 1 + len(cn.inputs)
-		cn.users = make([][]int32, first+len(cn.gates))
-		for gi := range cn.gates {
-			for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
-				cn.users[l>>1] = append(cn.users[l>>1], int32(gi))
-			}
-		}
-		cn.fanouts = make([][]int32, len(cn.inputs))
-	}
-	if fo := cn.fanouts[k]; fo != nil {
-		return fo
-	}
-	first := 1 + len(cn.inputs)
-	seen := map[int32]bool{}
-	stack := slices.Clone(cn.users[1+k])
-	var fo []int32
-	for len(stack) > 0 {
-		gi := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[gi] {
-			continue
-		}
-		seen[gi] = true
-		fo = append(fo, gi)
-		stack = append(stack, cn.users[first+int(gi)]...)
-	}
-	slices.Sort(fo)
-	if fo == nil {
-		fo = []int32{}
-	}
-	cn.fanouts[k] = fo
-	return fo
-}
-
-// evalFlip writes to out the root's value with cone input k negated,
-// re-evaluating only k's fanout against the values of the last eval.
-func (s *coneSim) evalFlip(k int, out []uint64) {
-	cn, w := s.cn, s.w
-	fo := cn.fanout(k)
-	inSlot := 1 + k
-	first := 1 + len(cn.inputs)
-	if cap(s.tmp) < len(fo)*w {
-		s.tmp = make([]uint64, len(fo)*w)
-	}
-	tmp := s.tmp[:len(fo)*w]
-	for i, gi := range fo {
-		s.mark[first+int(gi)] = int32(i + 1)
-	}
-	value := func(slot int) (src []uint64, neg uint64) {
-		switch m := s.mark[slot]; {
-		case slot == inSlot:
-			return s.slot(slot), ^uint64(0)
-		case m > 0:
-			return tmp[int(m-1)*w : int(m)*w], 0
-		}
-		return s.slot(slot), 0
-	}
-	for i, gi := range fo {
-		dst := tmp[i*w : (i+1)*w]
-		fill(dst, ^uint64(0))
-		for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
-			src, neg := value(int(l >> 1))
-			neg ^= -uint64(l & 1)
-			for j := range dst {
-				dst[j] &= src[j] ^ neg
-			}
-		}
-	}
-	src, neg := value(int(cn.root >> 1))
-	neg ^= -uint64(cn.root & 1)
-	for j := range out {
-		out[j] = src[j] ^ neg
-	}
-	for _, gi := range fo {
-		s.mark[first+int(gi)] = 0
-	}
-}
-
-func (s *coneSim) slot(x int) []uint64 { return s.vals[x*s.w : (x+1)*s.w] }
-
-// in returns the vector of cone input k, to be set before eval.
-func (s *coneSim) in(k int) []uint64 { return s.slot(1 + k) }
-
-// eval evaluates the gates and writes the root's vector to out.
-func (s *coneSim) eval(out []uint64) {
-	cn := s.cn
-	first := 1 + len(cn.inputs)
-	if s.w == 64 {
-		s.eval64(out)
-		return
-	}
-	for gi := range cn.gates {
-		dst := s.slot(first + gi)
-		fill(dst, ^uint64(0))
-		for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
-			src := s.slot(int(l >> 1))
-			neg := -uint64(l & 1)
-			for i := range dst {
-				dst[i] &= src[i] ^ neg
-			}
-		}
-	}
-	root := s.slot(int(cn.root >> 1))
-	neg := -uint64(cn.root & 1)
-	for i := range out {
-		out[i] = root[i] ^ neg
-	}
-}
-
-// eval64 is eval for 64 words: fixed-size vectors (no bounds checks in the
-// inner loops), and the first fanin copied instead of ANDed into all ones.
-func (s *coneSim) eval64(out []uint64) {
-	cn := s.cn
-	vals := s.vals
-	first := 1 + len(cn.inputs)
-	for gi := range cn.gates {
-		dst := (*[64]uint64)(vals[(first+gi)*64:])
-		fan := cn.fanin[cn.start[gi]:cn.start[gi+1]]
-		if len(fan) == 0 {
-			fill(dst[:], ^uint64(0))
-			continue
-		}
-		l := fan[0]
-		src := (*[64]uint64)(vals[int(l>>1)*64:])
-		neg := -uint64(l & 1)
-		for i := range dst {
-			dst[i] = src[i] ^ neg
-		}
-		for _, l := range fan[1:] {
-			src := (*[64]uint64)(vals[int(l>>1)*64:])
-			neg := -uint64(l & 1)
-			for i := range dst {
-				dst[i] &= src[i] ^ neg
-			}
-		}
-	}
-	root := (*[64]uint64)(vals[int(cn.root>>1)*64:])
-	neg := -uint64(cn.root & 1)
-	for i := range out[:64] {
-		out[i] = root[i] ^ neg
-	}
-}
-
-// flip64 writes to out[:wn] the root's value on the first wn words with
-// cone input k negated, re-evaluating only k's fanout against the values of
-// the last eval (the simulator must have 64 words). It returns the
-// gate-word evaluations done.
-func (s *coneSim) flip64(k, wn int, out []uint64) int64 {
-	cn := s.cn
-	fo := cn.fanout(k)
-	vals := s.vals
-	inSlot := 1 + k
-	first := 1 + len(cn.inputs)
-	if cap(s.tmp) < len(fo)*64 {
-		s.tmp = make([]uint64, len(fo)*64)
-	}
-	tmp := s.tmp[:len(fo)*64]
-	for i, gi := range fo {
-		s.mark[first+int(gi)] = int32(i + 1)
-	}
-	for i, gi := range fo {
-		dst := tmp[i*64 : i*64+wn]
-		fan := cn.fanin[cn.start[gi]:cn.start[gi+1]]
-		if len(fan) == 0 {
-			fill(dst, ^uint64(0))
-			continue
-		}
-		for fi, l := range fan {
-			slot := int(l >> 1)
-			neg := -uint64(l & 1)
-			var src []uint64
-			if m := int(s.mark[slot]); m > 0 {
-				src = tmp[(m-1)*64 : (m-1)*64+wn]
-			} else {
-				src = vals[slot*64 : slot*64+wn]
-				if slot == inSlot {
-					neg = ^neg
-				}
-			}
-			src = src[:len(dst)]
-			if fi == 0 {
-				for x := range dst {
-					dst[x] = src[x] ^ neg
-				}
-			} else {
-				for x := range dst {
-					dst[x] &= src[x] ^ neg
-				}
-			}
-		}
-	}
-	slot := int(cn.root >> 1)
-	neg := -uint64(cn.root & 1)
-	var src []uint64
-	if m := int(s.mark[slot]); m > 0 {
-		src = tmp[(m-1)*64 : (m-1)*64+wn]
-	} else {
-		src = vals[slot*64 : slot*64+wn]
-		if slot == inSlot {
-			neg = ^neg
-		}
-	}
-	for x := range wn {
-		out[x] = src[x] ^ neg
-	}
-	for _, gi := range fo {
-		s.mark[first+int(gi)] = 0
-	}
-	return int64(len(fo) * wn)
-}
+func newConeSim(cn *cone, w int) *coneSim { return grounding.NewConeSim(cn, w) }
 
 // simRole is one role whose actions a cone reads.
 type simRole struct {
@@ -280,7 +56,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	var srs []simRole
 	for _, r := range roles {
 		sr := simRole{role: r}
-		for k, in := range cn.inputs {
+		for k, in := range cn.Inputs {
 			if int(in) >= nProps {
 				if r2, _ := p.InputOf(int(in)); r2 == r {
 					sr.ks = append(sr.ks, k)
@@ -294,7 +70,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		srs = append(srs, sr)
 	}
 	rng := rand.New(rand.NewPCG(uint64(f.Lit), 0x9b1d))
-	st := &simState{propDep: make([]bool, len(props)), roleDep: make([]bool, len(srs)), srs: srs, rng: rng}
+	st := &simState{ctx: ctx, propDep: make([]bool, len(props)), roleDep: make([]bool, len(srs)), srs: srs, rng: rng}
 	var boundary []sample
 	for _, w := range simRounds {
 		if err := ctx.Err(); err != nil {
@@ -303,12 +79,12 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		if st.done() {
 			break
 		}
-		pool := randomPool(len(cn.inputs), len(props), srs, w, rng)
+		pool := randomPool(len(cn.Inputs), len(props), srs, w, rng)
 		// Roles are tried in the first round only: a role whose few tried
 		// choices all agree is cheaper to settle by one SAT call.
 		boundary = append(boundary, st.run(newConeSim(cn, w), pool, w == simRounds[0])...)
 	}
-	nIn, nP := len(cn.inputs), len(props)
+	nIn, nP := len(cn.Inputs), len(props)
 	// Choice rounds: each role in turn does each of its choices in every
 	// sample, the rest staying random. A proposition that matters only
 	// under one particular move is found here.
@@ -316,7 +92,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	for _, sr := range srs {
 		choices += int64(sr.radix)
 	}
-	if !st.done() && choices*int64(len(cn.fanin)+len(cn.inputs)) <= maxChoiceWork {
+	if !st.done() && choices*int64(len(cn.Fanin)+len(cn.Inputs)) <= maxChoiceWork {
 		s := newConeSim(cn, choiceWords)
 		pool := randomPool(nIn, nP, srs, choiceWords, rng)
 		zero, ones := make([]uint64, choiceWords), make([]uint64, choiceWords)
@@ -327,7 +103,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 				saved[j], pool[k] = pool[k], zero
 			}
 			for k, v := range pool {
-				copy(s.in(k), v)
+				copy(s.In(k), v)
 			}
 			for c := range sr.radix {
 				if err := ctx.Err(); err != nil {
@@ -338,12 +114,12 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 				}
 				if c < len(sr.ks) {
 					pool[sr.ks[c]] = ones
-					copy(s.in(sr.ks[c]), ones)
+					copy(s.In(sr.ks[c]), ones)
 				}
 				boundary = append(boundary, st.runLoaded(s, pool, false)...)
 				if c < len(sr.ks) {
 					pool[sr.ks[c]] = zero
-					copy(s.in(sr.ks[c]), zero)
+					copy(s.In(sr.ks[c]), zero)
 				}
 			}
 			for j, k := range sr.ks {
@@ -421,29 +197,60 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 		}
 	}
+	// The inputs simulation left undecided: one SAT call settles them all
+	// when none matters (the common case), and each call that finds a
+	// dependency gives a witness, from which boundary rounds continue.
+	for !st.done() {
+		var cands []int
+		for k, in := range props {
+			if !st.propDep[k] {
+				cands = append(cands, int(in))
+			}
+		}
+		for i, sr := range srs {
+			if !st.roleDep[i] && sr.radix > 1 {
+				cands = append(cands, int(cn.Inputs[sr.ks[0]]))
+			}
+		}
+		b.dependsOn.Add(1)
+		ws, err := satcheck.FindDependence(ctx, p, f.Lit, cands)
+		if err != nil {
+			return nil, err
+		}
+		if len(ws) == 0 {
+			break
+		}
+		boundary = boundary[:0]
+		for _, wt := range ws {
+			k, _ := slices.BinarySearch(cn.Inputs, int32(wt.Input))
+			if k < nP {
+				st.propDep[k] = true
+			} else {
+				for i, sr := range srs {
+					if slices.Contains(sr.ks, k) {
+						st.roleDep[i] = true
+					}
+				}
+			}
+			seed := make(sample, (nIn+63)/64)
+			for _, i := range wt.Point {
+				if k, ok := slices.BinarySearch(cn.Inputs, int32(i)); ok {
+					seed[k/64] |= 1 << (k % 64)
+				}
+			}
+			boundary = append(boundary, seed)
+		}
+		if err := runBoundary(); err != nil {
+			return nil, err
+		}
+	}
 	var supp []int
 	for k, in := range props {
-		if !st.propDep[k] {
-			b.dependsOn.Add(1)
-			dep, err := satcheck.DependsOn(ctx, p, f.Lit, int(in))
-			if err != nil {
-				return nil, err
-			}
-			st.propDep[k] = dep
-		}
 		if st.propDep[k] {
 			supp = append(supp, int(in))
 		}
 	}
 	for i, sr := range srs {
-		if !st.roleDep[i] && sr.radix > 1 {
-			b.dependsOn.Add(1)
-			dep, err := satcheck.DependsOn(ctx, p, f.Lit, int(cn.inputs[sr.ks[0]]))
-			if err != nil {
-				return nil, err
-			}
-			st.roleDep[i] = dep
-		}
 		if st.roleDep[i] {
 			base := p.ActionInputBase(sr.role)
 			for a := range p.Actions[sr.role] {
@@ -474,8 +281,16 @@ const (
 	justifySamples  = 64
 )
 
+// cancelCheckEvery is how many flips (of one input on a whole batch) run
+// between two looks at the context: a flip costs at most the cone times
+// the batch's words, so this keeps cancellation well under a second.
+const cancelCheckEvery = 16
+
 // simState is what simulation has decided so far.
 type simState struct {
+	// ctx stops a round early: a cancelled round only leaves inputs
+	// undecided, and the caller returns ctx's error before deciding them.
+	ctx              context.Context
 	propDep, roleDep []bool
 	srs              []simRole
 	rng              *rand.Rand
@@ -495,6 +310,34 @@ func (st *simState) done() bool {
 	return true
 }
 
+// biasBits is the precision of biasedWord's probabilities.
+const biasBits = 10
+
+// simBiasBits[i] is simBias[i] rounded to biasBits binary digits.
+var simBiasBits = func() []uint32 {
+	out := make([]uint32, len(simBias))
+	for i, p := range simBias {
+		out[i] = uint32(p*(1<<biasBits) + 0.5)
+	}
+	return out
+}()
+
+// biasedWord returns 64 independent bits, each set with probability
+// q/2^biasBits: from the last binary digit of q to the first, a digit 1
+// ORs a fresh random word in and a digit 0 ANDs one in (biasBits random
+// words instead of 64 random floats).
+func biasedWord(rng *rand.Rand, q uint32) uint64 {
+	var x uint64
+	for d := range biasBits {
+		if q>>d&1 == 1 {
+			x |= rng.Uint64()
+		} else {
+			x &= rng.Uint64()
+		}
+	}
+	return x
+}
+
 // sample is one point of the input space: cone input values (bit-packed).
 type sample []uint64
 
@@ -507,14 +350,7 @@ func randomPool(nIn, nProps int, srs []simRole, w int, rng *rand.Rand) [][]uint6
 	}
 	for k := range nProps {
 		for i := range w {
-			bias := simBias[i%len(simBias)]
-			var x uint64
-			for bit := range 64 {
-				if rng.Float64() < bias {
-					x |= 1 << bit
-				}
-			}
-			pool[k][i] = x
+			pool[k][i] = biasedWord(rng, simBiasBits[i%len(simBiasBits)])
 		}
 	}
 	for _, sr := range srs {
@@ -554,24 +390,27 @@ func boundaryPool(samples []sample, nIn, w int) [][]uint64 {
 // the propositions it decided, with the proposition flipped.
 func (st *simState) run(s *coneSim, pool [][]uint64, roles bool) []sample {
 	for k, v := range pool {
-		copy(s.in(k), v)
+		copy(s.In(k), v)
 	}
 	return st.runLoaded(s, pool, roles)
 }
 
 // runLoaded is run on a simulator whose inputs already hold the pool.
 func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool) []sample {
-	w := s.w
+	w := s.W
 	f0 := make([]uint64, w)
 	f1 := make([]uint64, w)
-	s.eval(f0)
+	s.Eval(f0)
 	nIn := len(pool)
 	var out []sample
 	for k := range st.propDep {
 		if st.propDep[k] {
 			continue
 		}
-		s.evalFlip(k, f1)
+		if k%cancelCheckEvery == 0 && st.ctx.Err() != nil {
+			return out
+		}
+		s.Flip(k, s.W, f1)
 		if slices.Equal(f0, f1) {
 			continue
 		}
@@ -613,18 +452,18 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool) []sample 
 		}
 		var first []uint64
 		for _, k := range sr.ks {
-			clear(s.in(k))
+			clear(s.In(k))
 		}
 		prev := -1
 		for _, c := range cs {
 			if prev >= 0 && prev < len(sr.ks) {
-				clear(s.in(sr.ks[prev]))
+				clear(s.In(sr.ks[prev]))
 			}
 			if c < len(sr.ks) {
-				fill(s.in(sr.ks[c]), ^uint64(0))
+				fill(s.In(sr.ks[c]), ^uint64(0))
 			}
 			prev = c
-			s.eval(f1)
+			s.Eval(f1)
 			if c == 0 {
 				first = slices.Clone(f1)
 			} else if !slices.Equal(first, f1) {
@@ -633,7 +472,7 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool) []sample 
 			}
 		}
 		for _, k := range sr.ks {
-			copy(s.in(k), pool[k])
+			copy(s.In(k), pool[k])
 		}
 	}
 	return out
@@ -648,9 +487,9 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool) []sample 
 // random. Every sample it returns has the value want (the requirements
 // force it), so it only ever serves as a starting point for simulation.
 func justify(cn *cone, want bool, attempts, max int, rng *rand.Rand) []sample {
-	nIn := len(cn.inputs)
+	nIn := len(cn.Inputs)
 	first := 1 + nIn
-	req := make([]int8, first+len(cn.gates)) // 0 free, 1 false, 2 true
+	req := make([]int8, first+len(cn.Gates)) // 0 free, 1 false, 2 true
 	var stack []int32
 	var cands []uint32
 	var out []sample
@@ -675,12 +514,12 @@ func justify(cn *cone, want bool, attempts, max int, rng *rand.Rand) []sample {
 			}
 			return true
 		}
-		ok := push(int(cn.root>>1), want != (cn.root&1 == 1))
+		ok := push(int(cn.Root>>1), want != (cn.Root&1 == 1))
 		for ok && len(stack) > 0 {
 			slot := int(stack[len(stack)-1])
 			stack = stack[:len(stack)-1]
 			gi := slot - first
-			fan := cn.fanin[cn.start[gi]:cn.start[gi+1]]
+			fan := cn.Fanin[cn.Start[gi]:cn.Start[gi+1]]
 			if req[slot] == 2 {
 				for _, l := range fan {
 					if !push(int(l>>1), l&1 == 0) {

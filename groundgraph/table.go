@@ -2,6 +2,7 @@ package groundgraph
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"slices"
 
@@ -21,63 +22,16 @@ import (
 // the plain semantic input space {0,1}^k × Π_r A_r, whatever the description
 // reads syntactically.
 
-// cone is the part of the circuit that one literal reaches, renumbered into
-// slots: 0 the constant, 1..len(inputs) the inputs, then the gates.
-type cone struct {
-	inputs []int32  // circuit inputs, ascending (the syntactic support)
-	gates  []int32  // gate nodes, ascending
-	start  []int32  // len(gates)+1 offsets into fanin
-	fanin  []uint32 // slot<<1 | negated
-	root   uint32   // slot<<1 | negated
+// cone is the circuit toolkit's cone (grounding.Cone).
+type cone = grounding.Cone
 
-	users   [][]int32 // users[slot]: gates (indices into gates) reading the slot; built by fanout
-	fanouts [][]int32 // fanouts[k]: cached fanout of input k
-}
-
-func newCone(c *grounding.Circuit, root grounding.Lit) *cone {
-	cn := &cone{}
-	r := root.Node()
-	seen := map[int32]bool{int32(r): true}
-	stack := []int32{int32(r)}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch {
-		case n == 0:
-		case int(n) <= c.NumInputs:
-			cn.inputs = append(cn.inputs, n-1)
-		default:
-			cn.gates = append(cn.gates, n)
-			for _, l := range c.Fanins(int(n)) {
-				if m := int32(l.Node()); !seen[m] {
-					seen[m] = true
-					stack = append(stack, m)
-				}
-			}
-		}
+// newCone builds the cone of root.
+func newCone(c *grounding.Circuit, root grounding.Lit) (*cone, error) {
+	cn, err := grounding.NewCone(c, root)
+	if err != nil {
+		return nil, fmt.Errorf("groundgraph: malformed circuit: %w", err)
 	}
-	slices.Sort(cn.inputs)
-	slices.Sort(cn.gates)
-	slot := func(n int32) uint32 {
-		switch {
-		case n == 0:
-			return 0
-		case int(n) <= c.NumInputs:
-			k, _ := slices.BinarySearch(cn.inputs, n-1)
-			return uint32(1 + k)
-		}
-		k, _ := slices.BinarySearch(cn.gates, n)
-		return uint32(1 + len(cn.inputs) + k)
-	}
-	cn.start = make([]int32, 1, len(cn.gates)+1)
-	for _, g := range cn.gates {
-		for _, l := range c.Fanins(int(g)) {
-			cn.fanin = append(cn.fanin, slot(int32(l.Node()))<<1|uint32(l&1))
-		}
-		cn.start = append(cn.start, int32(len(cn.fanin)))
-	}
-	cn.root = slot(int32(r))<<1 | uint32(root&1)
-	return cn
+	return cn, nil
 }
 
 // roleDigit is one semantic role of a table.
@@ -120,6 +74,10 @@ type table struct {
 // slots × evalBlockWords words whatever the table size).
 const evalBlockWords = 64
 
+// maxTableScratchWords bounds the words of a table's evaluation scratch
+// (slots × words per slot), 32 MiB.
+const maxTableScratchWords = 1 << 22
+
 // fnSpace describes the semantic input space of a function for newTable.
 type fnSpace struct {
 	props []int32 // semantic propositions (prop ids = input ids), ascending
@@ -136,7 +94,7 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	nProps := len(p.Props)
 	// Semantic roles and the actions the cone reads.
 	readBy := map[int][]int32{}
-	for _, in := range cn.inputs {
+	for _, in := range cn.Inputs {
 		if int(in) >= nProps {
 			r, a := p.InputOf(int(in))
 			readBy[r] = append(readBy[r], int32(a))
@@ -171,12 +129,12 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 		v     int   // prop digit, or role digit index
 		digit int   // action's digit value
 	}
-	srcs := make([]src, len(cn.inputs))
+	srcs := make([]src, len(cn.Inputs))
 	semRole := map[int]int{}
 	for i, d := range t.roles {
 		semRole[d.role] = i
 	}
-	for k, in := range cn.inputs {
+	for k, in := range cn.Inputs {
 		if int(in) < nProps {
 			if v, ok := slices.BinarySearch(sp.props, in); ok {
 				srcs[k] = src{kind: 2, v: v}
@@ -204,35 +162,40 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 		}
 	}
 	t.bits = make([]uint64, t.words)
-	nSlots := 1 + len(cn.inputs) + len(cn.gates)
-	vals := make([]uint64, nSlots*evalBlockWords)
-	first := 1 + len(cn.inputs)
-	for w0 := 0; w0 < t.words; w0 += evalBlockWords {
-		if w0&(1<<14-1) == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+	nSlots := 1 + len(cn.Inputs) + len(cn.Gates)
+	// Words per slot: small tables need less, and a big cone gets fewer so
+	// that its scratch stays within maxTableScratchWords.
+	blk := max(1, min(evalBlockWords, t.words, maxTableScratchWords/nSlots))
+	vals := make([]uint64, nSlots*blk)
+	// Inputs that are the same in every block are set once (vals starts
+	// all false: the constant, false inputs, and role inputs between the
+	// words that set them); propositions of digit 6 and up change from
+	// block to block, and role inputs are set word by word and cleared
+	// after (dirty), so a block costs its words, not the cone's inputs.
+	var highProps, dirty []int
+	for k, sr := range srcs {
+		dst := vals[(1+k)*blk : (2+k)*blk]
+		switch {
+		case sr.kind == 1:
+			fill(dst, ^uint64(0))
+		case sr.kind == 2 && sr.v < 6:
+			fill(dst, propPattern[sr.v])
+		case sr.kind == 2:
+			highProps = append(highProps, k)
 		}
-		bw := min(evalBlockWords, t.words-w0)
-		at := func(s int) []uint64 { return vals[s*evalBlockWords : s*evalBlockWords+bw] }
-		clear(at(0))
-		for k, s := range srcs {
-			dst := at(1 + k)
-			switch s.kind {
-			case 0:
-				clear(dst)
-			case 1:
-				fill(dst, ^uint64(0))
-			case 2:
-				if s.v < 6 {
-					fill(dst, propPattern[s.v])
-					break
-				}
-				for i := range dst {
-					dst[i] = -uint64((w0 + i) >> (s.v - 6) & 1)
-				}
-			case 3:
-				clear(dst) // set below, one word at a time
+	}
+	for w0 := 0; w0 < t.words; w0 += blk {
+		// A block costs its words times the cone: cheap next to a look at
+		// the context, and a big cone makes even one block take a while.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		bw := min(blk, t.words-w0)
+		at := func(s int) []uint64 { return vals[s*blk : s*blk+bw] }
+		for _, k := range highProps {
+			dst, v := at(1+k), srcs[k].v
+			for i := range dst {
+				dst[i] = -uint64((w0 + i) >> (v - 6) & 1)
 			}
 		}
 		for ri := range t.roles {
@@ -240,27 +203,23 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 			ks := roleInputs[ri]
 			for i := range bw {
 				if c := (w0 + i) / d.stride % d.radix; c < len(ks) && ks[c] >= 0 {
-					at(1 + ks[c])[i] = ^uint64(0)
+					x := (1+ks[c])*blk + i
+					vals[x] = ^uint64(0)
+					dirty = append(dirty, x)
 				}
 			}
 		}
-		for gi := range cn.gates {
-			dst := at(first + gi)
-			fill(dst, ^uint64(0))
-			for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
-				src := at(int(l >> 1))
-				neg := -uint64(l & 1)
-				for i := range dst {
-					dst[i] &= src[i] ^ neg
-				}
-			}
-		}
-		root := at(int(cn.root >> 1))
-		neg := -uint64(cn.root & 1)
+		grounding.EvalGates(cn, vals, blk, bw)
+		root := at(int(cn.Root >> 1))
+		neg := -uint64(cn.Root & 1)
 		for i := range bw {
 			t.bits[w0+i] = root[i] ^ neg
 		}
-		t.gateOps += int64(len(cn.gates) * bw)
+		t.gateOps += int64(len(cn.Gates) * bw)
+		for _, x := range dirty {
+			vals[x] = 0
+		}
+		dirty = dirty[:0]
 	}
 	return t, nil
 }
@@ -362,16 +321,28 @@ func (t *table) actionInfluence(ri int, numActions int) []int64 {
 			// Weight of the word without this role's digit (digit 0 has weight 1
 			// when the role reads an action, else it is the "other" value).
 			wo := t.wordWeight(w) / d.weight(0)
+			// Σ_{c2} weight(c2)·popcount(x_c ⊕ x_c2), bit by bit: at bit
+			// b, x_c differs from the weight w1[b] of the choices with a 1
+			// when it is 0, and from wtot - w1[b] when it is 1. Linear in
+			// the radix instead of quadratic (roles of 600 actions).
+			var w1 [64]int64
+			var wtot, sum int64
 			for c := range d.radix {
-				x := t.bits[w+c*d.stride]
-				for c2 := range d.radix {
-					if c2 == c {
-						continue
-					}
-					if n := bits.OnesCount64(x ^ t.bits[w+c2*d.stride]); n != 0 {
-						byDigit[c] += int64(n) * wo * d.weight(c2)
-					}
+				wc := d.weight(c)
+				wtot += wc
+				for x := t.bits[w+c*d.stride]; x != 0; x &= x - 1 {
+					w1[bits.TrailingZeros64(x)] += wc
 				}
+			}
+			for _, v := range w1 {
+				sum += v
+			}
+			for c := range d.radix {
+				n := sum
+				for x := t.bits[w+c*d.stride]; x != 0; x &= x - 1 {
+					n += wtot - 2*w1[bits.TrailingZeros64(x)]
+				}
+				byDigit[c] += n * wo
 			}
 		}
 	}

@@ -137,16 +137,6 @@ func newBuilder(numInputs, extra, maxNodes int) *builder {
 	return b
 }
 
-func hashLits(ls []Lit) uint64 {
-	h := uint64(14695981039346656037)
-	for _, l := range ls {
-		h ^= uint64(l)
-		h *= 1099511628211
-		h ^= h >> 29
-	}
-	return h
-}
-
 // And returns a literal for the conjunction of ls (True when empty).
 func (b *builder) And(ls ...Lit) Lit {
 	if b.err != nil {
@@ -185,7 +175,7 @@ func (b *builder) And(ls ...Lit) Lit {
 	case 1:
 		return buf[0]
 	}
-	h := hashLits(buf)
+	h := HashLits(buf)
 	first := int32(b.c.NumInputs + 1)
 	if g, ok := b.buckets[h]; ok {
 		for ; g >= 0; g = b.chain[g-first] {

@@ -282,8 +282,8 @@ func simulatePair(ca, cb *cone, j *joint, vec []uint64, w int) (va, vb []uint64)
 			return nil
 		}
 	}
-	va, vals := ca.simulate(w, in(j.aVar), nil, nil)
-	vb, _ = cb.simulate(w, in(j.bVar), vals, nil)
+	va, vals := ca.Simulate(w, in(j.aVar), nil, nil)
+	vb, _ = cb.Simulate(w, in(j.bVar), vals, nil)
 	return va, vb
 }
 
@@ -311,7 +311,7 @@ func (c *Checker) simulate(ca, cb *cone, fa, fb grounding.Lit, j *joint, sem sem
 			}
 			return nil
 		}
-		vb, _ := cb.simulate(w, in, nil, nil)
+		vb, _ := cb.Simulate(w, in, nil, nil)
 		if bit := firstDiff(va, vb, 64*w); bit >= 0 {
 			return assignmentAt(vec, len(j.vars), w, bit)
 		}
@@ -331,18 +331,18 @@ func (c *Checker) structurallyEqual(ca *cone, fa, fb grounding.Lit, j *joint, in
 	if slices.Contains(j.aVar, -1) {
 		return false
 	}
-	if len(ca.gates) > 0 {
+	if len(ca.Gates) > 0 {
 		c.b.buildStrash()
 	}
-	lit := make([]grounding.Lit, ca.numSlots())
-	for k, i := range ca.inputs {
+	lit := make([]grounding.Lit, ca.NumSlots())
+	for k, i := range ca.Inputs {
 		lit[1+k] = grounding.InputLit(int(inputMap[i]))
 	}
-	first := 1 + len(ca.inputs)
+	first := 1 + len(ca.Inputs)
 	var fs []grounding.Lit
-	for gi := range ca.gates {
+	for gi := range ca.Gates {
 		fs = fs[:0]
-		for _, l := range ca.fanin[ca.start[gi]:ca.start[gi+1]] {
+		for _, l := range ca.Fanin[ca.Start[gi]:ca.Start[gi+1]] {
 			fs = append(fs, lit[l>>1]^grounding.Lit(l&1))
 		}
 		slices.Sort(fs)
@@ -352,7 +352,7 @@ func (c *Checker) structurallyEqual(ca *cone, fa, fb grounding.Lit, j *joint, in
 		}
 		lit[first+gi] = g
 	}
-	return lit[ca.root>>1]^grounding.Lit(ca.root&1) == fb
+	return lit[ca.Root>>1]^grounding.Lit(ca.Root&1) == fb
 }
 
 // miter encodes "fa XOR fb" with the group constraints of j. Joint variable v

@@ -90,7 +90,7 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 	// or names a member that differs, which is split off with those
 	// simulation could not tell from it.
 	var classes [][]int
-	var hasher *cofactorHasher
+	var hasher *grounding.CofactorHasher
 	for len(pending) > 0 {
 		cand := pending[len(pending)-1]
 		pending = pending[:len(pending)-1]
@@ -101,7 +101,7 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 			// structural hashing; SAT only compares one representative of
 			// each such group.
 			if hasher == nil {
-				hasher = newCofactorHasher(an.cn)
+				hasher = grounding.NewCofactorHasher(an.cn)
 			}
 			groups := an.cofactorGroups(hasher, gi, same)
 			reps := make([]int, len(groups))
@@ -159,7 +159,7 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 // cofactorGroups groups the choices of set by the circuit f's cofactor
 // rebuilds to when the role of group gi makes the choice: choices of one
 // group are equal for f. Groups are in order of their first choice.
-func (an *analysis) cofactorGroups(h *cofactorHasher, gi int, set []int) [][]int {
+func (an *analysis) cofactorGroups(h *grounding.CofactorHasher, gi int, set []int) [][]int {
 	g := &an.j.groups[gi]
 	member := map[int]int{} // cone input -> position in g.members
 	for k, m := range g.members {
@@ -168,7 +168,7 @@ func (an *analysis) cofactorGroups(h *cofactorHasher, gi int, set []int) [][]int
 	byLit := map[uint32]int{}
 	var groups [][]int
 	for _, c := range set {
-		l := h.literal(func(k int) (bool, bool) {
+		l := h.Literal(func(k int) (bool, bool) {
 			pos, ok := member[k]
 			return pos == c, ok
 		})
@@ -210,7 +210,7 @@ func (an *analysis) evalChoices(gi int, assign []bool, choices []int) []bool {
 			}
 			in = append(in, word)
 		}
-		res, _ := an.cn.simulate(1, func(k int) []uint64 { return in[k : k+1] }, nil, nil)
+		res, _ := an.cn.Simulate(1, func(k int) []uint64 { return in[k : k+1] }, nil, nil)
 		for b := range batch {
 			out[lo+b] = res[0]>>b&1 == 1
 		}
@@ -233,7 +233,7 @@ func (an *analysis) simChoice(base []uint64, w, rows, gi, c int) string {
 			clear(dst)
 		}
 	}
-	out, _ := an.cn.simulate(w, func(k int) []uint64 { return x[k*w : (k+1)*w] }, nil, nil)
+	out, _ := an.cn.Simulate(w, func(k int) []uint64 { return x[k*w : (k+1)*w] }, nil, nil)
 	if r := rows % 64; r != 0 {
 		out[rows/64] &= 1<<r - 1 // rows past the space are not inputs
 	}

@@ -41,8 +41,8 @@ func (f *cnf) add(lits ...int) {
 type size struct{ vars, clauses int64 }
 
 func (z *size) cone(cn *cone) {
-	z.vars += int64(len(cn.gates))
-	z.clauses += int64(len(cn.fanin) + len(cn.gates))
+	z.vars += int64(len(cn.Gates))
+	z.clauses += int64(len(cn.Fanin) + len(cn.Gates))
 }
 
 // amo counts an at-most-one constraint over k literals (exactly-one adds one clause).
@@ -129,9 +129,9 @@ func (f *cnf) group(g *group, lits []int) {
 // returns the literal of the root. Gate g = AND(l1..lk) gives the clauses
 // (¬g ∨ li) for each i and (g ∨ ¬l1 ∨ … ∨ ¬lk).
 func (f *cnf) cone(cn *cone, in func(k int) int) int {
-	lit := make([]int, cn.numSlots())
+	lit := make([]int, cn.NumSlots())
 	lit[0] = falseVar
-	for k := range cn.inputs {
+	for k := range cn.Inputs {
 		lit[1+k] = in(k)
 	}
 	of := func(l uint32) int {
@@ -140,20 +140,20 @@ func (f *cnf) cone(cn *cone, in func(k int) int) int {
 		}
 		return lit[l>>1]
 	}
-	first := 1 + len(cn.inputs)
+	first := 1 + len(cn.Inputs)
 	long := make([]int, 0, 8)
-	for gi := range cn.gates {
+	for gi := range cn.Gates {
 		g := f.newVar()
 		lit[first+gi] = g
 		long = append(long[:0], g)
-		for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
+		for _, l := range cn.Fanin[cn.Start[gi]:cn.Start[gi+1]] {
 			x := of(l)
 			f.add(-g, x)
 			long = append(long, -x)
 		}
 		f.add(long...)
 	}
-	return of(cn.root)
+	return of(cn.Root)
 }
 
 // writeDIMACS writes the formula, with comment lines first.

@@ -103,7 +103,12 @@
 // action whose replacement by another action of the same role can change it
 // (under one-hot moves, f = does(r,a1) depends on a2 and a3 as well, like its
 // equivalent ¬does(r,a2) ∧ ¬does(r,a3)). Small supports are decided by truth
-// tables, larger ones by simulation then SAT.
+// tables, larger ones by simulation then SAT. FindDependence asks one SAT
+// question about many candidate inputs at once (two copies of the cone,
+// the second with the candidates behind selectors): unsatisfiable settles
+// them all, a model gives witnesses. Cones, their bit-parallel simulation
+// and the structural hash come from grounding's circuit toolkit
+// (grounding.Cone, grounding.ConeSim, grounding.StrashIndex).
 //
 // # Limits, cancellation, concurrency
 //

@@ -1,7 +1,6 @@
 package satcheck
 
 import (
-	"slices"
 	"sync"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -22,8 +21,7 @@ type side struct {
 	supp map[int32][]int32 // node -> sorted support, filled on demand
 
 	strashOnce sync.Once
-	strash     map[uint64]int32 // hash of sorted fanins -> last gate with that hash
-	chain      []int32          // chain[g-NumInputs-1]: previous gate with the same hash, or -1
+	strash     *grounding.StrashIndex
 
 	simOnce sync.Once
 	simW    int
@@ -149,63 +147,15 @@ func (s *side) availableActions(r int32, mapped []bool) int {
 	return n
 }
 
-// cone is the part of a circuit below one root, renumbered densely: slot 0 is
-// the constant false, slots 1..len(inputs) are the inputs in sorted order, and
-// the gates follow in ascending (topological) order.
-type cone struct {
-	inputs []int32  // circuit inputs, sorted (the syntactic support)
-	gates  []int32  // gate nodes, ascending
-	start  []int32  // len(gates)+1 offsets into fanin
-	fanin  []uint32 // local literals: slot<<1 | negated
-	root   uint32   // local literal of the root
-}
-
-func (cn *cone) numSlots() int { return 1 + len(cn.inputs) + len(cn.gates) }
+// cone is the circuit toolkit's cone (grounding.Cone).
+type cone = grounding.Cone
 
 // collect walks the cone of root and returns its inputs and gates, sorted.
 func (s *side) collect(root grounding.Lit) (inputs, gates []int32, err error) {
-	c := s.c
-	nn := c.NumNodes()
-	r := root.Node()
-	if r >= nn {
-		return nil, nil, malformedf(s.p.Name, "literal %d beyond %d nodes", root, nn)
+	inputs, gates, err = grounding.CollectCone(s.c, root)
+	if err != nil {
+		return nil, nil, malformedf(s.p.Name, "%v", err)
 	}
-	if r == 0 {
-		return nil, nil, nil
-	}
-	if r <= c.NumInputs {
-		return []int32{int32(r - 1)}, nil, nil
-	}
-	seen := map[int32]struct{}{int32(r): {}}
-	stack := []int32{int32(r)}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n <= int32(c.NumInputs) {
-			inputs = append(inputs, n-1)
-			continue
-		}
-		gates = append(gates, n)
-		lo, hi := c.Start[n], c.Start[n+1]
-		if lo > hi || int(hi) > len(c.Fanin) {
-			return nil, nil, malformedf(s.p.Name, "bad fanin range of gate %d", n)
-		}
-		for _, l := range c.Fanin[lo:hi] {
-			m := int32(l.Node())
-			if m >= n {
-				return nil, nil, malformedf(s.p.Name, "gate %d has fanin node %d, not below it", n, m)
-			}
-			if m == 0 {
-				continue
-			}
-			if _, ok := seen[m]; !ok {
-				seen[m] = struct{}{}
-				stack = append(stack, m)
-			}
-		}
-	}
-	slices.Sort(inputs)
-	slices.Sort(gates)
 	return inputs, gates, nil
 }
 
@@ -230,70 +180,17 @@ func (s *side) support(l grounding.Lit) ([]int32, error) {
 
 // cone builds the renumbered cone of root.
 func (s *side) cone(root grounding.Lit) (*cone, error) {
-	inputs, gates, err := s.collect(root)
+	cn, err := grounding.NewCone(s.c, root)
 	if err != nil {
-		return nil, err
+		return nil, malformedf(s.p.Name, "%v", err)
 	}
-	cn := &cone{inputs: inputs, gates: gates, start: make([]int32, 1, len(gates)+1)}
-	slot := func(n int32) uint32 {
-		switch {
-		case n == 0:
-			return 0
-		case n <= int32(s.c.NumInputs):
-			k, _ := slices.BinarySearch(inputs, n-1)
-			return uint32(1 + k)
-		}
-		k, _ := slices.BinarySearch(gates, n)
-		return uint32(1 + len(inputs) + k)
-	}
-	for _, g := range gates {
-		for _, l := range s.c.Fanins(int(g)) {
-			cn.fanin = append(cn.fanin, slot(int32(l.Node()))<<1|uint32(l&1))
-		}
-		cn.start = append(cn.start, int32(len(cn.fanin)))
-	}
-	cn.root = slot(int32(root.Node()))<<1 | uint32(root&1)
 	return cn, nil
 }
 
 // buildStrash indexes the gates of the circuit by their fanins.
 func (s *side) buildStrash() {
-	s.strashOnce.Do(func() {
-		c := s.c
-		s.strash = make(map[uint64]int32, c.NumGates())
-		s.chain = make([]int32, c.NumGates())
-		for g := c.NumInputs + 1; g < c.NumNodes(); g++ {
-			h := hashLits(c.Fanins(g))
-			prev, ok := s.strash[h]
-			if !ok {
-				prev = -1
-			}
-			s.chain[g-c.NumInputs-1] = prev
-			s.strash[h] = int32(g)
-		}
-	})
+	s.strashOnce.Do(func() { s.strash = grounding.NewStrashIndex(s.c) })
 }
 
 // findGate returns the gate whose fanins are exactly fs (sorted), if any.
-func (s *side) findGate(fs []grounding.Lit) (grounding.Lit, bool) {
-	g, ok := s.strash[hashLits(fs)]
-	if !ok {
-		return 0, false
-	}
-	for ; g >= 0; g = s.chain[int(g)-s.c.NumInputs-1] {
-		if slices.Equal(s.c.Fanins(int(g)), fs) {
-			return grounding.Lit(g) << 1, true
-		}
-	}
-	return 0, false
-}
-
-func hashLits(ls []grounding.Lit) uint64 {
-	h := uint64(14695981039346656037)
-	for _, l := range ls {
-		h ^= uint64(l)
-		h *= 1099511628211
-		h ^= h >> 29
-	}
-	return h
-}
+func (s *side) findGate(fs []grounding.Lit) (grounding.Lit, bool) { return s.strash.Find(fs) }

@@ -56,49 +56,6 @@ func (s *side) initSim(w int, seed uint64) {
 	})
 }
 
-// simulate evaluates the cone on w-word vectors; input(k) is the vector of
-// cone input k (nil: constant false). It returns the root's vector in out.
-func (cn *cone) simulate(w int, input func(k int) []uint64, vals, out []uint64) ([]uint64, []uint64) {
-	n := cn.numSlots() * w
-	if cap(vals) < n {
-		vals = make([]uint64, n)
-	}
-	vals = vals[:n]
-	clear(vals[:w])
-	for k := range cn.inputs {
-		dst := vals[(1+k)*w : (2+k)*w]
-		if in := input(k); in != nil {
-			copy(dst, in)
-		} else {
-			clear(dst)
-		}
-	}
-	first := 1 + len(cn.inputs)
-	for gi := range cn.gates {
-		dst := vals[(first+gi)*w : (first+gi+1)*w]
-		for i := range dst {
-			dst[i] = ^uint64(0)
-		}
-		for _, l := range cn.fanin[cn.start[gi]:cn.start[gi+1]] {
-			src := vals[int(l>>1)*w : int(l>>1+1)*w]
-			neg := -uint64(l & 1)
-			for i := range dst {
-				dst[i] &= src[i] ^ neg
-			}
-		}
-	}
-	if cap(out) < w {
-		out = make([]uint64, w)
-	}
-	out = out[:w]
-	src := vals[int(cn.root>>1)*w : int(cn.root>>1+1)*w]
-	neg := -uint64(cn.root & 1)
-	for i := range out {
-		out[i] = src[i] ^ neg
-	}
-	return out, vals
-}
-
 // firstDiff returns the first bit where x and y differ among the first n bits, or -1.
 func firstDiff(x, y []uint64, n int) int {
 	for i := range x {

@@ -126,7 +126,7 @@ func analyze(p *grounding.Program, f grounding.Lit) (*analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := buildJoint(s, s, cn.inputs, cn.inputs, nil, oneHot)
+	j, err := buildJoint(s, s, cn.Inputs, cn.Inputs, nil, oneHot)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func analyze(p *grounding.Program, f grounding.Lit) (*analysis, error) {
 
 // unitOf says which unit input i belongs to, if any.
 func (an *analysis) unitOf(i int32) (unit, bool) {
-	if k, ok := slices.BinarySearch(an.cn.inputs, i); ok {
+	if k, ok := slices.BinarySearch(an.cn.Inputs, i); ok {
 		v := int32(k)
 		if g := an.j.group[v]; g >= 0 {
 			return unit{group: g, v: -1, choice: slices.Index(an.j.groups[g].members, v)}, true
@@ -175,7 +175,7 @@ func (an *analysis) small() bool { return an.j.log2Rows() <= float64(supportExha
 func (an *analysis) table() map[unit]bool {
 	j := an.j
 	vec, w, rows := j.exhaustiveVectors()
-	tt, _ := an.cn.simulate(w, func(k int) []uint64 { return vec[k*w : (k+1)*w] }, nil, nil)
+	tt, _ := an.cn.Simulate(w, func(k int) []uint64 { return vec[k*w : (k+1)*w] }, nil, nil)
 	bit := func(r int) bool { return tt[r/64]>>(r%64)&1 == 1 }
 	dep := map[unit]bool{}
 	ps, gs := j.digitStrides()
@@ -268,8 +268,8 @@ func (an *analysis) simDepends(u unit) bool {
 	in := func(vec []uint64) func(k int) []uint64 {
 		return func(k int) []uint64 { return vv(vec, int32(k)) }
 	}
-	fx, vals := an.cn.simulate(w, in(x), nil, nil)
-	fy, _ := an.cn.simulate(w, in(y), vals, nil)
+	fx, vals := an.cn.Simulate(w, in(x), nil, nil)
+	fy, _ := an.cn.Simulate(w, in(y), vals, nil)
 	return firstDiff(fx, fy, 64*w) >= 0
 }
 

@@ -1,18 +1,18 @@
-package satcheck
+package grounding
 
 import (
 	"encoding/binary"
 	"slices"
 )
 
-// cofactorHasher rebuilds a cone with some inputs fixed to constants, by
+// CofactorHasher rebuilds a cone with some inputs fixed to constants, by
 // constant propagation and structural hashing of the AND gates (fanins
 // deduplicated and sorted, x ∧ ¬x = false). The table is shared across the
 // cofactors it builds, so two cofactors whose simplified circuits are the
 // same get the same literal: then they are the same function, with no SAT
 // call. (Different literals prove nothing.)
-type cofactorHasher struct {
-	cn    *cone
+type CofactorHasher struct {
+	cn    *Cone
 	table map[string]uint32 // sorted fanin literals -> node
 	next  uint32            // next fresh node; nodes 1..len(inputs) are the inputs
 	val   []uint32          // val[slot]: literal of the slot in the current cofactor
@@ -20,52 +20,55 @@ type cofactorHasher struct {
 	lits  []uint32
 }
 
-// Literals of the rebuilt circuits: node<<1 | negated; node 0 is false.
+// Literals of the circuits a CofactorHasher rebuilds: node<<1 | negated;
+// node 0 is false, nodes 1..len(Inputs) are the cone's inputs.
 const (
-	cofFalse uint32 = 0
-	cofTrue  uint32 = 1
+	CofactorFalse uint32 = 0
+	CofactorTrue  uint32 = 1
 )
 
-func newCofactorHasher(cn *cone) *cofactorHasher {
-	return &cofactorHasher{
+// NewCofactorHasher returns a hasher of cn's cofactors.
+func NewCofactorHasher(cn *Cone) *CofactorHasher {
+	return &CofactorHasher{
 		cn:    cn,
 		table: map[string]uint32{},
-		next:  uint32(1 + len(cn.inputs)),
-		val:   make([]uint32, cn.numSlots()),
+		next:  uint32(1 + len(cn.Inputs)),
+		val:   make([]uint32, cn.NumSlots()),
 	}
 }
 
-// literal returns the literal of the cone's root with every input k for
-// which fixed(k) returns (v, true) replaced by the constant v.
-func (h *cofactorHasher) literal(fixed func(k int) (bool, bool)) uint32 {
+// Literal returns the literal of the cone's root with every input k (a
+// position in Inputs) for which fixed(k) returns (v, true) replaced by the
+// constant v.
+func (h *CofactorHasher) Literal(fixed func(k int) (bool, bool)) uint32 {
 	cn := h.cn
-	h.val[0] = cofFalse
-	for k := range cn.inputs {
+	h.val[0] = CofactorFalse
+	for k := range cn.Inputs {
 		switch v, ok := fixed(k); {
 		case !ok:
 			h.val[1+k] = uint32(1+k) << 1
 		case v:
-			h.val[1+k] = cofTrue
+			h.val[1+k] = CofactorTrue
 		default:
-			h.val[1+k] = cofFalse
+			h.val[1+k] = CofactorFalse
 		}
 	}
-	first := 1 + len(cn.inputs)
-	for gi := range cn.gates {
-		h.val[first+gi] = h.and(cn.fanin[cn.start[gi]:cn.start[gi+1]])
+	first := 1 + len(cn.Inputs)
+	for gi := range cn.Gates {
+		h.val[first+gi] = h.and(cn.Fanin[cn.Start[gi]:cn.Start[gi+1]])
 	}
-	return h.val[cn.root>>1] ^ (cn.root & 1)
+	return h.val[cn.Root>>1] ^ (cn.Root & 1)
 }
 
 // and hashes the AND of the fanins (cone-local literals) under h.val.
-func (h *cofactorHasher) and(fanin []uint32) uint32 {
+func (h *CofactorHasher) and(fanin []uint32) uint32 {
 	h.lits = h.lits[:0]
 	for _, l := range fanin {
 		x := h.val[l>>1] ^ (l & 1)
 		switch x {
-		case cofFalse:
-			return cofFalse
-		case cofTrue:
+		case CofactorFalse:
+			return CofactorFalse
+		case CofactorTrue:
 			continue
 		}
 		h.lits = append(h.lits, x)
@@ -74,12 +77,12 @@ func (h *cofactorHasher) and(fanin []uint32) uint32 {
 	h.lits = slices.Compact(h.lits)
 	for i := 1; i < len(h.lits); i++ {
 		if h.lits[i] == h.lits[i-1]^1 {
-			return cofFalse // x ∧ ¬x
+			return CofactorFalse // x ∧ ¬x
 		}
 	}
 	switch len(h.lits) {
 	case 0:
-		return cofTrue
+		return CofactorTrue
 	case 1:
 		return h.lits[0]
 	}

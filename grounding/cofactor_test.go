@@ -1,4 +1,4 @@
-package satcheck
+package grounding
 
 import "testing"
 
@@ -12,41 +12,41 @@ func TestCofactorHasher(t *testing.T) {
 		}
 		return slot << 1
 	}
-	cn := &cone{
-		inputs: []int32{0, 1, 2, 3},
-		gates:  []int32{10, 11, 12, 13},
-		start:  []int32{0, 2, 4, 6, 9},
-		fanin: []uint32{
+	cn := &Cone{
+		Inputs: []int32{0, 1, 2, 3},
+		Gates:  []int32{10, 11, 12, 13},
+		Start:  []int32{0, 2, 4, 6, 9},
+		Fanin: []uint32{
 			lit(1, false), lit(2, false),
 			lit(1, false), lit(3, false),
 			lit(4, false), lit(4, true),
 			lit(5, true), lit(6, true), lit(7, true),
 		},
-		root: lit(8, true),
+		Root: lit(8, true),
 	}
-	h := newCofactorHasher(cn)
+	h := NewCofactorHasher(cn)
 	fix := func(vals map[int]bool) func(int) (bool, bool) {
 		return func(k int) (bool, bool) { v, ok := vals[k]; return v, ok }
 	}
-	yOnly := h.literal(fix(map[int]bool{1: true, 2: false}))
-	zOnly := h.literal(fix(map[int]bool{1: false, 2: true}))
-	neither := h.literal(fix(map[int]bool{1: false, 2: false}))
+	yOnly := h.Literal(fix(map[int]bool{1: true, 2: false}))
+	zOnly := h.Literal(fix(map[int]bool{1: false, 2: true}))
+	neither := h.Literal(fix(map[int]bool{1: false, 2: false}))
 	x := uint32(1) << 1 // input slot 1 (x), unfixed
 	if yOnly != x || zOnly != x {
 		t.Errorf("f with y alone = %d, with z alone = %d; want both x's literal %d", yOnly, zOnly, x)
 	}
-	if neither != cofFalse {
+	if neither != CofactorFalse {
 		t.Errorf("f with neither y nor z = %d, want false (w ∧ ¬w folds away)", neither)
 	}
-	both := h.literal(fix(map[int]bool{1: true, 2: true}))
+	both := h.Literal(fix(map[int]bool{1: true, 2: true}))
 	if both != x {
 		t.Errorf("f with y and z = %d, want x's literal %d", both, x)
 	}
-	free := h.literal(fix(nil))
-	if free == x || free == cofFalse || free == cofTrue {
+	free := h.Literal(fix(nil))
+	if free == x || free == CofactorFalse || free == CofactorTrue {
 		t.Errorf("f with nothing fixed = %d, want a gate of its own", free)
 	}
-	if again := h.literal(fix(nil)); again != free {
+	if again := h.Literal(fix(nil)); again != free {
 		t.Errorf("the same cofactor twice: %d then %d", free, again)
 	}
 }

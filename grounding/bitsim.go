@@ -1,0 +1,210 @@
+package grounding
+
+// Bit-parallel simulation of a Cone: a vector of W uint64 words holds 64·W
+// input assignments, and an AND gate is a word-wise AND of its (possibly
+// complemented) fanin vectors.
+
+// ConeSim evaluates a cone on W words of samples. Values are laid out slot
+// by slot: slot s occupies Vals[s*W:(s+1)*W]. A ConeSim is not safe for
+// concurrent use.
+type ConeSim struct {
+	Cone *Cone
+	W    int
+	Vals []uint64
+
+	mark []int32  // Flip: 1 + position in the fanout of a gate slot, or 0
+	tmp  []uint64 // Flip: values of the fanout gates
+	fo   []int32  // Flip: fanout buffer
+}
+
+// NewConeSim returns a simulator of cn on w words, every slot false.
+func NewConeSim(cn *Cone, w int) *ConeSim {
+	return &ConeSim{Cone: cn, W: w, Vals: make([]uint64, cn.NumSlots()*w)}
+}
+
+// Slot returns the vector of slot x.
+func (s *ConeSim) Slot(x int) []uint64 { return s.Vals[x*s.W : (x+1)*s.W] }
+
+// In returns the vector of cone input k, to be set before Eval.
+func (s *ConeSim) In(k int) []uint64 { return s.Slot(1 + k) }
+
+// Eval evaluates every gate on all W words and writes the root's vector to
+// out[:W]. It returns the gate-word evaluations done.
+func (s *ConeSim) Eval(out []uint64) int64 { return s.EvalN(s.W, out) }
+
+// EvalN is Eval on the first wn words only.
+func (s *ConeSim) EvalN(wn int, out []uint64) int64 {
+	cn := s.Cone
+	if s.W == 64 && wn == 64 {
+		s.eval64()
+	} else {
+		EvalGates(cn, s.Vals, s.W, wn)
+	}
+	root := s.Vals[int(cn.Root>>1)*s.W:][:wn]
+	neg := -uint64(cn.Root & 1)
+	for i, x := range root {
+		out[i] = x ^ neg
+	}
+	return int64(len(cn.Gates) * wn)
+}
+
+// EvalGates evaluates the gates of cn on the first wn words of vals, laid
+// out slot by slot with w words per slot; the constant and input slots must
+// be set.
+func EvalGates(cn *Cone, vals []uint64, w, wn int) {
+	first := cn.FirstGate()
+	for gi := range cn.Gates {
+		dst := vals[(first+gi)*w:][:wn]
+		fan := cn.GateFanin(gi)
+		if len(fan) == 0 {
+			fillWords(dst, ^uint64(0))
+			continue
+		}
+		l := fan[0]
+		src := vals[int(l>>1)*w:][:wn]
+		neg := -uint64(l & 1)
+		for i := range dst {
+			dst[i] = src[i] ^ neg
+		}
+		for _, l := range fan[1:] {
+			src := vals[int(l>>1)*w:][:wn]
+			neg := -uint64(l & 1)
+			for i := range dst {
+				dst[i] &= src[i] ^ neg
+			}
+		}
+	}
+}
+
+// eval64 is EvalGates for 64 words: fixed-size vectors, no bounds checks in
+// the inner loops.
+func (s *ConeSim) eval64() {
+	cn := s.Cone
+	vals := s.Vals
+	first := cn.FirstGate()
+	for gi := range cn.Gates {
+		dst := (*[64]uint64)(vals[(first+gi)*64:])
+		fan := cn.GateFanin(gi)
+		if len(fan) == 0 {
+			fillWords(dst[:], ^uint64(0))
+			continue
+		}
+		l := fan[0]
+		src := (*[64]uint64)(vals[int(l>>1)*64:])
+		neg := -uint64(l & 1)
+		for i := range dst {
+			dst[i] = src[i] ^ neg
+		}
+		for _, l := range fan[1:] {
+			src := (*[64]uint64)(vals[int(l>>1)*64:])
+			neg := -uint64(l & 1)
+			for i := range dst {
+				dst[i] &= src[i] ^ neg
+			}
+		}
+	}
+}
+
+// Flip writes to out[:wn] the root's value on the first wn words with cone
+// input k negated, re-evaluating only k's fanout against the values of the
+// last Eval (which it leaves unchanged). It returns the gate-word
+// evaluations done.
+func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
+	cn, w := s.Cone, s.W
+	fo := cn.CachedFanout(k, s.fo[:0])
+	if cn.fanouts[k] == nil {
+		s.fo = fo // the scratch buffer, possibly grown; not cached
+	}
+	vals := s.Vals
+	inSlot := 1 + k
+	first := cn.FirstGate()
+	if s.mark == nil {
+		s.mark = make([]int32, cn.NumSlots())
+	}
+	if cap(s.tmp) < len(fo)*wn {
+		// Room for every gate at once: the buffer is allocated once.
+		s.tmp = make([]uint64, max(len(fo)*wn, len(cn.Gates)*s.W))
+	}
+	tmp := s.tmp[:len(fo)*wn]
+	for i, gi := range fo {
+		s.mark[first+int(gi)] = int32(i + 1)
+	}
+	// value returns the vector of slot and the mask that negates it.
+	value := func(slot int) ([]uint64, uint64) {
+		if m := int(s.mark[slot]); m > 0 {
+			return tmp[(m-1)*wn : m*wn], 0
+		}
+		if slot == inSlot {
+			return vals[slot*w:][:wn], ^uint64(0)
+		}
+		return vals[slot*w:][:wn], 0
+	}
+	for i, gi := range fo {
+		dst := tmp[i*wn : (i+1)*wn]
+		fan := cn.GateFanin(int(gi))
+		if len(fan) == 0 {
+			fillWords(dst, ^uint64(0))
+			continue
+		}
+		for fi, l := range fan {
+			src, neg := value(int(l >> 1))
+			neg ^= -uint64(l & 1)
+			src = src[:len(dst)]
+			if fi == 0 {
+				for x := range dst {
+					dst[x] = src[x] ^ neg
+				}
+			} else {
+				for x := range dst {
+					dst[x] &= src[x] ^ neg
+				}
+			}
+		}
+	}
+	src, neg := value(int(cn.Root >> 1))
+	neg ^= -uint64(cn.Root & 1)
+	for x := range wn {
+		out[x] = src[x] ^ neg
+	}
+	for _, gi := range fo {
+		s.mark[first+int(gi)] = 0
+	}
+	return int64(len(fo) * wn)
+}
+
+// Simulate evaluates cn on w-word vectors; input(k) is the vector of cone
+// input k (nil: constant false). It returns the root's vector in out and the
+// slot values in vals (both reused when large enough).
+func (cn *Cone) Simulate(w int, input func(k int) []uint64, vals, out []uint64) ([]uint64, []uint64) {
+	n := cn.NumSlots() * w
+	if cap(vals) < n {
+		vals = make([]uint64, n)
+	}
+	vals = vals[:n]
+	clear(vals[:w])
+	for k := range cn.Inputs {
+		dst := vals[(1+k)*w : (2+k)*w]
+		if in := input(k); in != nil {
+			copy(dst, in)
+		} else {
+			clear(dst)
+		}
+	}
+	EvalGates(cn, vals, w, w)
+	if cap(out) < w {
+		out = make([]uint64, w)
+	}
+	out = out[:w]
+	src := vals[int(cn.Root>>1)*w:][:w]
+	neg := -uint64(cn.Root & 1)
+	for i := range out {
+		out[i] = src[i] ^ neg
+	}
+	return out, vals
+}
+
+func fillWords(s []uint64, x uint64) {
+	for i := range s {
+		s[i] = x
+	}
+}

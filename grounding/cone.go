@@ -1,0 +1,211 @@
+package grounding
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+)
+
+// Cone is the part of a circuit that one literal reaches, renumbered densely
+// into slots: slot 0 is the constant false, slots 1..len(Inputs) are the
+// inputs in ascending order, and the gates follow in ascending (hence
+// topological) order. It is the circuit toolkit's unit of work: bit-parallel
+// simulation (ConeSim), Tseitin encodings and truth tables all run on cones.
+//
+// A Cone is not safe for concurrent use once Fanout has been called (it
+// keeps its fanout index and scratch space).
+type Cone struct {
+	Inputs []int32  // circuit inputs, ascending (the syntactic support)
+	Gates  []int32  // gate nodes, ascending
+	Start  []int32  // len(Gates)+1 offsets into Fanin
+	Fanin  []uint32 // slot<<1 | negated
+	Root   uint32   // slot<<1 | negated
+
+	// Fanout index, built on first use: the gates reading slot s are
+	// users[userStart[s]:userStart[s+1]].
+	userStart []int32
+	users     []int32
+	seen      []uint64  // scratch bitset over gates
+	stack     []int32   // scratch
+	fanouts   [][]int32 // fanouts[k]: cached fanout of input k, within maxFanoutCache
+	cached    int       // entries in fanouts
+}
+
+// maxFanoutCache bounds the gate indices one cone keeps in its fanout cache
+// (4 bytes each): enough for every input of a big function's cone to be
+// flipped repeatedly without recomputing, without keeping inputs × gates.
+const maxFanoutCache = 1 << 24
+
+// NumSlots counts the cone's slots: the constant, the inputs and the gates.
+func (cn *Cone) NumSlots() int { return 1 + len(cn.Inputs) + len(cn.Gates) }
+
+// FirstGate is the slot of the first gate.
+func (cn *Cone) FirstGate() int { return 1 + len(cn.Inputs) }
+
+// GateFanin returns the fanin slot literals of gate index gi (an index into
+// Gates, not a slot).
+func (cn *Cone) GateFanin(gi int) []uint32 { return cn.Fanin[cn.Start[gi]:cn.Start[gi+1]] }
+
+// CollectCone walks the cone of root and returns its circuit inputs and
+// gate nodes, both ascending. It checks the circuit on the way (fanin ranges,
+// fanins below their gate), so that a hand-built Circuit gives an error,
+// never a crash.
+func CollectCone(c *Circuit, root Lit) (inputs, gates []int32, err error) {
+	nn := c.NumNodes()
+	r := root.Node()
+	if r >= nn {
+		return nil, nil, fmt.Errorf("literal %d beyond %d nodes", root, nn)
+	}
+	if r == 0 {
+		return nil, nil, nil
+	}
+	if r <= c.NumInputs {
+		return []int32{int32(r - 1)}, nil, nil
+	}
+	seen := map[int32]struct{}{int32(r): {}}
+	stack := []int32{int32(r)}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n <= int32(c.NumInputs) {
+			inputs = append(inputs, n-1)
+			continue
+		}
+		gates = append(gates, n)
+		lo, hi := c.Start[n], c.Start[n+1]
+		if lo > hi || int(hi) > len(c.Fanin) {
+			return nil, nil, fmt.Errorf("bad fanin range of gate %d", n)
+		}
+		for _, l := range c.Fanin[lo:hi] {
+			m := int32(l.Node())
+			if m >= n {
+				return nil, nil, fmt.Errorf("gate %d has fanin node %d, not below it", n, m)
+			}
+			if m == 0 {
+				continue
+			}
+			if _, ok := seen[m]; !ok {
+				seen[m] = struct{}{}
+				stack = append(stack, m)
+			}
+		}
+	}
+	slices.Sort(inputs)
+	slices.Sort(gates)
+	return inputs, gates, nil
+}
+
+// NewCone builds the renumbered cone of root (see CollectCone for the checks).
+func NewCone(c *Circuit, root Lit) (*Cone, error) {
+	inputs, gates, err := CollectCone(c, root)
+	if err != nil {
+		return nil, err
+	}
+	cn := &Cone{Inputs: inputs, Gates: gates, Start: make([]int32, 1, len(gates)+1)}
+	// Slots by node: a map is cheaper than one array of the whole circuit
+	// per cone when the circuit is much larger than the cone.
+	slotOf := make(map[int32]uint32, len(inputs)+len(gates))
+	for k, in := range inputs {
+		slotOf[in+1] = uint32(1 + k)
+	}
+	for k, g := range gates {
+		slotOf[g] = uint32(1 + len(inputs) + k)
+	}
+	nFanin := 0
+	for _, g := range gates {
+		nFanin += int(c.Start[g+1] - c.Start[g])
+	}
+	cn.Fanin = make([]uint32, 0, nFanin)
+	for _, g := range gates {
+		for _, l := range c.Fanins(int(g)) {
+			cn.Fanin = append(cn.Fanin, slotOf[int32(l.Node())]<<1|uint32(l&1))
+		}
+		cn.Start = append(cn.Start, int32(len(cn.Fanin)))
+	}
+	cn.Root = slotOf[int32(root.Node())]<<1 | uint32(root&1)
+	return cn, nil
+}
+
+// buildUsers builds the fanout index (compressed rows of gate indices).
+func (cn *Cone) buildUsers() {
+	n := cn.NumSlots()
+	cn.userStart = make([]int32, n+1)
+	for _, l := range cn.Fanin {
+		cn.userStart[l>>1+1]++
+	}
+	for s := range n {
+		cn.userStart[s+1] += cn.userStart[s]
+	}
+	cn.users = make([]int32, len(cn.Fanin))
+	fill := slices.Clone(cn.userStart[:n])
+	for gi := range cn.Gates {
+		for _, l := range cn.GateFanin(gi) {
+			s := l >> 1
+			cn.users[fill[s]] = int32(gi)
+			fill[s]++
+		}
+	}
+	cn.seen = make([]uint64, (len(cn.Gates)+63)/64)
+}
+
+// Fanout appends to buf[:0] the gates (indices into Gates, ascending) that
+// cone input k reaches, and returns it. It costs time linear in the fanout
+// (plus one bit per gate between its first and last gate), and no allocation
+// once buf is large enough.
+func (cn *Cone) Fanout(k int, buf []int32) []int32 {
+	if cn.userStart == nil {
+		cn.buildUsers()
+	}
+	buf = buf[:0]
+	first := cn.FirstGate()
+	lo, hi := len(cn.Gates), -1
+	stack := cn.stack[:0]
+	push := func(slot int) {
+		for _, gi := range cn.users[cn.userStart[slot]:cn.userStart[slot+1]] {
+			if cn.seen[gi>>6]&(1<<(gi&63)) == 0 {
+				cn.seen[gi>>6] |= 1 << (gi & 63)
+				stack = append(stack, gi)
+				lo, hi = min(lo, int(gi)), max(hi, int(gi))
+			}
+		}
+	}
+	push(1 + k)
+	for len(stack) > 0 {
+		gi := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		push(first + int(gi))
+	}
+	cn.stack = stack
+	if hi < 0 {
+		return buf
+	}
+	// Read the bits out in order, clearing them for the next call.
+	for w := lo >> 6; w <= hi>>6; w++ {
+		for x := cn.seen[w]; x != 0; x &= x - 1 {
+			buf = append(buf, int32(w<<6+bits.TrailingZeros64(x)))
+		}
+		cn.seen[w] = 0
+	}
+	return buf
+}
+
+// CachedFanout returns the fanout of cone input k (as Fanout) from a cache
+// kept while it holds at most maxFanoutCache entries in all; the caller
+// must not modify it.
+func (cn *Cone) CachedFanout(k int, buf []int32) []int32 {
+	if cn.fanouts == nil {
+		cn.fanouts = make([][]int32, len(cn.Inputs))
+	}
+	if fo := cn.fanouts[k]; fo != nil {
+		return fo
+	}
+	buf = cn.Fanout(k, buf)
+	if cn.cached+len(buf) <= maxFanoutCache {
+		cn.fanouts[k] = slices.Clip(slices.Clone(buf))
+		if cn.fanouts[k] == nil {
+			cn.fanouts[k] = []int32{}
+		}
+		cn.cached += len(buf)
+	}
+	return buf
+}

@@ -1,0 +1,145 @@
+package satcheck_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// supportByFind computes the semantic support with FindDependence alone,
+// checking every witness it returns by evaluating the circuit.
+func supportByFind(t *testing.T, p *grounding.Program, f grounding.Lit) []int {
+	t.Helper()
+	nProps := len(p.Props)
+	var cands []int
+	for i := range p.Circuit.NumInputs {
+		cands = append(cands, i)
+	}
+	var supp []int
+	for calls := 0; len(cands) > 0; calls++ {
+		if calls > p.Circuit.NumInputs {
+			t.Fatalf("FindDependence did not finish after %d calls", calls)
+		}
+		ws, err := satcheck.FindDependence(context.Background(), p, f, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ws) == 0 {
+			break
+		}
+		for _, wt := range ws {
+			in, wit := wt.Input, wt.Point
+			if !slices.Contains(cands, in) {
+				t.Fatalf("FindDependence returned %d, not a candidate of %v", in, cands)
+			}
+			x := make([]bool, p.Circuit.NumInputs)
+			for _, i := range wit {
+				x[i] = true
+			}
+			v := grounding.Value(p.Circuit.Eval(x, nil), f)
+			eval := func(y []bool) bool { return grounding.Value(p.Circuit.Eval(y, nil), f) }
+			if in < nProps {
+				y := slices.Clone(x)
+				y[in] = !y[in]
+				if eval(y) == v {
+					t.Fatalf("witness %v of proposition %d: flipping it does not change f", wit, in)
+				}
+				if slices.Contains(cands, in) {
+					supp = append(supp, in)
+				}
+				cands = slices.DeleteFunc(cands, func(i int) bool { return i == in })
+				continue
+			}
+			// The role of the action (hand-built programs have no InputOf).
+			r, base := 0, nProps
+			for base+len(p.Actions[r]) <= in {
+				base += len(p.Actions[r])
+				r++
+			}
+			changed := false
+			for a := range p.Actions[r] {
+				y := slices.Clone(x)
+				clear(y[base : base+len(p.Actions[r])])
+				y[base+a] = true
+				if eval(y) != v {
+					changed = true
+				}
+			}
+			if !changed {
+				t.Fatalf("witness %v of role %d: no other action changes f", wit, r)
+			}
+			if !slices.Contains(supp, base) {
+				for a := range p.Actions[r] {
+					supp = append(supp, base+a)
+				}
+			}
+			cands = slices.DeleteFunc(cands, func(i int) bool { return i >= base && i < base+len(p.Actions[r]) })
+		}
+	}
+	slices.Sort(supp)
+	return supp
+}
+
+func TestFindDependence(t *testing.T) {
+	for _, tc := range supportTests {
+		t.Run(tc.name, func(t *testing.T) {
+			q := soloStd("p")
+			f := tc.f(q)
+			p := q.done()
+			var want []int
+			for _, n := range tc.want {
+				want = append(want, inputID(q, n))
+			}
+			slices.Sort(want)
+			if got := supportByFind(t, p, f); !slices.Equal(got, want) {
+				t.Errorf("support by FindDependence = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func TestFindDependenceRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	shapes := [][]int{{2, 3}, {1, 2}, {4}, {7}, {}}
+	trials := 150
+	if testing.Short() {
+		trials = 30
+	}
+	for trial := range trials {
+		shape := shapes[trial%len(shapes)]
+		nActs := 0
+		for _, k := range shape {
+			nActs += k
+		}
+		q, pool := randomCircuitProgram(rng, "p", 2+rng.IntN(10-nActs), shape, 20)
+		f := pool[rng.IntN(len(pool))]
+		g := pool[rng.IntN(len(pool))]
+		fs := []grounding.Lit{f, q.or(f, q.and(f, g)), q.xor(f, g)}
+		p := q.done()
+		for _, f := range fs {
+			want := bruteSupport(p, f)
+			if got := supportByFind(t, p, f); !slices.Equal(got, want) {
+				t.Fatalf("trial %d: support by FindDependence = %v, brute force %v (shape %v)", trial, got, want, shape)
+			}
+		}
+	}
+}
+
+// TestFindDependenceNone: one call settles every candidate of a function
+// that reads but does not depend on them.
+func TestFindDependenceNone(t *testing.T) {
+	q := newProg("none", nil, []string{"a", "b", "c"}, nil)
+	f := q.or(q.t("a"), q.and(q.t("a"), q.t("b"), q.t("c")))
+	p := q.done()
+	ws, err := satcheck.FindDependence(context.Background(), p, f, []int{1, 2})
+	if err != nil || ws != nil {
+		t.Errorf("FindDependence(b, c) = %v, %v; want nil, nil", ws, err)
+	}
+	if _, err := satcheck.FindDependence(context.Background(), p, f, []int{3}); err == nil {
+		t.Errorf("FindDependence(3) succeeded, want an out-of-range error")
+	}
+}
