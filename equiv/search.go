@@ -145,14 +145,7 @@ func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
 	t0 := time.Now()
 	defer func() { s.checkTime += time.Since(t0) }()
 	fn := s.funcs[f]
-	for _, in := range s.inputs[f] {
-		img, ok := s.image(partial, int(in))
-		if !ok {
-			return false, nil
-		}
-		s.inputMap[in] = img
-	}
-	fb, ok := s.imageFunc(partial, fn)
+	fb, ok := s.images(partial, f)
 	if !ok {
 		return false, nil
 	}
@@ -200,14 +193,7 @@ func (s *search) check(partial isomorph.Mapping, f int) (bool, error) {
 	t0 := time.Now()
 	defer func() { s.checkTime += time.Since(t0) }()
 	fn := s.funcs[f]
-	for _, in := range s.inputs[f] {
-		img, ok := s.image(partial, int(in))
-		if !ok {
-			return false, nil
-		}
-		s.inputMap[in] = img
-	}
-	fb, ok := s.imageFunc(partial, fn)
+	fb, ok := s.images(partial, f)
 	if !ok {
 		return false, nil
 	}
@@ -235,6 +221,20 @@ func (s *search) mostFailed() string {
 		return ""
 	}
 	return fmt.Sprintf("%s differed from its image in %d of %d pruned subtrees", s.a.p.FunctionName(s.funcs[best]), s.failures[best], s.pruned)
+}
+
+// images fills inputMap with the images of f's inputs (-1 for those not
+// mapped yet) and returns f's counterpart in B; false when some vertex maps
+// to one of another kind.
+func (s *search) images(partial isomorph.Mapping, f int) (grounding.Lit, bool) {
+	for _, in := range s.inputs[f] {
+		img, ok := s.image(partial, int(in))
+		if !ok {
+			return 0, false
+		}
+		s.inputMap[in] = img
+	}
+	return s.imageFunc(partial, s.funcs[f])
 }
 
 // image maps a circuit input of A through the vertex mapping to B's input

@@ -71,21 +71,16 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 		}
 		base = an.sim
 	}
-	var pending [][]int
-	bySig := map[string]int{}
-	for c := range g.radix() {
-		sig := ""
-		if base != nil {
-			sig = an.simChoice(base, w, rows, gi, c)
-		}
-		k, ok := bySig[sig]
-		if !ok {
-			k = len(pending)
-			bySig[sig] = k
-			pending = append(pending, nil)
-		}
-		pending[k] = append(pending[k], c)
+	choices := make([]int, g.radix())
+	for c := range choices {
+		choices[c] = c
 	}
+	pending := groupBy(choices, func(c int) string {
+		if base == nil {
+			return ""
+		}
+		return an.simChoice(base, w, rows, gi, c)
+	})
 	// SAT: one call proves a candidate class's members equal to its first,
 	// or names a member that differs, which is split off with those
 	// simulation could not tell from it.
@@ -165,20 +160,27 @@ func (an *analysis) cofactorGroups(h *grounding.CofactorHasher, gi int, set []in
 	for k, m := range g.members {
 		member[int(m)] = k
 	}
-	byLit := map[uint32]int{}
-	var groups [][]int
-	for _, c := range set {
-		l := h.Literal(func(k int) (bool, bool) {
+	return groupBy(set, func(c int) uint32 {
+		return h.Literal(func(k int) (bool, bool) {
 			pos, ok := member[k]
 			return pos == c, ok
 		})
-		i, ok := byLit[l]
+	})
+}
+
+// groupBy groups xs by key, the groups in order of their first element.
+func groupBy[K comparable](xs []int, key func(x int) K) [][]int {
+	index := map[K]int{}
+	var groups [][]int
+	for _, x := range xs {
+		k := key(x)
+		i, ok := index[k]
 		if !ok {
 			i = len(groups)
-			byLit[l] = i
+			index[k] = i
 			groups = append(groups, nil)
 		}
-		groups[i] = append(groups[i], c)
+		groups[i] = append(groups[i], x)
 	}
 	return groups
 }
