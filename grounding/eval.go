@@ -155,6 +155,24 @@ type plan struct {
 	steps     []step
 	nvars     int
 	atoms     int64 // atoms known when the plan was made (see fixpoint)
+	// sizes are the facts of each step's relation when the plan was made.
+	sizes []int32
+}
+
+// stale reports whether the relations p joins have grown so much since it
+// was made that its order may no longer fit them: all atoms more than
+// doubled, or one of its relations did (racer's true atoms grow from 9 to
+// hundreds while the static facts keep the total nearly the same).
+func (e *engine) stale(p *plan) bool {
+	if e.atoms > 2*p.atoms+replanSlack {
+		return true
+	}
+	for k, s := range p.steps {
+		if n := e.facts[s.rel].n; int64(n) > 2*int64(p.sizes[k])+relReplanSlack {
+			return true
+		}
+	}
+	return false
 }
 
 // engine evaluates rules over fact sets.
@@ -169,10 +187,14 @@ type engine struct {
 	work     int64
 	rounds   int   // semi-naive rounds, for diagnostics
 	matches  int64 // join matches while building the circuit (MaxInstances)
-	err      error
-	lo, hi   []int32 // per relation: delta range of the current round
-	dropNeg  func(rel int32) bool
-	tuple    []int32
+	// budget, when positive, stops a circuit join once matches passes it,
+	// setting overBudget (a trial join, see grounder.circuit).
+	budget     int64
+	overBudget bool
+	err        error
+	lo, hi     []int32 // per relation: delta range of the current round
+	dropNeg    func(rel int32) bool
+	tuple      []int32
 	// memoProbe is the lookups after which a join memo that does not pay is
 	// dropped (see memoTable.useful): memoProbe unless a test sets it;
 	// negative keeps every memo.
@@ -258,13 +280,15 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			markBound(headVars, a)
 		}
 	}
-	var order []int // circuit mode: the join order, planned whole
+	var order []int // the join order, planned whole (domain mode: up to maxPlanDP atoms)
 	if circuit {
 		order = e.circuitOrder(r, atoms, headVars)
+	} else {
+		order = e.domainOrder(r, atoms, deltaLit)
 	}
 	for len(p.steps) < len(atoms) {
 		var best int
-		if circuit {
+		if order != nil {
 			best = order[len(p.steps)]
 		} else {
 			best = -1
@@ -370,6 +394,10 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			}
 		}
 	}
+	p.sizes = make([]int32, len(p.steps))
+	for k, st := range p.steps {
+		p.sizes[k] = e.facts[st.rel].n
+	}
 	return p
 }
 
@@ -454,12 +482,47 @@ func (e *engine) circuitOrder(r *nrule, atoms []int, head []bool) []int {
 		if rel := e.c.rels[b.rel]; !rel.static && !rel.demand && onlyHeadVars(b.args, head) && coversHead(b.args, head) {
 			factors |= 1 << k
 		}
+		if b.demand && b.rel == r.head {
+			factors |= 1 << k // the head's domain (headFilter)
+		}
 	}
 	if n > maxPlanDP {
 		return e.greedyOrder(r, atoms, factors)
 	}
 	jc := e.newJoinCost(r, atoms, head)
 	plain := jc.best(factors, circuitWork)
+	order := make([]int, n)
+	for k, a := range plain {
+		order[k] = atoms[a]
+	}
+	return order
+}
+
+// domainOrder plans the join order of a domain join of up to maxPlanDP
+// positive atoms (nil for longer bodies, which makePlan orders greedily):
+// the order of least expected work with the memo of live variables
+// (memoWork), the delta literal first. The greedy order joins the most
+// selective atom next, which can leave a variable that a later atom joins
+// on unbound for long (racer's legal_speed: four true atoms of one player
+// and the arithmetic that links them, 60 s in one domain round); the
+// planned order binds and projects away each side of the join in turn.
+func (e *engine) domainOrder(r *nrule, atoms []int, deltaLit int) []int {
+	n := len(atoms)
+	if n < 2 || n > maxPlanDP {
+		return nil
+	}
+	head := make([]bool, len(r.varNames))
+	for _, a := range r.headArgs {
+		markBound(head, a)
+	}
+	var first uint32
+	for k, i := range atoms {
+		if i == deltaLit {
+			first = 1 << k
+		}
+	}
+	jc := e.newJoinCost(r, atoms, head)
+	plain := jc.best(first, memoWork)
 	order := make([]int, n)
 	for k, a := range plain {
 		order[k] = atoms[a]
@@ -1174,9 +1237,9 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		f := e.facts[s.rel]
 		lo, hi := e.stepRange(s)
 		lit := &r.body[s.lit]
-		fluent := !e.c.rels[s.rel].static && !e.c.rels[s.rel].demand
+		fluent := !e.c.rels[s.rel].static && !e.c.rels[s.rel].demand && !lit.demand
 		try := func(id int32) bool {
-			if !e.tick() {
+			if !e.tick() || e.overBudget {
 				return false
 			}
 			mark := len(bd.trail)
@@ -1193,6 +1256,10 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				rec(k + 1)
 			} else if ok {
 				e.matches++
+				if e.budget > 0 && e.matches > e.budget {
+					e.overBudget = true
+					return false
+				}
 				if e.matches > e.lim.MaxInstances {
 					e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: e.rulesOf(r.head)})
 				}
@@ -1417,6 +1484,10 @@ func (e *engine) addFact(rel int32, tuple []int32) (int32, bool) {
 // replanSlack is the growth in atoms below which fixpoint keeps its plans.
 const replanSlack = 4096
 
+// relReplanSlack is the growth of one joined relation below which
+// fixpoint keeps a plan.
+const relReplanSlack = 8
+
 // fixpoint evaluates rules semi-naively until no new facts appear. Relations
 // in scope are the ones whose facts the rules may still add to.
 func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
@@ -1463,9 +1534,9 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 				key := [2]int{ri, li}
 				p, ok := plans[key]
 				// A plan is made from the relation sizes of its first round;
-				// once the atoms have more than doubled (the domains of chess
-				// grow from init's 70 to a million) it is made again.
-				if !ok || e.atoms > 2*p.atoms+replanSlack {
+				// once they have grown much (the domains of chess grow from
+				// init's 70 to a million) it is made again (stale).
+				if !ok || e.stale(p) {
 					p = e.makePlan(r, li, inScope, false)
 					plans[key] = p
 				}

@@ -165,6 +165,8 @@ type compiler struct {
 	limitErr error          // a limit exceeded while compiling
 	goalPos  map[string]Pos // "role value" of goal heads written ground -> position
 	universe int32          // relation holding every ground term of the description
+
+	noHeadFilter bool // tests: circuit joins without headFilter
 }
 
 func (c *compiler) errorf(pos Pos, format string, args ...any) {

@@ -1,0 +1,107 @@
+package grounding_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// racerGame is a one-player racer on an n x n track: velocity and position
+// per axis, a move changes each velocity by at most one, and a speed is
+// legal when the car lands on the track. Its speed rule joins four fluents
+// and the arithmetic that links them, as racer's legal_speed: with the head
+// (ndx, ndy) bound, velocities and positions are independent parts.
+func racerGame(n int) string {
+	var b strings.Builder
+	b.WriteString(`(role r) (role s)
+(init (vx r 0)) (init (vy r 0)) (init (px r 0)) (init (py r 0))
+(init (vx s 0)) (init (vy s 0)) (init (px s 1)) (init (py s 0)) (init (t 0))
+(<= (pm ?x ?x) (num ?x))
+(<= (pm ?x ?y) (succ ?x ?y))
+(<= (pm ?x ?y) (succ ?y ?x))
+(<= (speed ?p ?ndx ?ndy)
+    (true (vx ?p ?dx)) (true (vy ?p ?dy)) (pm ?dx ?ndx) (pm ?dy ?ndy)
+    (true (px ?p ?x)) (true (py ?p ?y)) (add ?x ?ndx ?x2) (add ?y ?ndy ?y2) (track ?x2 ?y2))
+(<= (legal ?p (go ?ndx ?ndy)) (speed ?p ?ndx ?ndy))
+(<= (next (vx ?p ?ndx)) (does ?p (go ?ndx ?ndy)))
+(<= (next (vy ?p ?ndy)) (does ?p (go ?ndx ?ndy)))
+(<= (next (px ?p ?x2)) (does ?p (go ?ndx ?ndy)) (true (px ?p ?x)) (add ?x ?ndx ?x2))
+(<= (next (py ?p ?y2)) (does ?p (go ?ndx ?ndy)) (true (py ?p ?y)) (add ?y ?ndy ?y2))
+(<= (next (t ?t2)) (true (t ?t)) (succ ?t ?t2))
+(<= terminal (true (t 5)))
+(<= (goal ?p 100) (true (px ?p 3)))
+(<= (goal ?p 0) (role ?p) (not (true (px ?p 3))))
+`)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(num %d)\n", i)
+		if i+1 < n {
+			fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
+		}
+		for j := 0; i+j < n; j++ {
+			fmt.Fprintf(&b, "(add %d %d %d)\n", i, j, i+j)
+		}
+		for j := 0; j < n; j++ {
+			if (i+j)%3 != 0 {
+				fmt.Fprintf(&b, "(track %d %d)\n", i, j)
+			}
+		}
+	}
+	return b.String()
+}
+
+// The trial join with its fallback to the head filter (headFilter)
+// changes no function: the game grounds to the same Program with and
+// without it. Where the plain join is cheap it is kept: the variant needs
+// no more rule matches than the plain grounder (MaxInstances at the plain
+// grounder's need). racer, where the plain join of legal_speed passes
+// MaxInstances, grounds under the default limits.
+func TestHeadFilter(t *testing.T) {
+	f, err := grounding.Parse("racer.kif", []byte(racerGame(24)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	with, err := grounding.Ground(ctx, f, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := grounding.GroundNoHeadFilter(ctx, f, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSameGame(t, without, with, rand.New(rand.NewPCG(8, 9)))
+	const limit = 80_000 // the plain grounder needs 40,000-80,000
+	if _, err := grounding.GroundNoHeadFilter(ctx, f, grounding.Limits{MaxInstances: limit}); err != nil {
+		t.Fatalf("without the head filter, MaxInstances=%d: %v", limit, err)
+	}
+	if _, err := grounding.Ground(ctx, f, grounding.Limits{MaxInstances: limit}); err != nil {
+		t.Errorf("with the trial join, MaxInstances=%d: %v", limit, err)
+	}
+
+	src, err := os.ReadFile(filepath.Join(corpusDir, "ggp-base", "racer.kif"))
+	if err != nil {
+		t.Skipf("corpus not found: %v", err)
+	}
+	rf, err := grounding.Parse("racer.kif", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := grounding.Ground(ctx, rf, grounding.Limits{Timeout: *corpusTimeout})
+	if err != nil {
+		t.Fatalf("racer: %v", err)
+	}
+	_, err = grounding.GroundNoHeadFilter(ctx, rf, grounding.Limits{Timeout: *corpusTimeout})
+	if le := (*grounding.LimitError)(nil); !errors.As(err, &le) || le.What != "MaxInstances" {
+		t.Errorf("racer without the head filter: got %v, want MaxInstances (the test no longer shows the blow-up)", err)
+	}
+	if s := grounding.NewSim(p); s.Terminal() {
+		t.Error("racer: terminal in the initial state")
+	}
+}
