@@ -280,15 +280,13 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			markBound(headVars, a)
 		}
 	}
-	var order []int // the join order, planned whole (domain mode: up to maxPlanDP atoms)
+	var order []int // circuit mode: the join order, planned whole
 	if circuit {
 		order = e.circuitOrder(r, atoms, headVars)
-	} else {
-		order = e.domainOrder(r, atoms, deltaLit)
 	}
 	for len(p.steps) < len(atoms) {
 		var best int
-		if order != nil {
+		if circuit {
 			best = order[len(p.steps)]
 		} else {
 			best = -1
@@ -491,38 +489,6 @@ func (e *engine) circuitOrder(r *nrule, atoms []int, head []bool) []int {
 	}
 	jc := e.newJoinCost(r, atoms, head)
 	plain := jc.best(factors, circuitWork)
-	order := make([]int, n)
-	for k, a := range plain {
-		order[k] = atoms[a]
-	}
-	return order
-}
-
-// domainOrder plans the join order of a domain join of up to maxPlanDP
-// positive atoms (nil for longer bodies, which makePlan orders greedily):
-// the order of least expected work with the memo of live variables
-// (memoWork), the delta literal first. The greedy order joins the most
-// selective atom next, which can leave a variable that a later atom joins
-// on unbound for long (racer's legal_speed: four true atoms of one player
-// and the arithmetic that links them, 60 s in one domain round); the
-// planned order binds and projects away each side of the join in turn.
-func (e *engine) domainOrder(r *nrule, atoms []int, deltaLit int) []int {
-	n := len(atoms)
-	if n < 2 || n > maxPlanDP {
-		return nil
-	}
-	head := make([]bool, len(r.varNames))
-	for _, a := range r.headArgs {
-		markBound(head, a)
-	}
-	var first uint32
-	for k, i := range atoms {
-		if i == deltaLit {
-			first = 1 << k
-		}
-	}
-	jc := e.newJoinCost(r, atoms, head)
-	plain := jc.best(first, memoWork)
 	order := make([]int, n)
 	for k, a := range plain {
 		order[k] = atoms[a]
