@@ -341,6 +341,10 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			markBound(needed, l.a)
 			markBound(needed, l.b)
 		}
+		for _, sub := range l.subs {
+			markBound(needed, sub.a)
+			markBound(needed, sub.b)
+		}
 	}
 	boundBefore := make([][]bool, len(p.steps))
 	bb := make([]bool, len(r.varNames))
@@ -403,6 +407,13 @@ func patsBound(bound []bool, b basic) bool {
 	switch b.kind {
 	case bDistinct, bEqual:
 		return patBound(bound, b.a) && patBound(bound, b.b)
+	case bAny:
+		for _, sub := range b.subs {
+			if !patsBound(bound, sub) {
+				return false
+			}
+		}
+		return true
 	}
 	for _, a := range b.args {
 		if !patBound(bound, a) {
@@ -565,6 +576,10 @@ func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
 			}
 		case bDistinct, bEqual:
 			vs = patVars(patVars(vs, b.a), b.b)
+		case bAny:
+			for _, sub := range b.subs {
+				vs = patVars(patVars(vs, sub.a), sub.b)
+			}
 		}
 	}
 	for _, v := range vs {
@@ -939,6 +954,13 @@ func (e *engine) check(b *binding, l *basic) bool {
 		return e.inst(b, l.a) != e.inst(b, l.b)
 	case bEqual:
 		return e.inst(b, l.a) == e.inst(b, l.b)
+	case bAny:
+		for i := range l.subs {
+			if e.check(b, &l.subs[i]) {
+				return true
+			}
+		}
+		return false
 	case bNeg:
 		if e.dropNeg(l.rel) {
 			return true

@@ -60,8 +60,8 @@ func racerGame(n int) string {
 // changes no function: the game grounds to the same Program with and
 // without it. Where the plain join is cheap it is kept: the variant needs
 // no more rule matches than the plain grounder (MaxInstances at the plain
-// grounder's need). racer, where the plain join of legal_speed passes
-// MaxInstances, grounds under the default limits.
+// grounder's need). In racer, where the plain join of legal_speed is the
+// costly one, the head filter halves the rule matches.
 func TestHeadFilter(t *testing.T) {
 	f, err := grounding.Parse("racer.kif", []byte(racerGame(24)))
 	if err != nil {
@@ -93,15 +93,62 @@ func TestHeadFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := grounding.Ground(ctx, rf, grounding.Limits{Timeout: *corpusTimeout})
+	// racer needs 1-2 million rule matches with the head filter, 2-4
+	// million without.
+	racerLim := grounding.Limits{MaxInstances: 2_000_000, Timeout: *corpusTimeout}
+	p, err := grounding.Ground(ctx, rf, racerLim)
 	if err != nil {
 		t.Fatalf("racer: %v", err)
 	}
-	_, err = grounding.GroundNoHeadFilter(ctx, rf, grounding.Limits{Timeout: *corpusTimeout})
+	_, err = grounding.GroundNoHeadFilter(ctx, rf, racerLim)
 	if le := (*grounding.LimitError)(nil); !errors.As(err, &le) || le.What != "MaxInstances" {
 		t.Errorf("racer without the head filter: got %v, want MaxInstances (the test no longer shows the blow-up)", err)
 	}
 	if s := grounding.NewSim(p); s.Terminal() {
 		t.Error("racer: terminal in the initial state")
 	}
+}
+
+// orChecksGame has rules whose bodies hold disjunctions of distinct tests
+// (one bAny literal each); orChecksSplit is the same game with every
+// disjunction written as separate rules. Both ground to the same game.
+const orChecksGame = `(role r)
+(init (at 1 1))
+(num 1) (num 2) (num 3)
+(<= (legal r (go ?x ?y)) (num ?x) (num ?y) (true (at ?a ?b)) (or (distinct ?x ?a) (distinct ?y ?b)))
+(<= (legal r stay) (true (at ?a ?b)) (not (and (distinct ?a 1) (not (distinct ?b 2)))))
+(<= (next (at ?x ?y)) (does r (go ?x ?y)))
+(<= (next (at ?a ?b)) (does r stay) (true (at ?a ?b)))
+(<= terminal (true (at 3 3)))
+(<= (goal r 100) (true (at ?a ?b)) (or (not (distinct ?a 3)) (distinct ?b ?a) (distinct ?b 2)))
+(<= (goal r 0) (true (at 3 2)))
+`
+
+const orChecksSplit = `(role r)
+(init (at 1 1))
+(num 1) (num 2) (num 3)
+(<= (legal r (go ?x ?y)) (num ?x) (num ?y) (true (at ?a ?b)) (distinct ?x ?a))
+(<= (legal r (go ?x ?y)) (num ?x) (num ?y) (true (at ?a ?b)) (distinct ?y ?b))
+(<= (legal r stay) (true (at ?a ?b)) (not (distinct ?a 1)))
+(<= (legal r stay) (true (at ?a ?b)) (distinct ?b 2))
+(<= (next (at ?x ?y)) (does r (go ?x ?y)))
+(<= (next (at ?a ?b)) (does r stay) (true (at ?a ?b)))
+(<= terminal (true (at 3 3)))
+(<= (goal r 100) (true (at 3 ?b)))
+(<= (goal r 100) (true (at ?a ?b)) (distinct ?b ?a))
+(<= (goal r 100) (true (at ?a ?b)) (distinct ?b 2))
+(<= (goal r 0) (true (at 3 2)))
+`
+
+func TestOrOfChecks(t *testing.T) {
+	ctx := context.Background()
+	var ps [2]*grounding.Program
+	for i, src := range []string{orChecksGame, orChecksSplit} {
+		p, err := grounding.Load(ctx, "or.kif", []byte(src), grounding.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps[i] = p
+	}
+	checkSameGame(t, ps[1], ps[0], rand.New(rand.NewPCG(10, 11)))
 }
