@@ -20,3 +20,9 @@ func GroundNoDemand(ctx context.Context, f *File, lim Limits) (*Program, error) 
 func GroundNoHeadFilter(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noHeadFilter: true})
 }
+
+// GroundForceHeadFilter is Ground with the head filter wherever it applies,
+// without the trial join that decides whether it pays.
+func GroundForceHeadFilter(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{forceHeadFilter: true})
+}

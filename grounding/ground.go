@@ -93,13 +93,16 @@ func groundWith(ctx context.Context, f *File, lim Limits, memoProbe int64, noDem
 type variant struct {
 	noDemand     bool // no demand rewrite (demand.go)
 	noHeadFilter bool // no head filter in circuit joins (headFilter)
+	// forceHeadFilter uses the head filter wherever it applies, without
+	// the trial join first.
+	forceHeadFilter bool
 }
 
 func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v variant) (*Program, error) {
 	noDemand := v.noDemand
 	lim = lim.WithDefaults()
 	ts := newTermStore()
-	c := &compiler{file: f.Name, ts: ts, lim: lim, noHeadFilter: v.noHeadFilter}
+	c := &compiler{file: f.Name, ts: ts, lim: lim, noHeadFilter: v.noHeadFilter, forceHeadFilter: v.forceHeadFilter}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -369,7 +372,12 @@ func (g *grounder) circuit(p *Program) error {
 					plans[r] = pl
 				}
 				var res *joined
-				if hr := c.headFilter(r); hr != r {
+				if hr := c.headFilter(r); hr != r && c.forceHeadFilter {
+					if !ok {
+						pl = e.makePlan(hr, -1, noDelta, true)
+						plans[r] = pl
+					}
+				} else if hr != r {
 					// A trial: the plain join within a budget, else the
 					// join with the head bound first (headFilter).
 					res = e.trialJoin(pl, b, litOf, int64(e.facts[rel].n))

@@ -77,6 +77,11 @@ func TestHeadFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSameGame(t, without, with, rand.New(rand.NewPCG(8, 9)))
+	forced, err := grounding.GroundForceHeadFilter(ctx, f, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSameGame(t, without, forced, rand.New(rand.NewPCG(8, 10)))
 	const limit = 80_000 // the plain grounder needs 40,000-80,000
 	if _, err := grounding.GroundNoHeadFilter(ctx, f, grounding.Limits{MaxInstances: limit}); err != nil {
 		t.Fatalf("without the head filter, MaxInstances=%d: %v", limit, err)
@@ -151,4 +156,35 @@ func TestOrOfChecks(t *testing.T) {
 		ps[i] = p
 	}
 	checkSameGame(t, ps[1], ps[0], rand.New(rand.NewPCG(10, 11)))
+}
+
+// Corpus games ground to the same game with the head filter wherever it
+// applies and without it (the short list of TestDemandSameGame).
+func TestHeadFilterSameGame(t *testing.T) {
+	for _, g := range demandGames {
+		path := filepath.Join(corpusDir, "ggp-base", g+".kif")
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Skipf("corpus not found: %v", err)
+		}
+		t.Run(g, func(t *testing.T) {
+			f, err := grounding.Parse(path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lim := grounding.Limits{LenientUnsafe: true, Timeout: *corpusTimeout}
+			forced, err := grounding.GroundForceHeadFilter(context.Background(), f, lim)
+			if errors.Is(err, grounding.ErrLimit) {
+				t.Skip(err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			without, err := grounding.GroundNoHeadFilter(context.Background(), f, lim)
+			if err != nil {
+				t.Skipf("grounds only with the head filter: %v", err)
+			}
+			checkSameGame(t, without, forced, rand.New(rand.NewPCG(12, 13)))
+		})
+	}
 }

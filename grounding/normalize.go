@@ -191,7 +191,8 @@ type compiler struct {
 	goalPos  map[string]Pos // "role value" of goal heads written ground -> position
 	universe int32          // relation holding every ground term of the description
 
-	noHeadFilter bool // tests: circuit joins without headFilter
+	noHeadFilter    bool // tests: circuit joins without headFilter
+	forceHeadFilter bool // tests: headFilter without the trial join
 }
 
 func (c *compiler) errorf(pos Pos, format string, args ...any) {
