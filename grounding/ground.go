@@ -537,10 +537,13 @@ func (g *grounder) circuit(p *Program) error {
 // them), and once every head variable is bound, body atoms that share no
 // other variable are independent, each one disjunction shared through the
 // join memo (keyed by the body's live variables once the head is bound).
-// Joined one after another without the head, their instances multiply:
-// racer's legal_speed joins the player's velocities, positions and the
-// track: 4 million instances before, 2 million with the head first. The
-// filter is used only where the head's relation has this one source rule
+// Joined one after another without the head, their instances can
+// multiply: racer's legal_speed joins the player's velocities, positions
+// and the track (2-4 million rule matches without the head first, 1-2
+// million with it). Where the plain join order is good the filter costs
+// more (a pass over the head's atoms per rule), so grounder.circuit tries
+// the plain join first within a budget (trialJoin). The filter is used
+// only where the head's relation has this one source rule
 // (its or-alternatives aside), so that the head's domain is what this rule
 // derives and the pass over it is no waste; where several rules share a
 // large head relation (AlexChess's legal2), each would pass over the atoms
