@@ -155,6 +155,24 @@ type plan struct {
 	steps     []step
 	nvars     int
 	atoms     int64 // atoms known when the plan was made (see fixpoint)
+	// sizes are the facts of each step's relation when the plan was made.
+	sizes []int32
+}
+
+// stale reports whether the relations p joins have grown so much since it
+// was made that its order may no longer fit them: all atoms more than
+// doubled, or one of its relations did (racer's true atoms grow from 9 to
+// hundreds while the static facts keep the total nearly the same).
+func (e *engine) stale(p *plan) bool {
+	if e.atoms > 2*p.atoms+replanSlack {
+		return true
+	}
+	for k, s := range p.steps {
+		if n := e.facts[s.rel].n; int64(n) > 2*int64(p.sizes[k])+relReplanSlack {
+			return true
+		}
+	}
+	return false
 }
 
 // engine evaluates rules over fact sets.
@@ -169,10 +187,14 @@ type engine struct {
 	work     int64
 	rounds   int   // semi-naive rounds, for diagnostics
 	matches  int64 // join matches while building the circuit (MaxInstances)
-	err      error
-	lo, hi   []int32 // per relation: delta range of the current round
-	dropNeg  func(rel int32) bool
-	tuple    []int32
+	// budget, when positive, stops a circuit join once matches passes it,
+	// setting overBudget (a trial join, see grounder.circuit).
+	budget     int64
+	overBudget bool
+	err        error
+	lo, hi     []int32 // per relation: delta range of the current round
+	dropNeg    func(rel int32) bool
+	tuple      []int32
 	// memoProbe is the lookups after which a join memo that does not pay is
 	// dropped (see memoTable.useful): memoProbe unless a test sets it;
 	// negative keeps every memo.
@@ -319,6 +341,10 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			markBound(needed, l.a)
 			markBound(needed, l.b)
 		}
+		for _, sub := range l.subs {
+			markBound(needed, sub.a)
+			markBound(needed, sub.b)
+		}
 	}
 	boundBefore := make([][]bool, len(p.steps))
 	bb := make([]bool, len(r.varNames))
@@ -370,6 +396,10 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 			}
 		}
 	}
+	p.sizes = make([]int32, len(p.steps))
+	for k, st := range p.steps {
+		p.sizes[k] = e.facts[st.rel].n
+	}
 	return p
 }
 
@@ -377,6 +407,13 @@ func patsBound(bound []bool, b basic) bool {
 	switch b.kind {
 	case bDistinct, bEqual:
 		return patBound(bound, b.a) && patBound(bound, b.b)
+	case bAny:
+		for _, sub := range b.subs {
+			if !patsBound(bound, sub) {
+				return false
+			}
+		}
+		return true
 	}
 	for _, a := range b.args {
 		if !patBound(bound, a) {
@@ -453,6 +490,9 @@ func (e *engine) circuitOrder(r *nrule, atoms []int, head []bool) []int {
 		b := r.body[i]
 		if rel := e.c.rels[b.rel]; !rel.static && !rel.demand && onlyHeadVars(b.args, head) && coversHead(b.args, head) {
 			factors |= 1 << k
+		}
+		if b.demand && b.rel == r.head {
+			factors |= 1 << k // the head's domain (headFilter)
 		}
 	}
 	if n > maxPlanDP {
@@ -536,6 +576,10 @@ func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
 			}
 		case bDistinct, bEqual:
 			vs = patVars(patVars(vs, b.a), b.b)
+		case bAny:
+			for _, sub := range b.subs {
+				vs = patVars(patVars(vs, sub.a), sub.b)
+			}
 		}
 	}
 	for _, v := range vs {
@@ -910,6 +954,13 @@ func (e *engine) check(b *binding, l *basic) bool {
 		return e.inst(b, l.a) != e.inst(b, l.b)
 	case bEqual:
 		return e.inst(b, l.a) == e.inst(b, l.b)
+	case bAny:
+		for i := range l.subs {
+			if e.check(b, &l.subs[i]) {
+				return true
+			}
+		}
+		return false
 	case bNeg:
 		if e.dropNeg(l.rel) {
 			return true
@@ -1174,9 +1225,9 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		f := e.facts[s.rel]
 		lo, hi := e.stepRange(s)
 		lit := &r.body[s.lit]
-		fluent := !e.c.rels[s.rel].static && !e.c.rels[s.rel].demand
+		fluent := !e.c.rels[s.rel].static && !e.c.rels[s.rel].demand && !lit.demand
 		try := func(id int32) bool {
-			if !e.tick() {
+			if !e.tick() || e.overBudget {
 				return false
 			}
 			mark := len(bd.trail)
@@ -1193,6 +1244,10 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				rec(k + 1)
 			} else if ok {
 				e.matches++
+				if e.budget > 0 && e.matches > e.budget {
+					e.overBudget = true
+					return false
+				}
 				if e.matches > e.lim.MaxInstances {
 					e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: e.rulesOf(r.head)})
 				}
@@ -1417,6 +1472,10 @@ func (e *engine) addFact(rel int32, tuple []int32) (int32, bool) {
 // replanSlack is the growth in atoms below which fixpoint keeps its plans.
 const replanSlack = 4096
 
+// relReplanSlack is the growth of one joined relation below which
+// fixpoint keeps a plan.
+const relReplanSlack = 8
+
 // fixpoint evaluates rules semi-naively until no new facts appear. Relations
 // in scope are the ones whose facts the rules may still add to.
 func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
@@ -1463,9 +1522,9 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 				key := [2]int{ri, li}
 				p, ok := plans[key]
 				// A plan is made from the relation sizes of its first round;
-				// once the atoms have more than doubled (the domains of chess
-				// grow from init's 70 to a million) it is made again.
-				if !ok || e.atoms > 2*p.atoms+replanSlack {
+				// once they have grown much (the domains of chess grow from
+				// init's 70 to a million) it is made again (stale).
+				if !ok || e.stale(p) {
 					p = e.makePlan(r, li, inScope, false)
 					plans[key] = p
 				}

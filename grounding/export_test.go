@@ -14,3 +14,15 @@ func GroundMemoProbe(ctx context.Context, f *File, lim Limits, probe int64) (*Pr
 func GroundNoDemand(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundWith(ctx, f, lim, memoProbe, true)
 }
+
+// GroundNoHeadFilter is Ground without the head filter of circuit joins
+// (headFilter).
+func GroundNoHeadFilter(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noHeadFilter: true})
+}
+
+// GroundForceHeadFilter is Ground with the head filter wherever it applies,
+// without the trial join that decides whether it pays.
+func GroundForceHeadFilter(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{forceHeadFilter: true})
+}

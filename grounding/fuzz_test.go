@@ -442,6 +442,21 @@ func FuzzValidate(f *testing.F) {
 				t.Fatalf("Ground and GroundMemoProbe(%d) differ on\n%s\n%s", probe, src, lineDiff(a, b))
 			}
 		}
+		// The head filter of circuit joins (headFilter) changes the
+		// circuit's shape, never its functions: with it wherever it applies
+		// and without it at all, the same game.
+		for i, ground := range []func(context.Context, *grounding.File, grounding.Limits) (*grounding.Program, error){grounding.GroundNoHeadFilter, grounding.GroundForceHeadFilter} {
+			w = watchdog("head filter variant")
+			noPanic(t, "head filter variant", func() { q, err = ground(context.Background(), file, fuzzLimits) })
+			w.Stop()
+			switch {
+			case errors.Is(err, grounding.ErrLimit):
+			case err != nil:
+				t.Fatalf("head filter variant %d fails: %v", i, err)
+			default:
+				checkSameGame(t, q, p, rand.New(rand.NewPCG(uint64(len(data)), 4)))
+			}
+		}
 		noPanic(t, "playout", func() { playout(t, p, rand.New(rand.NewPCG(uint64(len(data)), 2)), 10) })
 	})
 }

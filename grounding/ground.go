@@ -85,9 +85,24 @@ func ground(ctx context.Context, f *File, lim Limits, memoProbe int64) (*Program
 // groundWith is ground with the demand rewrite (demand.go) optionally off,
 // for tests that check that it changes nothing.
 func groundWith(ctx context.Context, f *File, lim Limits, memoProbe int64, noDemand bool) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noDemand: noDemand})
+}
+
+// variant switches off parts of the grounder, for tests that check that
+// they change nothing.
+type variant struct {
+	noDemand     bool // no demand rewrite (demand.go)
+	noHeadFilter bool // no head filter in circuit joins (headFilter)
+	// forceHeadFilter uses the head filter wherever it applies, without
+	// the trial join first.
+	forceHeadFilter bool
+}
+
+func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v variant) (*Program, error) {
+	noDemand := v.noDemand
 	lim = lim.WithDefaults()
 	ts := newTermStore()
-	c := &compiler{file: f.Name, ts: ts, lim: lim}
+	c := &compiler{file: f.Name, ts: ts, lim: lim, noHeadFilter: v.noHeadFilter, forceHeadFilter: v.forceHeadFilter}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -356,7 +371,24 @@ func (g *grounder) circuit(p *Program) error {
 					pl = e.makePlan(r, -1, noDelta, true)
 					plans[r] = pl
 				}
-				res := e.join(pl, b, litOf)
+				var res *joined
+				if hr := c.headFilter(r); hr != r && c.forceHeadFilter {
+					if !ok {
+						pl = e.makePlan(hr, -1, noDelta, true)
+						plans[r] = pl
+					}
+				} else if hr != r {
+					// A trial: the plain join within a budget, else the
+					// join with the head bound first (headFilter).
+					res = e.trialJoin(pl, b, litOf, int64(e.facts[rel].n))
+					if res == nil {
+						pl = e.makePlan(hr, -1, noDelta, true)
+						plans[r] = pl
+					}
+				}
+				if res == nil {
+					res = e.join(pl, b, litOf)
+				}
 				for i, t := range res.tuples {
 					id, ok := e.facts[rel].lookup(t)
 					if !ok {
@@ -498,6 +530,87 @@ func (g *grounder) circuit(p *Program) error {
 	return nil
 }
 
+// headFilter returns r with its head's domain as a first body literal, a
+// pure filter (true in the circuit, like a demand literal), when binding
+// the head first splits the rest of the body: in circuit mode the head
+// atoms a rule can derive are known (the domain phase over-approximates
+// them), and once every head variable is bound, body atoms that share no
+// other variable are independent, each one disjunction shared through the
+// join memo (keyed by the body's live variables once the head is bound).
+// Joined one after another without the head, their instances can
+// multiply: racer's legal_speed joins the player's velocities, positions
+// and the track (2-4 million rule matches without the head first, 1-2
+// million with it). Where the plain join order is good the filter costs
+// more (a pass over the head's atoms per rule), so grounder.circuit tries
+// the plain join first within a budget (trialJoin). The filter is used
+// only where the head's relation has this one source rule
+// (its or-alternatives aside), so that the head's domain is what this rule
+// derives and the pass over it is no waste; where several rules share a
+// large head relation (AlexChess's legal2), each would pass over the atoms
+// of all the others, and where the body stays one piece nothing splits.
+func (c *compiler) headFilter(r *nrule) *nrule {
+	head := make([]bool, len(r.varNames))
+	for _, a := range r.headArgs {
+		markBound(head, a)
+	}
+	if c.noHeadFilter || !anyBound(head) || r.src == nil || bodyParts(r, head) < 2 {
+		return r
+	}
+	for _, ri := range c.rels[r.head].rules {
+		if c.rules[ri].src != r.src {
+			return r
+		}
+	}
+	nr := *r
+	nr.body = append(slices.Clip(r.body), basic{kind: bPos, pos: srcPos(r), rel: r.head, args: r.headArgs, demand: true})
+	return &nr
+}
+
+// bodyParts counts the groups of r's positive atoms (demand literals left
+// out) that are linked by variables other than the bound ones.
+func bodyParts(r *nrule, bound []bool) int {
+	parent := make([]int, len(r.varNames))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	var vs []int32
+	var atomVars [][]int32
+	for _, b := range r.body {
+		if b.kind != bPos || b.demand {
+			continue
+		}
+		vs = vs[:0]
+		for _, a := range b.args {
+			vs = patVars(vs, a)
+		}
+		var free []int32
+		for _, v := range vs {
+			if !bound[v] {
+				free = append(free, v)
+			}
+		}
+		for _, v := range free[min(1, len(free)):] {
+			parent[find(int(v))] = find(int(free[0]))
+		}
+		atomVars = append(atomVars, free)
+	}
+	roots := map[int]bool{}
+	for _, free := range atomVars {
+		if len(free) > 0 {
+			roots[find(int(free[0]))] = true
+		}
+	}
+	return len(roots)
+}
+
 // recursive reports whether a component has a cycle (several relations, or a self-loop).
 func (g *grounder) recursive(comp []int32) bool {
 	if len(comp) > 1 {
@@ -511,4 +624,36 @@ func (g *grounder) recursive(comp []int32) bool {
 		}
 	}
 	return false
+}
+
+// trialBudgetPerAtom is the rule matches per head atom that a circuit
+// join may take before the join with the head bound first is tried
+// instead (headFilter): that join costs about the matches of its parts per
+// head atom, so a plain join that has passed this many has lost.
+const trialBudgetPerAtom = 64
+
+// trialMinBudget is the least budget of a trial join.
+const trialMinBudget = 100_000
+
+// trialJoin runs a circuit join within a budget of rule matches scaled
+// to the head's atoms; nil when it ran out (its matches are not counted).
+func (e *engine) trialJoin(p *plan, b *builder, litOf func(rel, id int32) Lit, headAtoms int64) *joined {
+	before := e.matches
+	e.budget = min(e.lim.MaxInstances, before+max(trialMinBudget, trialBudgetPerAtom*headAtoms))
+	res := e.join(p, b, litOf)
+	e.budget = 0
+	if e.overBudget {
+		e.overBudget = false
+		e.matches = before
+		return nil
+	}
+	return res
+}
+
+// srcPos is the position of the rule r comes from, if any.
+func srcPos(r *nrule) Pos {
+	if r.src == nil {
+		return startPos
+	}
+	return r.src.Pos
 }

@@ -50,15 +50,17 @@ const (
 	bNeg                       // negated atom
 	bDistinct                  // distinct a b
 	bEqual                     // not distinct a b
+	bAny                       // at least one of subs (each bDistinct or bEqual)
 )
 
 type basic struct {
 	kind   basicKind
 	demand bool // the demand literal of a rule's head (demand.go)
 	pos    Pos
-	rel    int32 // atoms
-	args   []pat // atoms
-	a, b   pat   // distinct, equal
+	rel    int32   // atoms
+	args   []pat   // atoms
+	a, b   pat     // distinct, equal
+	subs   []basic // bAny
 }
 
 // nrule is a normalized rule: no or/and/not nesting, variables as slots.
@@ -122,6 +124,12 @@ func dnf(l *Literal, neg bool, limit int) ([][]aLit, bool) {
 		}
 		return out, true
 	}
+	if checksOnly(l) {
+		// A disjunction of distinct tests stays one literal (bAny): split
+		// into alternatives, it would repeat the rule's whole join once per
+		// test (racer's legal_speed: "the players have to move somewhere").
+		return [][]aLit{{{neg: neg, lit: l}}}, true
+	}
 	var out [][]aLit
 	for _, s := range l.Sub {
 		alts, ok := dnf(s, neg, limit)
@@ -134,6 +142,23 @@ func dnf(l *Literal, neg bool, limit int) ([][]aLit, bool) {
 		}
 	}
 	return out, true
+}
+
+// checksOnly reports whether an or/and literal has at least two parts and
+// each is a distinct test or a negated one.
+func checksOnly(l *Literal) bool {
+	if len(l.Sub) < 2 {
+		return false
+	}
+	for _, s := range l.Sub {
+		if s.Kind == LitNot && len(s.Sub) == 1 {
+			s = s.Sub[0]
+		}
+		if s.Kind != LitDistinct {
+			return false
+		}
+	}
+	return true
 }
 
 func product(xs, ys [][]aLit) [][]aLit {
@@ -165,6 +190,9 @@ type compiler struct {
 	limitErr error          // a limit exceeded while compiling
 	goalPos  map[string]Pos // "role value" of goal heads written ground -> position
 	universe int32          // relation holding every ground term of the description
+
+	noHeadFilter    bool // tests: circuit joins without headFilter
+	forceHeadFilter bool // tests: headFilter without the trial join
 }
 
 func (c *compiler) errorf(pos Pos, format string, args ...any) {
@@ -407,6 +435,23 @@ func (c *compiler) addRule(r *Rule, alt []aLit, reported map[string]bool) {
 	bound := map[string]bool{}
 	for _, a := range alt {
 		l := a.lit
+		if l.Kind == LitOr || l.Kind == LitAnd {
+			// A disjunction of tests (dnf, checksOnly): an or, or a negated and.
+			any := basic{kind: bAny, pos: l.Pos}
+			for _, sub := range l.Sub {
+				neg := a.neg
+				if sub.Kind == LitNot {
+					sub, neg = sub.Sub[0], !neg
+				}
+				k := bDistinct
+				if neg {
+					k = bEqual
+				}
+				any.subs = append(any.subs, basic{kind: k, pos: sub.Pos, a: toPat(sub.Args[0]), b: toPat(sub.Args[1])})
+			}
+			nr.body = append(nr.body, any)
+			continue
+		}
 		if l.Kind == LitDistinct {
 			k := bDistinct
 			if a.neg {
