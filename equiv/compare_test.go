@@ -67,7 +67,6 @@ func TestSymmetriesTicTacToe(t *testing.T) {
 	t.Logf("%d generators, %d candidates, %v", len(rep.Generators), rep.Candidates, rep.PhaseMs)
 }
 
-
 // TestUnknownNamesPruningFunction: when the search runs out of nodes after
 // early checks failed, the reason names the function that failed most. The
 // factoring puzzle's goal needs corners of 4 to show its blocks; without
