@@ -88,4 +88,12 @@ func testGameAnalyses(t *testing.T, db *store.DB) {
 	if err != nil || len(without) != 1 || without[0].ID != ids[1] || without[0].ClassID != cl.ID {
 		t.Fatalf("ClassedWithoutAnalysis = %v, %v; want game %d", without, err, ids[1])
 	}
+
+	// Deleting a game deletes its analysis with it.
+	if err := db.DeleteGame(ctx, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.GetGameAnalysis(ctx, ids[0]); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("GetGameAnalysis of a deleted game: %v, want ErrNotFound", err)
+	}
 }
