@@ -166,7 +166,7 @@ func (db *DB) CreateToken(ctx context.Context, name string, admin bool) (*Token,
 // ListTokens returns every token, revoked ones too, in ascending id order.
 func (db *DB) ListTokens(ctx context.Context) ([]Token, error) {
 	var rows []tokenRow
-	if err := db.conn(ctx).Order("id").Find(&rows).Error; err != nil {
+	if err := db.read(ctx).Order("id").Find(&rows).Error; err != nil {
 		return nil, translate(ctx, "list tokens", err)
 	}
 	out := make([]Token, len(rows))
@@ -217,7 +217,7 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (*User, error) {
 	}
 	h := HashToken(secret)
 	var row tokenRow
-	err := db.conn(ctx).Where("hash = ? AND revoked_at IS NULL", h).Take(&row).Error
+	err := db.read(ctx).Where("hash = ? AND revoked_at IS NULL", h).Take(&row).Error
 	if err != nil {
 		return nil, translate(ctx, op, err)
 	}

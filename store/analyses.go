@@ -95,7 +95,7 @@ func (db *DB) PutGameAnalysis(ctx context.Context, gameID int64, keys Analysis, 
 func (db *DB) GetGameAnalysis(ctx context.Context, gameID int64) (*GameAnalysis, error) {
 	op := fmt.Sprintf("get analysis of game %d", gameID)
 	var row gameAnalysisRow
-	if err := db.conn(ctx).Where("game_id = ?", gameID).Take(&row).Error; err != nil {
+	if err := db.read(ctx).Where("game_id = ?", gameID).Take(&row).Error; err != nil {
 		return nil, translate(ctx, op, err)
 	}
 	return &GameAnalysis{Doc: json.RawMessage(row.Analysis), HasGraph: row.HasGraph, UpdatedAt: row.UpdatedAt.UTC()}, nil

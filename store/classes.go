@@ -21,7 +21,7 @@ func (db *DB) CandidateClasses(ctx context.Context, a Analysis) ([]Class, error)
 	if err := a.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	q := db.conn(ctx).Model(&gameRow{}).Distinct("class_id").
+	q := db.read(ctx).Model(&gameRow{}).Distinct("class_id").
 		Where("class_id IS NOT NULL AND invariants = ?", a.Invariants)
 	if scheme, _, ok := strings.Cut(a.Certificate, ":"); ok {
 		q = q.Where(`certificate = ? OR certificate IS NULL OR certificate NOT LIKE ? ESCAPE '\'`,
@@ -37,10 +37,10 @@ func (db *DB) CandidateClasses(ctx context.Context, a Analysis) ([]Class, error)
 		return nil, nil
 	}
 	var rows []classRow
-	if err := db.conn(ctx).Where("id IN ?", ids).Order("id").Find(&rows).Error; err != nil {
+	if err := db.read(ctx).Where("id IN ?", ids).Order("id").Find(&rows).Error; err != nil {
 		return nil, translate(ctx, op, err)
 	}
-	classes, err := withMembers(db.conn(ctx), rows)
+	classes, err := withMembers(db.read(ctx), rows)
 	return classes, translate(ctx, op, err)
 }
 
@@ -150,10 +150,10 @@ func (db *DB) MergeClasses(ctx context.Context, keep, drop int64) (*Class, error
 func (db *DB) GetClass(ctx context.Context, id int64) (*Class, error) {
 	op := fmt.Sprintf("get class %d", id)
 	var row classRow
-	if err := db.conn(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+	if err := db.read(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
 		return nil, translate(ctx, op, err)
 	}
-	classes, err := withMembers(db.conn(ctx), []classRow{row})
+	classes, err := withMembers(db.read(ctx), []classRow{row})
 	if err != nil {
 		return nil, translate(ctx, op, err)
 	}
@@ -168,7 +168,7 @@ func (db *DB) ListClasses(ctx context.Context, p Page) ([]Class, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
-	return classPage(ctx, op, db.conn(ctx), p.Cursor, limit)
+	return classPage(ctx, op, db.read(ctx), p.Cursor, limit)
 }
 
 // classPage returns the classes that q selects with ids above cursor, at

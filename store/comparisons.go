@@ -100,7 +100,7 @@ func (db *DB) loadNames(ctx context.Context, cs []Comparison) error {
 		ids = append(ids, c.GameA, c.GameB)
 	}
 	var rows []gameRow
-	if err := db.conn(ctx).Select("id", "name").Where("id IN ?", ids).Find(&rows).Error; err != nil {
+	if err := db.read(ctx).Select("id", "name").Where("id IN ?", ids).Find(&rows).Error; err != nil {
 		return err
 	}
 	names := make(map[int64]string, len(rows))
@@ -117,7 +117,7 @@ func (db *DB) loadNames(ctx context.Context, cs []Comparison) error {
 func (db *DB) GetComparison(ctx context.Context, id int64) (*Comparison, error) {
 	op := fmt.Sprintf("get comparison %d", id)
 	var row comparisonRow
-	if err := db.conn(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+	if err := db.read(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
 		return nil, translate(ctx, op, err)
 	}
 	c, _, err := db.withNames(ctx, op, row.comparison(), false)
@@ -133,7 +133,7 @@ func (db *DB) ListComparisons(ctx context.Context, f ComparisonFilter) ([]Compar
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
-	q := db.conn(ctx).Select(comparisonListColumns)
+	q := db.read(ctx).Select(comparisonListColumns)
 	if f.Status != "" {
 		if !f.Status.valid() {
 			return nil, 0, fmt.Errorf("%s: unknown status %q: %w", op, f.Status, ErrInvalid)
@@ -433,7 +433,7 @@ func (db *DB) Cancel(ctx context.Context, id int64) (*Comparison, error) {
 // QueueDepth counts the queued comparisons.
 func (db *DB) QueueDepth(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.conn(ctx).Model(&comparisonRow{}).Where("status = ?", StatusQueued).Count(&n).Error
+	err := db.read(ctx).Model(&comparisonRow{}).Where("status = ?", StatusQueued).Count(&n).Error
 	return n, translate(ctx, "queue depth", err)
 }
 
@@ -444,7 +444,7 @@ func (db *DB) CountByStatus(ctx context.Context) (map[Status]int64, error) {
 		Status Status
 		N      int64
 	}
-	err := db.conn(ctx).Model(&comparisonRow{}).Select("status, COUNT(*) AS n").Group("status").Scan(&rows).Error
+	err := db.read(ctx).Model(&comparisonRow{}).Select("status, COUNT(*) AS n").Group("status").Scan(&rows).Error
 	if err != nil {
 		return nil, translate(ctx, "count comparisons", err)
 	}

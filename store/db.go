@@ -44,6 +44,8 @@ const (
 	DefaultMaxAttempts = 3
 	// DefaultMaxOpenConns is the default Config.MaxOpenConns (PostgreSQL).
 	DefaultMaxOpenConns = 10
+	// DefaultMaxReadConns is the default Config.MaxReadConns (SQLite).
+	DefaultMaxReadConns = 4
 )
 
 // Config says which database Open uses. The zero value is not usable:
@@ -60,8 +62,13 @@ type Config struct {
 	// MaxAttempts+1 it fails instead. Zero means DefaultMaxAttempts.
 	MaxAttempts int
 	// MaxOpenConns bounds the PostgreSQL connection pool. Zero means
-	// DefaultMaxOpenConns. SQLite always uses one connection.
+	// DefaultMaxOpenConns. SQLite writes through one connection.
 	MaxOpenConns int
+	// MaxReadConns bounds SQLite's pool of read-only connections, which
+	// serve reads beside the writer (the write-ahead log lets readers run
+	// while a transaction writes). Zero means DefaultMaxReadConns. Unused
+	// with PostgreSQL.
+	MaxReadConns int
 	// Log receives migration messages. Nil discards them.
 	Log *slog.Logger
 }
@@ -76,6 +83,8 @@ type DB struct {
 
 	gdb         *gorm.DB
 	sqlDB       *sql.DB
+	reader      *gorm.DB // reads that need no transaction: SQLite's read pool, or gdb
+	readDB      *sql.DB  // the read pool's own sql.DB (SQLite), or nil
 	dialect     string
 	migrator    *goose.Provider
 	maxAttempts int
@@ -92,7 +101,7 @@ var (
 // schema version. Errors do not show the password of cfg.DatabaseURL (pgx
 // masks it).
 func Open(ctx context.Context, cfg Config) (*DB, error) {
-	if cfg.MaxAttempts < 0 || cfg.MaxOpenConns < 0 {
+	if cfg.MaxAttempts < 0 || cfg.MaxOpenConns < 0 || cfg.MaxReadConns < 0 {
 		return nil, fmt.Errorf("open store: negative limit: %w", ErrInvalid)
 	}
 	db := &DB{Now: time.Now, maxAttempts: cfg.MaxAttempts}
@@ -123,13 +132,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return nil, fmt.Errorf("open store: database URL: want empty (SQLite) or postgres://: %w", ErrInvalid)
 	}
 
-	gdb, err := gorm.Open(dialector, &gorm.Config{
-		Logger:                 logger.Discard,
-		TranslateError:         true,
-		SkipDefaultTransaction: true,
-		NowFunc:                db.now,
-		DisableAutomaticPing:   true,
-	})
+	gdb, err := gorm.Open(dialector, db.gormConfig())
 	if err != nil {
 		return nil, fmt.Errorf("open %s store: %v", db.dialect, err)
 	}
@@ -161,7 +164,51 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		db.sqlDB.Close()
 		return nil, err
 	}
+	db.reader = db.gdb
+	if db.dialect == SQLite {
+		if err := db.openReadPool(ctx, filepath.Join(cfg.DataDir, SQLiteFile), cfg.MaxReadConns); err != nil {
+			db.sqlDB.Close()
+			return nil, err
+		}
+	}
 	return db, nil
+}
+
+func (db *DB) gormConfig() *gorm.Config {
+	return &gorm.Config{
+		Logger:                 logger.Discard,
+		TranslateError:         true,
+		SkipDefaultTransaction: true,
+		NowFunc:                db.now,
+		DisableAutomaticPing:   true,
+	}
+}
+
+// openReadPool opens SQLite's read-only connections (query_only, deferred
+// transactions): every read that needs no transaction goes there, so that
+// pollers do not queue behind the one writer connection. Under the
+// write-ahead log a read started after a write committed sees it.
+func (db *DB) openReadPool(ctx context.Context, path string, n int) error {
+	if n == 0 {
+		n = DefaultMaxReadConns
+	}
+	dsn := path + "?_journal_mode=WAL&_busy_timeout=5000&_foreign_keys=on&_query_only=true"
+	reader, err := gorm.Open(sqlite.Open(dsn), db.gormConfig())
+	if err != nil {
+		return fmt.Errorf("open sqlite read pool: %v", err)
+	}
+	if db.readDB, err = reader.DB(); err != nil {
+		return fmt.Errorf("open sqlite read pool: %w", err)
+	}
+	db.readDB.SetMaxOpenConns(n)
+	db.readDB.SetMaxIdleConns(n)
+	db.readDB.SetConnMaxIdleTime(5 * time.Minute)
+	if err := db.readDB.PingContext(ctx); err != nil {
+		db.readDB.Close()
+		return fmt.Errorf("open sqlite read pool: %v", err)
+	}
+	db.reader = reader
+	return nil
 }
 
 // migrate runs every pending migration of dir.
@@ -228,6 +275,9 @@ func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
 
 // Close closes the database. Calls after the first return an error.
 func (db *DB) Close() error {
+	if db.readDB != nil {
+		db.readDB.Close()
+	}
 	return db.sqlDB.Close()
 }
 
@@ -240,6 +290,13 @@ func (db *DB) now() time.Time {
 // conn returns the gorm handle for one call.
 func (db *DB) conn(ctx context.Context) *gorm.DB {
 	return db.gdb.WithContext(ctx)
+}
+
+// read returns the gorm handle for one read that needs no transaction and
+// no isolation from a write in progress (it sees what was committed before
+// it started).
+func (db *DB) read(ctx context.Context) *gorm.DB {
+	return db.reader.WithContext(ctx)
 }
 
 // tx runs fn in a transaction, committed if fn returns nil.

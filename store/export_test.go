@@ -15,3 +15,6 @@ func Gorm(db *DB) *gorm.DB { return db.gdb }
 
 // Migrator returns the goose provider of db.
 func Migrator(db *DB) *goose.Provider { return db.migrator }
+
+// Reader returns the gorm handle of db's reads (SQLite's read pool).
+func Reader(db *DB) *gorm.DB { return db.reader }

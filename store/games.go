@@ -96,7 +96,7 @@ func (db *DB) GameBySHA256(ctx context.Context, sum string) (*Game, error) {
 // takeGame returns the one game the condition selects, with its aliases.
 func (db *DB) takeGame(ctx context.Context, op string, cond string, arg any) (*Game, error) {
 	var row gameRow
-	if err := db.conn(ctx).Where(cond, arg).Take(&row).Error; err != nil {
+	if err := db.read(ctx).Where(cond, arg).Take(&row).Error; err != nil {
 		return nil, translate(ctx, op, err)
 	}
 	games := []Game{row.game()}
@@ -153,7 +153,7 @@ func (db *DB) FindGames(ctx context.Context, f GameFilter) ([]Game, int64, error
 	if !validText(f.Name) || !validText(f.NameContains) {
 		return nil, 0, fmt.Errorf("%s: name must be UTF-8 without NUL: %w", op, ErrInvalid)
 	}
-	q := db.conn(ctx).Select(gameListColumns).Where("id > ?", f.Cursor)
+	q := db.read(ctx).Select(gameListColumns).Where("id > ?", f.Cursor)
 	if f.SHA256 != "" {
 		if !isSHA256(f.SHA256) {
 			return nil, 0, fmt.Errorf("%s: sha256 %.70q: want 64 lower-case hex digits: %w", op, f.SHA256, ErrInvalid)
@@ -193,7 +193,7 @@ func (db *DB) loadAliases(ctx context.Context, games []Game) error {
 		at[g.ID], ids[i] = i, g.ID
 	}
 	var rows []aliasRow
-	if err := db.conn(ctx).Where("game_id IN ?", ids).Order("created_at, name").Find(&rows).Error; err != nil {
+	if err := db.read(ctx).Where("game_id IN ?", ids).Order("created_at, name").Find(&rows).Error; err != nil {
 		return err
 	}
 	for _, r := range rows {

@@ -34,7 +34,7 @@ func (db *DB) GameNames(ctx context.Context, ids []int64) (map[int64]string, err
 		return out, nil
 	}
 	var rows []gameRow
-	if err := db.conn(ctx).Select("id", "name").Where("id IN ?", ids).Find(&rows).Error; err != nil {
+	if err := db.read(ctx).Select("id", "name").Where("id IN ?", ids).Find(&rows).Error; err != nil {
 		return nil, translate(ctx, op, err)
 	}
 	for _, r := range rows {
@@ -66,7 +66,7 @@ func (db *DB) SearchGames(ctx context.Context, q string, p Page) ([]Game, int64,
 		return nil, 0, fmt.Errorf("%s: query must be UTF-8 without NUL: %w", op, ErrInvalid)
 	}
 	var rows []gameRow
-	err = db.conn(ctx).Select(gameListColumns).
+	err = db.read(ctx).Select(gameListColumns).
 		Where("id > ?", p.Cursor).Where(nameMatch, likeContains(q)).Order("id").Limit(limit + 1).
 		Find(&rows).Error
 	if err != nil {
@@ -92,7 +92,7 @@ func (db *DB) SearchClasses(ctx context.Context, q string, p Page) ([]Class, int
 	if !validText(q) {
 		return nil, 0, fmt.Errorf("%s: query must be UTF-8 without NUL: %w", op, ErrInvalid)
 	}
-	conn := db.conn(ctx)
+	conn := db.read(ctx)
 	members := conn.Model(&gameRow{}).Select("class_id").Where("class_id IS NOT NULL").Where(nameMatch, likeContains(q))
 	return classPage(ctx, op, conn.Where("id IN (?)", members), p.Cursor, limit)
 }

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
+	"gorm.io/gorm"
 )
 
 func TestSQLite(t *testing.T) {
@@ -132,5 +134,59 @@ func TestPostgresPasswordNotShown(t *testing.T) {
 	}
 	if msg := err.Error(); strings.Contains(msg, "s3cret") {
 		t.Errorf("Open error shows the password: %s", msg)
+	}
+}
+
+// TestSQLiteReadPool: reads go through a pool of query-only connections that
+// see every committed write at once and do not wait for a write transaction
+// in progress.
+func TestSQLiteReadPool(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), MaxReadConns: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := store.Reader(db)
+	readDB, _ := r.DB()
+	if n := readDB.Stats().MaxOpenConnections; n != 3 {
+		t.Errorf("read pool MaxOpenConnections = %d, want 3", n)
+	}
+	if err := r.Exec("CREATE TABLE scratch (x INTEGER)").Error; err == nil {
+		t.Error("the read pool accepted a write")
+	}
+	g, _, err := db.CreateGame(ctx, "one", []byte("(role a)"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.GetGame(ctx, g.ID); err != nil || got.Name != "one" {
+		t.Fatalf("GetGame right after CreateGame = %v, %v", got, err)
+	}
+	// A write transaction holds SQLite's write lock; a read still answers.
+	hold, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- store.Gorm(db).Transaction(func(tx *gorm.DB) error {
+			if err := tx.Exec("UPDATE games SET name = 'two' WHERE id = ?", g.ID).Error; err != nil {
+				return err
+			}
+			close(hold)
+			<-release
+			return nil
+		})
+	}()
+	<-hold
+	ctxRead, cancel := context.WithTimeout(ctx, 2*time.Second)
+	got, err := db.GetGame(ctxRead, g.ID)
+	cancel()
+	if err != nil || got.Name != "one" {
+		t.Errorf("GetGame during a write transaction = %v, %v; want the committed name one at once", got, err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.GetGame(ctx, g.ID); err != nil || got.Name != "two" {
+		t.Errorf("GetGame after the commit = %v, %v; want two", got, err)
 	}
 }

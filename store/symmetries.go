@@ -15,7 +15,7 @@ import (
 func (db *DB) GetSymmetries(ctx context.Context, gameID int64) (*SymmetryResult, error) {
 	op := fmt.Sprintf("get symmetries of game %d", gameID)
 	var row symmetryRow
-	err := db.conn(ctx).Where("game_id = ?", gameID).Take(&row).Error
+	err := db.read(ctx).Where("game_id = ?", gameID).Take(&row).Error
 	if err == nil {
 		return row.result(), nil
 	}
@@ -23,7 +23,7 @@ func (db *DB) GetSymmetries(ctx context.Context, gameID int64) (*SymmetryResult,
 		return nil, translate(ctx, op, err)
 	}
 	var fail symmetryFailureRow
-	if err := db.conn(ctx).Where("game_id = ?", gameID).Take(&fail).Error; err != nil {
+	if err := db.read(ctx).Where("game_id = ?", gameID).Take(&fail).Error; err != nil {
 		return nil, translate(ctx, op, err)
 	}
 	return fail.result(), nil

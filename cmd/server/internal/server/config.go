@@ -44,6 +44,11 @@ type Config struct {
 	DatabaseURL string
 	// Workers is the number of comparisons run at the same time.
 	Workers int
+	// MaxDBConns bounds the PostgreSQL connection pool; MaxReadConns bounds
+	// SQLite's pool of read-only connections beside its one writer. Zero
+	// means the store's defaults.
+	MaxDBConns   int
+	MaxReadConns int
 
 	// MaxBody caps request bodies, in bytes.
 	MaxBody int64
@@ -200,6 +205,8 @@ var settings = []setting{
 	{"rate-burst", "GAMEQUIV_RATE_BURST"},
 	{"request-timeout", "GAMEQUIV_REQUEST_TIMEOUT"},
 	{"max-heavy", "GAMEQUIV_MAX_HEAVY"},
+	{"max-db-conns", "GAMEQUIV_MAX_DB_CONNS"},
+	{"max-read-conns", "GAMEQUIV_MAX_READ_CONNS"},
 	{"max-batch", "GAMEQUIV_MAX_BATCH"},
 	{"max-wait", "GAMEQUIV_MAX_WAIT"},
 	{"wait-interval", "GAMEQUIV_WAIT_INTERVAL"},
@@ -264,6 +271,10 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"burst of `requests` allowed above --rate-limit [env GAMEQUIV_RATE_BURST]")
 	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout,
 		"bound on the work inside one request (grounding an upload, computing symmetries); past it 503 [env GAMEQUIV_REQUEST_TIMEOUT]")
+	fs.IntVar(&cfg.MaxDBConns, "max-db-conns", cfg.MaxDBConns,
+		"`number` of PostgreSQL connections, 0 for the store's default (10) [env GAMEQUIV_MAX_DB_CONNS]")
+	fs.IntVar(&cfg.MaxReadConns, "max-read-conns", cfg.MaxReadConns,
+		"`number` of SQLite's read-only connections beside its one writer, 0 for the store's default (4) [env GAMEQUIV_MAX_READ_CONNS]")
 	fs.IntVar(&cfg.MaxHeavy, "max-heavy", cfg.MaxHeavy,
 		"`number` of requests grounding an upload or computing symmetries at once, one per CPU by default; more get 429 busy [env GAMEQUIV_MAX_HEAVY]")
 	fs.IntVar(&cfg.MaxBatch, "max-batch", cfg.MaxBatch,
@@ -369,6 +380,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("rate-burst: must not be negative, got %d", c.RateBurst)
 	case c.RequestTimeout <= 0:
 		return fmt.Errorf("request-timeout: must be positive, got %s", c.RequestTimeout)
+	case c.MaxDBConns < 0 || c.MaxReadConns < 0:
+		return fmt.Errorf("max-db-conns, max-read-conns: must not be negative, got %d and %d", c.MaxDBConns, c.MaxReadConns)
 	case c.MaxHeavy < 1:
 		return fmt.Errorf("max-heavy: must be at least 1, got %d", c.MaxHeavy)
 	case c.MaxBatch < 1:

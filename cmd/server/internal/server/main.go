@@ -87,10 +87,12 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 
 	m.db, err = store.Open(ctx, store.Config{
-		DataDir:     dataDir,
-		DatabaseURL: cfg.DatabaseURL,
-		MaxAttempts: cfg.MaxAttempts,
-		Log:         m.Log,
+		DataDir:      dataDir,
+		DatabaseURL:  cfg.DatabaseURL,
+		MaxAttempts:  cfg.MaxAttempts,
+		MaxOpenConns: cfg.MaxDBConns,
+		MaxReadConns: cfg.MaxReadConns,
+		Log:          m.Log,
 	})
 	if err != nil {
 		return err
