@@ -186,37 +186,7 @@ func (p *proc) stop() {
 // into out (if not nil), and returns the status and headers.
 func (p *proc) do(method, path string, body, out any) (int, http.Header) {
 	p.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, p.base+path, rd)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		p.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	if resp.StatusCode >= 400 && !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/problem+json") {
-		p.t.Errorf("%s %s = %d with Content-Type %q, want application/problem+json", method, path, resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	if out != nil && len(data) > 0 {
-		if err := json.Unmarshal(data, out); err != nil {
-			p.t.Fatalf("%s %s: decode %s: %v", method, path, data, err)
-		}
-	}
-	return resp.StatusCode, resp.Header
+	return p.doAs("", method, path, body, out)
 }
 
 // text GETs path and returns the body of a 200 answer.
