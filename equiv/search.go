@@ -34,7 +34,6 @@ type search struct {
 	checkTime     time.Duration
 	firstFailure  string
 	failures      []int64 // failures[f]: partial mappings pruned because f differs from its image
-	refuted       int64   // subtrees pruned by a check under a partial input mapping
 	bMapped       []bool  // bMapped[i]: B's input i is the image of a mapped input of A
 	bMappedAt     int64   // the node bMapped was computed at
 	err           error
@@ -157,7 +156,6 @@ func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
 		return true, err
 	}
 	s.failures[f]++
-	s.refuted++
 	if s.firstFailure == "" {
 		s.firstFailure = s.a.p.FunctionName(fn) + " differs from its image under the partial mapping"
 	}
