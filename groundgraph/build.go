@@ -73,9 +73,13 @@ type FuncFeatures struct {
 	// actClasses[ri]: for a next function, the classes of the actions of
 	// role roles[ri] with equal cofactors (see actions.go); nil otherwise.
 	actClasses [][][]int
-	nProps     int    // propositions in Support (they come first)
-	roles      []int  // roles of the actions in Support, ascending
-	hash       uint64 // full-width colour
+	// tooManyCofactorCorners counts the (cofactor, anchor) pairs of a
+	// next function that reads actions with more than Options.MaxCorners
+	// corners (dropped).
+	tooManyCofactorCorners int
+	nProps                 int    // propositions in Support (they come first)
+	roles                  []int  // roles of the actions in Support, ascending
+	hash                   uint64 // full-width colour
 }
 
 // Constant reports whether f is a constant function, and its value.
@@ -125,10 +129,20 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 		b.funcs[i].hash = b.funcHash(&b.funcs[i])
 		b.funcs[i].Color = color32(b.funcs[i].hash)
 	}
-	t2 := time.Now()
-	b.stats.GateWords = b.gateWords.Load()
-	b.stats.DependsOnCalls = b.dependsOn.Load()
 	g := b.graph()
+	// Cofactor corners where the graph leaves symmetry (cofactors.go).
+	if redo, err := b.cofactorCorners(ctx, g); err != nil {
+		return nil, err
+	} else if redo {
+		for i := range b.funcs {
+			b.funcs[i].hash = b.funcHash(&b.funcs[i])
+			b.funcs[i].Color = color32(b.funcs[i].hash)
+		}
+		g = b.graph()
+	}
+	t2 := time.Now()
+	g.stats.GateWords = b.gateWords.Load()
+	g.stats.DependsOnCalls = b.dependsOn.Load()
 	g.stats.Support = t1.Sub(t0)
 	g.stats.Features = t2.Sub(t1)
 	g.stats.Total = time.Since(t0)
@@ -379,32 +393,107 @@ func (b *builder) tables(ctx context.Context) error {
 	return nil
 }
 
-// corners selects the functions whose corners are searched and finds them.
+// corners searches the corners of the functions of the state (see
+// corners.go), within Options.MaxCornerTotal.
 func (b *builder) corners(ctx context.Context) error {
 	if b.opt.MaxCornerWeight < 0 {
 		return nil
 	}
 	var cand []int
-	cost := make([]int64, len(b.funcs))
 	for i := range b.funcs {
+		if len(b.funcs[i].roles) == 0 {
+			cand = append(cand, i)
+		}
+	}
+	return b.planCorners(ctx, cand)
+}
+
+// planCorners chooses among cand the functions whose corners are searched
+// and finds them, with what is left of Options.MaxCornerTotal. When the
+// budget allows, each is searched up to the largest radius its point
+// budget allows (the search itself stops one level past the first
+// corners, at least fullCornerWeight). Otherwise in two rounds: the first
+// searches every function up to fullCornerWeight; the second goes on with
+// the functions whose search wanted to go past it (no corners below it),
+// with what the first round left. Planning all of them with the larger
+// radius would spend the bound on levels most functions never search.
+// Every choice is made on worst-case costs, quantities every SCGE
+// preserves, so both games search the same levels.
+func (b *builder) planCorners(ctx context.Context, cand []int) error {
+	budget := b.opt.MaxCornerTotal - b.stats.CornerPoints
+	var all []int
+	full := map[int]int{} // largest radius within the point budget
+	cost := make([]int64, len(b.funcs))
+	fullCost := make([]int64, len(b.funcs))
+	var fullTotal int64
+	for _, i := range cand {
 		ff := &b.funcs[i]
-		if ff.nProps == 0 || len(ff.roles) > 0 {
+		cofactors := b.cofactorCount(ff)
+		if ff.nProps == 0 || cofactors == 0 {
 			continue
 		}
 		for d := 1; d <= min(b.opt.MaxCornerWeight, ff.nProps); d++ {
 			pts := ballPoints(ff.nProps, d)
-			if pts > b.opt.MaxCornerPoints/2 {
+			if pts > b.opt.MaxCornerPoints/(2*cofactors) {
 				break
 			}
-			ff.CornerRadius, cost[i] = d, 2*pts
+			full[i], fullCost[i] = d, 2*cofactors*pts
+			if d <= fullCornerWeight {
+				ff.CornerRadius, cost[i] = d, 2*cofactors*pts
+			}
 		}
 		if ff.CornerRadius > 0 {
-			cand = append(cand, i)
+			all = append(all, i)
+			fullTotal = min(fullTotal+fullCost[i], 1<<62)
 		}
 	}
+	if fullTotal <= budget {
+		for _, i := range all {
+			b.funcs[i].CornerRadius = full[i]
+		}
+		b.stats.CornerFuncs += len(all)
+		b.stats.CornerPoints += fullTotal
+		_, err := b.searchCorners(ctx, all)
+		return err
+	}
+	chosen, total := chooseByCost(all, cost, budget)
+	for _, i := range all[len(chosen):] {
+		b.funcs[i].CornerRadius = 0
+	}
+	wantMore, err := b.searchCorners(ctx, chosen)
+	if err != nil {
+		return err
+	}
+	// Second round: the functions that would search past their radius.
+	var more []int
+	for _, i := range chosen {
+		if wantMore[i] && full[i] > b.funcs[i].CornerRadius {
+			more = append(more, i)
+			cost[i] = fullCost[i] - cost[i]
+		}
+	}
+	extended, extra := chooseByCost(more, cost, budget-total)
+	for _, i := range extended {
+		ff := &b.funcs[i]
+		ff.CornerRadius = full[i]
+		ff.Corners, ff.TooManyCorners, ff.cornerCounts = nil, [2]bool{}, [2]*cornerCounts{}
+		ff.tooManyCofactorCorners = 0
+	}
+	if _, err := b.searchCorners(ctx, extended); err != nil {
+		return err
+	}
+	b.stats.SkippedCorners += len(all) - len(chosen)
+	b.stats.CornerFuncs += len(chosen)
+	b.stats.CornerPoints += total + extra
+	return nil
+}
+
+// chooseByCost returns the functions of cand, cheapest first, whose costs
+// sum to at most budget (functions of equal cost are taken together or not
+// at all, so that the choice depends on the costs alone), and their sum.
+// It sorts cand by cost.
+func chooseByCost(cand []int, cost []int64, budget int64) (chosen []int, total int64) {
 	slices.SortStableFunc(cand, func(i, j int) int { return cmp.Compare(cost[i], cost[j]) })
-	total := int64(0)
-	var chosen []int
 	for i := 0; i < len(cand); {
 		j := i
 		sum := int64(0)
@@ -412,20 +501,22 @@ func (b *builder) corners(ctx context.Context) error {
 			sum += cost[cand[j]]
 			j++
 		}
-		if total+sum > b.opt.MaxCornerTotal {
+		if total+sum > budget {
 			break
 		}
 		total += sum
-		chosen = append(chosen, cand[i:j]...)
 		i = j
+		chosen = cand[:j]
 	}
-	for _, i := range cand[len(chosen):] {
-		b.funcs[i].CornerRadius = 0
-	}
-	b.stats.SkippedCorners = len(cand) - len(chosen)
-	b.stats.CornerFuncs = len(chosen)
-	b.stats.CornerPoints = total
-	slices.Sort(chosen)
+	return slices.Clone(chosen), total
+}
+
+// searchCorners finds the corners (and their breakers) of the functions
+// idx, each up to its CornerRadius, and reports for each whether its
+// search stopped at that radius though it would have gone on.
+func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, error) {
+	idx = slices.Clone(idx)
+	slices.Sort(idx)
 	// Functions with the same literal and kind class (next or of the state)
 	// have the same semantic support, radius and corners: search once, in
 	// the first of them, and copy.
@@ -436,7 +527,7 @@ func (b *builder) corners(ctx context.Context) error {
 	firstOf := map[cornerKey]int{}
 	var uniq []int
 	dup := map[int]int{} // function -> function whose search it shares
-	for _, i := range chosen {
+	for _, i := range idx {
 		f := b.funcs[i].Function
 		key := cornerKey{f.Lit, f.Kind == grounding.FuncNext}
 		if j, ok := firstOf[key]; ok {
@@ -446,6 +537,8 @@ func (b *builder) corners(ctx context.Context) error {
 		firstOf[key] = i
 		uniq = append(uniq, i)
 	}
+	wantMore := make(map[int]bool, len(uniq))
+	var mu sync.Mutex
 	tick := b.tick("corners", len(uniq))
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		defer tick()
@@ -458,43 +551,60 @@ func (b *builder) corners(ctx context.Context) error {
 		for _, in := range ff.Support[:ff.nProps] {
 			w.props = append(w.props, int32(in))
 		}
-		if ff.Function.Kind == grounding.FuncNext {
-			for k, in := range w.cn.Inputs {
-				if int(in) >= len(b.p.Props) {
-					if _, a := b.p.InputOf(int(in)); a == 0 {
-						w.on = append(w.on, k)
+		more := false
+		for _, classes := range b.cofactors(ff) {
+			w.on = b.cofactorInputs(ff, cn, classes)
+			if classes != nil {
+				w.countProps = 0 // a cofactor's corners are listed or dropped
+			}
+			for a, anchor := range []bool{false, true} {
+				cs, tooMany, err := w.run(ctx, anchor)
+				if err != nil {
+					return err
+				}
+				more = more || w.wantMore
+				if classes == nil {
+					ff.TooManyCorners[a] = tooMany
+					ff.cornerCounts[a] = w.counts
+				} else if tooMany {
+					ff.tooManyCofactorCorners++
+				}
+				brk, err := w.breakers(ctx, anchor, cs, b.opt.MaxBreakerArcs)
+				if err != nil {
+					return err
+				}
+				for ci, c := range cs {
+					set := CornerSet{FromTrue: anchor, Classes: classes}
+					for _, j := range c {
+						set.Props = append(set.Props, ff.Support[j])
 					}
+					if brk != nil {
+						for _, j := range brk[ci] {
+							set.Breakers = append(set.Breakers, ff.Support[j])
+						}
+					}
+					ff.Corners = append(ff.Corners, set)
 				}
 			}
 		}
-		for a, anchor := range []bool{false, true} {
-			cs, tooMany, err := w.run(ctx, anchor)
-			if err != nil {
-				return err
-			}
-			ff.TooManyCorners[a] = tooMany
-			ff.cornerCounts[a] = w.counts
-			for _, c := range cs {
-				set := CornerSet{FromTrue: anchor}
-				for _, j := range c {
-					set.Props = append(set.Props, ff.Support[j])
-				}
-				ff.Corners = append(ff.Corners, set)
-			}
-		}
+		mu.Lock()
+		wantMore[uniq[k]] = more
+		mu.Unlock()
 		b.gateWords.Add(w.ops)
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i, j := range dup {
 		ff, src := &b.funcs[i], &b.funcs[j]
 		ff.TooManyCorners = src.TooManyCorners
 		ff.cornerCounts = src.cornerCounts
+		ff.tooManyCofactorCorners = src.tooManyCofactorCorners
 		ff.Corners = slices.Clone(src.Corners)
+		wantMore[i] = wantMore[j]
 	}
-	return nil
+	return wantMore, nil
 }
 
 // tabulate computes the truth-table features of one function.
@@ -564,11 +674,12 @@ func (b *builder) funcHash(ff *FuncFeatures) uint64 {
 		var cs []int64
 		for _, c := range ff.Corners {
 			if c.FromTrue == (a == 1) {
-				cs = append(cs, int64(len(c.Props)))
+				cs = append(cs, int64(len(c.Props))<<32|int64(len(c.Breakers)))
 			}
 		}
 		h.addInts(sortedInts(cs))
 	}
+	h.addInt(int64(ff.tooManyCofactorCorners))
 	if ff.actClasses != nil {
 		var perRole []uint64
 		for ri, sizes := range classSizes(ff) {
@@ -844,22 +955,7 @@ func (b *builder) graph() *Graph {
 			h.addInt(n[1])
 			uses[u] = append(uses[u], h.sum())
 		}
-		for ci, c := range ff.Corners {
-			cv := add(Vertex{Kind: Corner, Role: -1, Index: fi, Corner: ci})
-			for _, q := range c.Props {
-				arcs = append(arcs, arc{inputVertex(q), cv})
-			}
-			arcs = append(arcs, arc{cv, fv})
-			h := newHasher(tagCorner)
-			h.add(ff.hash)
-			if c.FromTrue {
-				h.add(1)
-			} else {
-				h.add(0)
-			}
-			h.addInt(int64(len(c.Props)))
-			inters = append(inters, inter{cv, h.sum()})
-		}
+		classVertex := make([][]int, len(ff.actClasses))
 		for ri, cs := range ff.actClasses {
 			r := ff.roles[ri]
 			for _, c := range cs {
@@ -868,11 +964,44 @@ func (b *builder) graph() *Graph {
 					arcs = append(arcs, arc{g.ActionVertex(r, a), cv})
 				}
 				arcs = append(arcs, arc{cv, fv})
+				classVertex[ri] = append(classVertex[ri], cv)
 				h := newHasher(tagActionClass)
 				h.add(ff.hash)
 				h.addInt(int64(len(p.Actions[r])))
 				h.addInt(int64(len(c)))
 				inters = append(inters, inter{cv, h.sum()})
+			}
+		}
+		for ci, c := range ff.Corners {
+			cv := add(Vertex{Kind: Corner, Role: -1, Index: fi, Corner: ci})
+			for _, q := range c.Props {
+				arcs = append(arcs, arc{inputVertex(q), cv})
+			}
+			arcs = append(arcs, arc{cv, fv})
+			// A cofactor's corner: arcs from the classes of the moves.
+			for ri, ci := range c.Classes {
+				arcs = append(arcs, arc{classVertex[ri][ci], cv})
+			}
+			h := newHasher(tagCorner)
+			h.add(ff.hash)
+			if c.FromTrue {
+				h.add(1)
+			} else {
+				h.add(0)
+			}
+			h.addInt(int64(len(c.Props)))
+			h.addInt(int64(len(c.Breakers)))
+			inters = append(inters, inter{cv, h.sum()})
+			if len(c.Breakers) > 0 {
+				bv := add(Vertex{Kind: CornerBreakers, Role: -1, Index: fi, Corner: ci})
+				for _, q := range c.Breakers {
+					arcs = append(arcs, arc{inputVertex(q), bv})
+				}
+				arcs = append(arcs, arc{bv, cv})
+				h := newHasher(tagCornerBreakers)
+				h.add(ff.hash)
+				h.addInt(int64(len(c.Breakers)))
+				inters = append(inters, inter{bv, h.sum()})
 			}
 		}
 		for _, ic := range influenceClasses(ff) {
@@ -969,7 +1098,7 @@ func (b *builder) graph() *Graph {
 		case Terminal:
 			h = newHasher(tagTerminal)
 			h.add(feat(grounding.FuncTerminal, 0, 0).hash)
-		case Interaction, Corner, Influence, CornerPair, ActionClass:
+		case Interaction, Corner, Influence, CornerPair, ActionClass, CornerBreakers:
 			continue
 		}
 		h.addMultiset(uses[v])

@@ -64,6 +64,17 @@ type CornerSet struct {
 	FromTrue bool
 	// Props are the proposition ids, ascending.
 	Props []int
+	// Classes is nil for a function of the state. For a next function
+	// that reads moves, the corner is one of the cofactor where each role
+	// it reads (FuncFeatures roles, ascending) makes a move of class
+	// Classes[i] (an index into its action classes): see cofactors.go.
+	Classes []int
+	// Breakers are the semantic propositions outside Props whose flip on
+	// top of the corner gives the function its anchor value back, ids
+	// ascending (see breakers.go); nil when there are none or the
+	// function's corners from this anchor have more than
+	// Options.MaxBreakerArcs.
+	Breakers []int
 }
 
 // cornersWork is one function's corner enumeration.
@@ -79,6 +90,10 @@ type cornersWork struct {
 	// of giving up; 0 never counts.
 	countProps int
 	counts     *cornerCounts // set by run when it counted
+	// wantMore is set by run when it stopped at radius d though its rule
+	// (one level past the first corners, at least fullCornerWeight) would
+	// have searched the next level.
+	wantMore bool
 }
 
 // cornerCounts describes a set of corners too large to list: how many hold
@@ -164,7 +179,7 @@ func (w *cornersWork) atAnchor(anchor bool) (pos []int, s *coneSim, base uint64,
 // in colex order.
 func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, tooMany bool, err error) {
 	n, cn := len(w.props), w.cn
-	w.counts = nil
+	w.counts, w.wantMore = nil, false
 	pos, s, base, out, f0 := w.atAnchor(anchor)
 	f0mask := uint64(0)
 	if f0 {
@@ -313,6 +328,9 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		// is; further levels cost far more points and rarely tell more.
 		if k >= fullCornerWeight && found < k {
 			break
+		}
+		if k == d && d < n {
+			w.wantMore = true
 		}
 	}
 	if w.counts != nil {

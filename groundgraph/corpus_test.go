@@ -147,8 +147,12 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 			case groundgraph.Goal:
 				ok = kv == groundgraph.Role
 			case groundgraph.Interaction, groundgraph.Corner, groundgraph.Influence, groundgraph.CornerPair, groundgraph.ActionClass:
-				// A vertex of a function's features points to the function.
-				ok = kv <= groundgraph.Terminal && kv != groundgraph.Role
+				// A vertex of a function's features points to the function;
+				// an action class also to the corners of its cofactors.
+				ok = kv <= groundgraph.Terminal && kv != groundgraph.Role ||
+					ku == groundgraph.ActionClass && kv == groundgraph.Corner
+			case groundgraph.CornerBreakers:
+				ok = kv == groundgraph.Corner
 			}
 			if kv == groundgraph.ActionClass && ku != groundgraph.Action {
 				ok = false
@@ -171,8 +175,18 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 		}
 		if x.Kind == groundgraph.Corner {
 			c := g.Functions()[x.Index].Corners[x.Corner]
-			if in[v] != len(c.Props) || len(g.Out(v)) != 1 {
+			want := len(c.Props) + len(c.Classes)
+			if len(c.Breakers) > 0 {
+				want++
+			}
+			if in[v] != want || len(g.Out(v)) != 1 {
 				t.Fatalf("corner %s has %d in and %d out arcs", g.Label(v), in[v], len(g.Out(v)))
+			}
+		}
+		if x.Kind == groundgraph.CornerBreakers {
+			c := g.Functions()[x.Index].Corners[x.Corner]
+			if in[v] != len(c.Breakers) || len(g.Out(v)) != 1 {
+				t.Fatalf("breakers %s has %d in and %d out arcs", g.Label(v), in[v], len(g.Out(v)))
 			}
 		}
 	}

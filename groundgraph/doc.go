@@ -26,7 +26,14 @@
 //     of f have the same interaction, which would say nothing the edges do
 //     not. Arcs p → i, q → i, i → f.
 //   - Corner: for a function f whose corners were searched (below), one
-//     vertex per corner C, with arcs p → c for p in C and c → f.
+//     vertex per corner C, with arcs p → c for p in C and c → f; a corner
+//     of a cofactor (below) also has arcs k → c from the ActionClass
+//     vertices k of its joint move.
+//   - CornerBreakers: for a corner C with breakers (below), one vertex b
+//     with arcs q → b for its breakers q and b → c. In a maze, "may move
+//     east" has the corners {control, on cell x} for every cell, and the
+//     wall east of x is the one breaker of that corner: without breakers
+//     every permutation of the walls is an automorphism.
 //   - CornerPair: for a function f with more than Options.MaxCorners
 //     corners from an anchor (below) and at most
 //     Options.MaxCornerCountProps semantic propositions, the corners are
@@ -101,11 +108,34 @@
 // Options.MaxCornerPoints (and functions taken by increasing cost within
 // Options.MaxCornerTotal); levels above 4 are visited, from each anchor,
 // only up to one level past the first level with corners (a semantic
-// condition, so equivalent games visit the same levels). For "a line of x" the corners from the empty
+// condition, so equivalent games visit the same levels). When the budget
+// cannot take every function at that radius, every function is first
+// searched up to 4, then those that would go on are searched again at
+// their radius with what is left. For "a line of x" the corners from the empty
 // state are the lines: Connect Four's goals (48 to 96 propositions, far
 // beyond a table) give its 84 lines of four per colour, which tie the
 // columns together (its graph's group is then the mirror, of order 2,
 // instead of the 8! column permutations).
+//
+// The breakers of a corner C from anchor a are the semantic propositions q
+// outside C with f(a ⊕ C ⊕ q) = f(a): they undo the change. An SCGE maps
+// corners onto corners and the anchor onto itself, so it maps breakers onto
+// breakers.
+//
+// A next function that reads moves and has no table gets the corners of
+// its cofactors: for each joint choice of one action class per role it
+// reads (at most Options.MaxCornerCofactors choices), f with each role
+// making an action of its class is a function of the state alone (every
+// action of a class gives the same one), whose corners and breakers are
+// found as above and tied to the classes by arcs. An SCGE maps the cofactor
+// of classes K onto the cofactor of σK. They are searched only for the
+// functions that the graph built without them leaves in symmetry: whose
+// vertex or some input's vertex shares its refined colour with another
+// vertex (refinement is canonical, so both games choose the same ones);
+// the graph is then built again. In coloredtrails "spot s holds colour c
+// next" reads the accept move, the offers and every spot's colour; only its
+// cofactor under "accept" pairs each offered spot with that spot's colour,
+// and the graph's group falls from 9.8e10 to the game's 16.
 //
 // A function's colour hashes its kind, its goal value, k, the multiset of
 // the action counts of its semantic roles, its corner radius and the sizes
@@ -125,7 +155,9 @@
 //   - Goal, Terminal: the function's colour (and the utility);
 //   - Interaction: the function's colour, the interaction, and the two
 //     influences as a multiset;
-//   - Corner: the function's colour, the anchor and the corner's size;
+//   - Corner: the function's colour, the anchor, the corner's size and its
+//     number of breakers;
+//   - CornerBreakers: the function's colour and the number of breakers;
 //   - Influence: the function's colour and the influence value;
 //   - CornerPair: the function's colour, the anchor and the count;
 //   - ActionClass: the function's colour, the role's action count and the
@@ -144,7 +176,9 @@
 // Let σ = (σR, σP, σA) be an SCGE from game A to game B. Define φ on
 // vertices: p ↦ σP(p), (r,a) ↦ (σR(r), σA(a)), r ↦ σR(r), goal (r,n) ↦
 // goal (σR(r), n), terminal ↦ terminal, interaction (f,p,q) ↦ (σf, σp, σq),
-// corner (f, anchor, C) ↦ (σf, anchor, σC), influence (f, v) ↦ (σf, v),
+// corner (f, anchor, C) ↦ (σf, anchor, σC) (of the cofactor of σK for a
+// cofactor K's corner), breakers (f, anchor, C) ↦ (σf, anchor, σC),
+// influence (f, v) ↦ (σf, v),
 // corner pair (f, anchor, p, q) ↦ (σf, anchor, σp, σq), action class
 // (f, r, C) ↦ (σf, σr, σC),
 // where σf is the corresponding

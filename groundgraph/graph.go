@@ -48,16 +48,21 @@ const (
 	// cofactors in a next function that has no table (Value: its size).
 	// Arcs a → c for its actions, c → the function.
 	ActionClass
+	// CornerBreakers is the set of breakers of a Corner (Corner: its index
+	// in the function's Corners): the propositions whose flip on top of
+	// the corner gives the function its anchor value back. Arcs q → b for
+	// its propositions, b → the corner.
+	CornerBreakers
 )
 
 // NumKinds is the number of vertex kinds.
-const NumKinds = int(ActionClass) + 1
+const NumKinds = int(CornerBreakers) + 1
 
-var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair", "action-class"}
+var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair", "action-class", "corner-breakers"}
 
 // String returns the kind's name as written by WriteJSON: "prop", "action",
 // "role", "goal", "terminal", "interaction", "corner", "influence",
-// "corner-pair" or "action-class".
+// "corner-pair", "action-class" or "corner-breakers".
 func (k Kind) String() string {
 	if int(k) < NumKinds {
 		return kindNames[k]
@@ -198,6 +203,22 @@ func (g *Graph) Label(v int) string {
 		return fmt.Sprintf("(influence %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Value)
 	case ActionClass:
 		return fmt.Sprintf("(action-class %s %s %d)", p.FunctionName(g.funcs[x.Index].Function), g.Label(x.Pair[0]), x.Value)
+	case CornerBreakers:
+		ff := g.funcs[x.Index]
+		t := ff.Corners[x.Corner]
+		var b strings.Builder
+		fmt.Fprintf(&b, "(breakers %s from-%t", p.FunctionName(ff.Function), t.FromTrue)
+		for _, q := range t.Props {
+			b.WriteByte(' ')
+			b.WriteString(p.Props[q])
+		}
+		b.WriteString(" :")
+		for _, q := range t.Breakers {
+			b.WriteByte(' ')
+			b.WriteString(p.Props[q])
+		}
+		b.WriteByte(')')
+		return b.String()
 	case CornerPair:
 		return fmt.Sprintf("(corner-pair %s from-%t %s %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Corner == 1, g.Label(x.Pair[0]), g.Label(x.Pair[1]), x.Value)
 	}

@@ -26,6 +26,7 @@ const (
 	tagInfluence
 	tagCornerPair
 	tagActionClass
+	tagCornerBreakers
 )
 
 func newHasher(tag uint64) hasher { return hasher(mix64(tag ^ 0x6a09e667f3bcc908)) }

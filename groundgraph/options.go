@@ -9,7 +9,7 @@ import (
 // Build can make a different graph (vertices, arcs or colours) for the same
 // program, so that digests of graphs made by different versions, such as
 // stored certificates, are never compared.
-const Version = 3
+const Version = 4
 
 // Defaults of Options.
 const (
@@ -40,6 +40,9 @@ const (
 	// DefaultMaxCornerPairs: at most 4096 corner-pair vertices per function
 	// and anchor.
 	DefaultMaxCornerPairs = 4096
+	// DefaultMaxBreakerArcs: at most 4096 breakers over all corners of one
+	// function and anchor (a maze's "may move east" has one per cell).
+	DefaultMaxBreakerArcs = 4096
 	// DefaultMaxClassActions: action classes for roles of at most 1024
 	// actions.
 	DefaultMaxClassActions = 1024
@@ -110,6 +113,17 @@ type Options struct {
 	// vertices (their counts stay in the function's colour). 0 means
 	// DefaultMaxCornerPairs.
 	MaxCornerPairs int
+	// MaxBreakerArcs: the corners of a function from one anchor get
+	// CornerBreakers vertices when they have at most this many breakers in
+	// all (see CornerSet.Breakers). 0 means DefaultMaxBreakerArcs; a
+	// negative value disables breakers.
+	MaxBreakerArcs int
+	// MaxCornerCofactors: a next function without a table that reads
+	// moves gets the corners of each of its cofactors (one per joint
+	// choice of action classes, see cofactors.go) when it has at most this
+	// many; each costs a corner search. 0 means DefaultMaxCornerCofactors;
+	// a negative value disables them.
+	MaxCornerCofactors int
 	// MaxClassActions: a next function without a table gets action
 	// classes (ActionClass vertices) for the roles it reads when each has
 	// at most this many actions. Each class costs SAT calls. 0 means
@@ -172,6 +186,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxClassActions == 0 {
 		o.MaxClassActions = DefaultMaxClassActions
+	}
+	if o.MaxCornerCofactors == 0 {
+		o.MaxCornerCofactors = DefaultMaxCornerCofactors
+	}
+	if o.MaxBreakerArcs == 0 {
+		o.MaxBreakerArcs = DefaultMaxBreakerArcs
 	}
 	if o.MaxCornerPairs <= 0 {
 		o.MaxCornerPairs = DefaultMaxCornerPairs

@@ -77,7 +77,7 @@ func (g *Graph) WriteJSON(w io.Writer, autOrder *big.Int) error {
 }
 
 // dotShape is the Graphviz node shape of each kind.
-var dotShape = [NumKinds]string{"ellipse", "box", "doubleoctagon", "hexagon", "octagon", "circle", "diamond", "point", "point", "point"}
+var dotShape = [NumKinds]string{"ellipse", "box", "doubleoctagon", "hexagon", "octagon", "circle", "diamond", "point", "point", "point", "point"}
 
 // WriteDOT writes the graph in Graphviz DOT: one node per vertex, labelled
 // with Label and its colour value, shaped by kind; nodes of equal colour get
