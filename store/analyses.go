@@ -54,7 +54,7 @@ func (gameAnalysisRow) TableName() string { return "game_analyses" }
 // JSON.
 func (db *DB) PutGameAnalysis(ctx context.Context, gameID int64, keys Analysis, doc GameAnalysis) error {
 	op := fmt.Sprintf("put analysis of game %d", gameID)
-	if err := keys.check(); err != nil {
+	if err := checkAnalysis(keys); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	j, err := jsonArg(doc.Doc, "")
@@ -108,7 +108,7 @@ func (db *DB) GetGameAnalysis(ctx context.Context, gameID int64) (*GameAnalysis,
 // games it is already placing.
 func (db *DB) AwaitingClass(ctx context.Context, p Page) ([]Game, int64, error) {
 	const op = "games awaiting class"
-	limit, err := p.limit()
+	limit, err := pageLimit(p)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
@@ -132,7 +132,7 @@ func (db *DB) AwaitingClass(ctx context.Context, p Page) ([]Game, int64, error) 
 // analysis, or classified before the analyses were stored.
 func (db *DB) ClassedWithoutAnalysis(ctx context.Context, limit int) ([]Game, error) {
 	const op = "classed games without analysis"
-	n, err := Page{Limit: limit}.limit()
+	n, err := pageLimit(Page{Limit: limit})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
