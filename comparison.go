@@ -1,7 +1,9 @@
 package gamequiv
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -115,4 +117,28 @@ type SymmetryResult struct {
 	Result    json.RawMessage
 	Problem   json.RawMessage
 	CreatedAt time.Time
+}
+
+// JobLimits are the limits a client may set on one comparison; the worker
+// applies the smaller of each and its own. They are part of the
+// comparison's identity: the same games with other limits make another
+// comparison.
+type JobLimits struct {
+	// TimeoutMs bounds the comparison's wall time in milliseconds.
+	TimeoutMs int64 `json:"timeout_ms,omitempty"`
+	// MaxCandidates bounds the candidate mappings verified.
+	MaxCandidates int64 `json:"max_candidates,omitempty"`
+}
+
+// ParseJobLimits reads the limits stored with a comparison; empty or null
+// input gives the zero JobLimits.
+func ParseJobLimits(raw json.RawMessage) (JobLimits, error) {
+	var l JobLimits
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return l, nil
+	}
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return l, fmt.Errorf("comparison limits: %w", err)
+	}
+	return l, nil
 }

@@ -15,32 +15,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/store"
 )
-
-// JobLimits are the limits a client may set on one comparison; the worker
-// applies the smaller of each and its own. They are part of the
-// comparison's identity: the same games with other limits make another
-// comparison.
-type JobLimits struct {
-	// TimeoutMs bounds the comparison's wall time in milliseconds.
-	TimeoutMs int64 `json:"timeout_ms,omitempty"`
-	// MaxCandidates bounds the candidate mappings verified.
-	MaxCandidates int64 `json:"max_candidates,omitempty"`
-}
-
-// ParseJobLimits reads the limits stored with a comparison; empty or null
-// input gives the zero JobLimits.
-func ParseJobLimits(raw json.RawMessage) (JobLimits, error) {
-	var l JobLimits
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return l, nil
-	}
-	if err := json.Unmarshal(raw, &l); err != nil {
-		return l, fmt.Errorf("comparison limits: %w", err)
-	}
-	return l, nil
-}
 
 // gameRef is one side of POST /comparisons: a stored game's id, or an
 // inline game stored first.
@@ -78,9 +55,9 @@ func (r *gameRef) UnmarshalJSON(b []byte) error {
 
 // comparisonRequest is the body of POST /comparisons.
 type comparisonRequest struct {
-	A      gameRef    `json:"a"`
-	B      gameRef    `json:"b"`
-	Limits *JobLimits `json:"limits,omitempty"`
+	A      gameRef             `json:"a"`
+	B      gameRef             `json:"b"`
+	Limits *gamequiv.JobLimits `json:"limits,omitempty"`
 }
 
 func (r *comparisonRequest) validate() error {

@@ -21,6 +21,7 @@ import (
 	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Small games for the tests: buttonsGDL and its renaming are equivalent
@@ -65,7 +66,7 @@ type testServer struct {
 	t       *testing.T
 	DB      *store.DB
 	Handler http.Handler
-	Metrics *api.Metrics
+	Metrics *telemetry.Metrics
 	Log     *bytes.Buffer
 }
 
@@ -75,7 +76,7 @@ func newTestServer(t *testing.T, edit func(*api.Deps)) *testServer {
 	t.Helper()
 	db := storetest.OpenSQLite(t)
 	var logBuf bytes.Buffer
-	m := api.NewMetrics()
+	m := telemetry.New()
 	m.RegisterQueue(db)
 	d := api.Deps{
 		Store:   db,

@@ -164,9 +164,7 @@ func (s *Server) recovering(c *gin.Context, answer func()) {
 			slog.String("panic", fmt.Sprint(v)),
 			slog.String("stack", string(debug.Stack())),
 		)
-		if s.metrics != nil {
-			s.metrics.Panics.WithLabelValues("http").Inc()
-		}
+		s.metrics.ObservePanic("http")
 		if !c.Writer.Written() {
 			answer()
 		}

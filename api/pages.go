@@ -17,6 +17,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/board"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/store"
@@ -679,7 +680,7 @@ func (s *Server) readCompareForm(c *gin.Context) (*comparisonRequest, web.Compar
 		if err != nil || secs <= 0 || secs > int64(24*time.Hour/time.Second) {
 			return nil, v, errorf(CodeInvalid, "time limit %q: want a whole number of seconds between 1 and 86400", v.TimeoutSeconds)
 		}
-		req.Limits = &JobLimits{TimeoutMs: secs * 1000}
+		req.Limits = &gamequiv.JobLimits{TimeoutMs: secs * 1000}
 	}
 	return req, v, nil
 }

@@ -30,6 +30,7 @@ import (
 
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // BasePath is the prefix of every API route.
@@ -174,7 +175,7 @@ type Deps struct {
 	Access Access
 	// Metrics, if not nil, records HTTP metrics and is served at /metrics
 	// (with the queue gauges registered by the caller).
-	Metrics *Metrics
+	Metrics *telemetry.Metrics
 }
 
 // Server is the HTTP handler of the API.
@@ -183,7 +184,7 @@ type Server struct {
 	log      *slog.Logger
 	limits   Limits
 	access   Access
-	metrics  *Metrics
+	metrics  *telemetry.Metrics
 	limiters *clientLimiters
 	compute  chan struct{}
 	// symFlight holds the symmetry computations running, by game: a

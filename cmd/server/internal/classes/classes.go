@@ -25,9 +25,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gamequiv/gamequiv/api"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Store is what the classifier needs; *store.DB implements it.
@@ -60,7 +60,7 @@ type Classifier struct {
 	// Log receives errors and placements; nil discards them.
 	Log *slog.Logger
 	// Metrics, if not nil, counts the games placed.
-	Metrics *api.Metrics
+	Metrics *telemetry.Metrics
 	// Limits bounds grounding, graphs, searches and SAT of every step; its
 	// Timeout is ignored (see the budgets below).
 	Limits equiv.Limits
@@ -313,8 +313,8 @@ func (c *Classifier) run(ctx context.Context, t task, slow bool) {
 }
 
 func (c *Classifier) count(outcome string) {
-	if c.Metrics != nil && outcome != "" {
-		c.Metrics.Classified.WithLabelValues(outcome).Inc()
+	if outcome != "" {
+		c.Metrics.ObserveClassified(outcome)
 	}
 }
 
@@ -328,9 +328,7 @@ func (c *Classifier) place(ctx context.Context, t task, slow bool) (outcome stri
 		if v := recover(); v != nil {
 			c.Log.Error("panic in classifier", slog.Int64("game", t.game.ID),
 				slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
-			if c.Metrics != nil {
-				c.Metrics.Panics.WithLabelValues("classifier").Inc()
-			}
+			c.Metrics.ObservePanic("classifier")
 			outcome, err = "", fmt.Errorf("panic: %v", v)
 		}
 	}()

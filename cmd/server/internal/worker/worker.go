@@ -15,9 +15,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gamequiv/gamequiv/api"
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Jobs is the part of the comparison queue that workers use;
@@ -64,7 +65,7 @@ type Pool struct {
 	// Log receives job errors and panics; nil discards them.
 	Log *slog.Logger
 	// Metrics, if not nil, records jobs and reports.
-	Metrics *api.Metrics
+	Metrics *telemetry.Metrics
 	// Workers is the number of jobs run at once; at least 1.
 	Workers int
 	// Name prefixes the lease owner of each worker (Name-1, Name-2, ...);
@@ -77,7 +78,7 @@ type Pool struct {
 	// DefaultProgressEvery.
 	ProgressEvery time.Duration
 	// Limits bounds every comparison; Limits.Timeout is the per-job
-	// timeout. A job's own limits (api.JobLimits) can only lower them.
+	// timeout. A job's own limits (gamequiv.JobLimits) can only lower them.
 	Limits equiv.Limits
 	// Compare runs a comparison; nil means equiv.Compare. Tests replace it.
 	Compare CompareFunc
@@ -189,9 +190,7 @@ func (p *Pool) run(ctx context.Context, owner string, job *store.Comparison) {
 	switch {
 	case errors.Is(cause, errLeaseLost):
 		log.Warn("job abandoned: lease lost", durationMs(start))
-		if p.Metrics != nil {
-			p.Metrics.Abandoned.Inc()
-		}
+		p.Metrics.ObserveAbandoned()
 		p.Metrics.ObserveJob(OutcomeLeaseLost, time.Since(start))
 		return
 	case decided:
@@ -283,9 +282,7 @@ func (p *Pool) compare(ctx context.Context, job *store.Comparison, progress func
 	defer func() {
 		if v := recover(); v != nil {
 			log.Error("panic in job", slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
-			if p.Metrics != nil {
-				p.Metrics.Panics.WithLabelValues("job").Inc()
-			}
+			p.Metrics.ObservePanic("job")
 			rep, err = nil, fmt.Errorf("internal error: panic: %v", v)
 		}
 	}()
@@ -308,7 +305,7 @@ func (p *Pool) compare(ctx context.Context, job *store.Comparison, progress func
 // jobLimits are the pool's limits lowered by the job's own.
 func (p *Pool) jobLimits(job *store.Comparison) (equiv.Limits, error) {
 	lim := p.Limits
-	jl, err := api.ParseJobLimits(job.Limits)
+	jl, err := gamequiv.ParseJobLimits(job.Limits)
 	if err != nil {
 		return lim, err
 	}
