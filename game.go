@@ -88,3 +88,38 @@ func ContentSHA256(gdl []byte) string {
 	sum := sha256.Sum256(NormalizeLineEndings(gdl))
 	return hex.EncodeToString(sum[:])
 }
+
+// GameStats is the size of a grounded game: what the API stores and
+// reports with each game, the pages show, and `gamequiv ground --json`
+// prints (with its own extra members).
+type GameStats struct {
+	Roles        []string       `json:"roles"`
+	Propositions int            `json:"propositions"`
+	Actions      map[string]int `json:"actions"`
+	Functions    int            `json:"functions"`
+	CircuitNodes int            `json:"circuit_nodes"`
+}
+
+// RoleCount is the number of actions of one role.
+type RoleCount struct {
+	Role  string
+	Count int
+}
+
+// ActionCounts returns the action count of each role in role order.
+func (s GameStats) ActionCounts() []RoleCount {
+	out := make([]RoleCount, 0, len(s.Roles))
+	for _, r := range s.Roles {
+		out = append(out, RoleCount{Role: r, Count: s.Actions[r]})
+	}
+	return out
+}
+
+// TotalActions returns the number of actions of all roles.
+func (s GameStats) TotalActions() int {
+	n := 0
+	for _, c := range s.Actions {
+		n += c
+	}
+	return n
+}

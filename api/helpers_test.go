@@ -278,3 +278,6 @@ func (s *testServer) uploadGame(name, gdl string) game {
 func loadDoc() (*openapi3.T, error) {
 	return openapi3.NewLoader().LoadFromData(api.OpenAPIYAML)
 }
+
+// The store is what the API reads and what its service layer changes.
+var _ api.Store = (*store.DB)(nil)

@@ -12,10 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gin-gonic/gin"
 	"golang.org/x/time/rate"
-
-	"github.com/gamequiv/gamequiv/store"
 )
 
 // RequestIDHeader carries the request id in requests and responses.
@@ -129,7 +128,7 @@ func (s *Server) accessLog(c *gin.Context) {
 // userName is the name of the request's user for the access log, empty
 // without one.
 func userName(c *gin.Context) string {
-	if u := store.UserFromContext(c.Request.Context()); u != nil {
+	if u := gamequiv.UserFromContext(c.Request.Context()); u != nil {
 		return u.Name
 	}
 	return ""
