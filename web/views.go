@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/gamequiv/gamequiv"
 )
 
 // HomeView is the data of PageHome.
@@ -54,45 +56,12 @@ type ClassView struct {
 	Class Class
 }
 
-// GameStats is the size of a grounded game, as the API reports it.
-type GameStats struct {
-	Roles        []string       `json:"roles"`
-	Propositions int            `json:"propositions"`
-	Actions      map[string]int `json:"actions"`
-	Functions    int            `json:"functions"`
-	CircuitNodes int            `json:"circuit_nodes"`
-}
-
-// RoleCount is the number of actions of one role.
-type RoleCount struct {
-	Role  string
-	Count int
-}
-
-// ActionCounts returns the action count of each role in role order.
-func (s GameStats) ActionCounts() []RoleCount {
-	out := make([]RoleCount, 0, len(s.Roles))
-	for _, r := range s.Roles {
-		out = append(out, RoleCount{Role: r, Count: s.Actions[r]})
-	}
-	return out
-}
-
-// TotalActions returns the number of actions of all roles.
-func (s GameStats) TotalActions() int {
-	n := 0
-	for _, c := range s.Actions {
-		n += c
-	}
-	return n
-}
-
 // Game is a stored game.
 type Game struct {
 	ID     int64
 	Name   string
 	SHA256 string
-	Stats  GameStats
+	Stats  gamequiv.GameStats
 	// ClassID is the game's equivalence class, 0 while it has none.
 	ClassID int64
 	// AnalysisError says why the game could not be placed in a class.

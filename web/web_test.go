@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/web"
 )
 
@@ -47,7 +48,7 @@ var renderTests = []struct {
 	{name: "GamesEmpty", page: web.PageGames, data: web.GamesView{}, want: []string{"No games stored yet."}},
 	{
 		name: "Games", page: web.PageGames,
-		data: web.GamesView{Games: []web.Game{{ID: 1, Name: "ttt", Stats: web.GameStats{Roles: []string{"x", "o"}, Propositions: 29, Actions: map[string]int{"x": 10, "o": 10}}}, {ID: 2, Name: "bad", AnalysisError: "too big"}}},
+		data: web.GamesView{Games: []web.Game{{ID: 1, Name: "ttt", Stats: gamequiv.GameStats{Roles: []string{"x", "o"}, Propositions: 29, Actions: map[string]int{"x": 10, "o": 10}}}, {ID: 2, Name: "bad", AnalysisError: "too big"}}},
 		want: []string{`<td data-label="Roles">x, o</td>`, `<td data-label="Propositions" class="num">29</td>`, `<td data-label="Actions" class="num">20</td>`, "pending", "not analysed"},
 	},
 	{name: "GamesSearch", page: web.PageGames, data: web.GamesView{Query: "zz", Next: 4}, want: []string{"No game's name contains “zz”", `href="/games?q=zz&amp;cursor=4"`, `<a href="/games">Show all</a>`}},
@@ -55,7 +56,7 @@ var renderTests = []struct {
 	{
 		name: "Game", page: web.PageGame,
 		data: web.GameView{
-			Game:  web.Game{ID: 7, Name: evil, Stats: web.GameStats{Roles: []string{"white", "black"}, Actions: map[string]int{"white": 3, "black": 4}}, ClassID: 2},
+			Game:  web.Game{ID: 7, Name: evil, Stats: gamequiv.GameStats{Roles: []string{"white", "black"}, Actions: map[string]int{"white": 3, "black": 4}}, ClassID: 2},
 			GDL:   "(role white) ; " + evil,
 			Board: web.NewBoard("board-initial", "initial "+evil, []string{"1", "2"}, []string{"1", "2"}, []web.BoardCell{{Row: 1, Col: 0, Label: evil, Corner: "2,1"}}),
 			Symmetries: &web.Symmetries{Order: "8", Generators: []web.Generator{{
