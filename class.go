@@ -18,3 +18,13 @@ type Member struct {
 	ID   int64
 	Name string
 }
+
+// RepresentativeName is the name of the class's representative.
+func (c Class) RepresentativeName() string {
+	for _, m := range c.Members {
+		if m.ID == c.Representative {
+			return m.Name
+		}
+	}
+	return ""
+}

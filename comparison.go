@@ -19,6 +19,10 @@ const (
 	StatusCancelled Status = "cancelled"
 )
 
+// Statuses lists every status, in the order a comparison goes through
+// them.
+var Statuses = []Status{StatusQueued, StatusRunning, StatusDone, StatusFailed, StatusCancelled}
+
 // Final reports whether s is a final status.
 func (s Status) Final() bool {
 	return s == StatusDone || s == StatusFailed || s == StatusCancelled

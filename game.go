@@ -89,6 +89,20 @@ func ContentSHA256(gdl []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// IsContentSHA256 reports whether s has the form of a ContentSHA256: 64
+// lower-case hex digits.
+func IsContentSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // GameStats is the size of a grounded game: what the API stores and
 // reports with each game, the pages show, and `gamequiv ground --json`
 // prints (with its own extra members).

@@ -113,7 +113,7 @@ func (s *Server) listGames(c *gin.Context) {
 		return
 	}
 	f := gamequiv.GameFilter{Name: c.Query("name"), NameContains: c.Query("name_contains"), SHA256: strings.ToLower(c.Query("sha256")), Page: p}
-	if f.SHA256 != "" && !isHexSHA256(f.SHA256) {
+	if f.SHA256 != "" && !gamequiv.IsContentSHA256(f.SHA256) {
 		s.writeError(c, errorf(CodeInvalid, "query parameter sha256=%.70q: want 64 hex digits", c.Query("sha256")))
 		return
 	}
@@ -214,17 +214,4 @@ func (s *Server) getSymmetries(c *gin.Context) {
 		return
 	}
 	c.Data(http.StatusOK, "application/json; charset=utf-8", res)
-}
-
-// isHexSHA256 reports whether v is 64 lower-case hex digits.
-func isHexSHA256(v string) bool {
-	if len(v) != 64 {
-		return false
-	}
-	for _, c := range []byte(v) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

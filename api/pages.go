@@ -248,10 +248,7 @@ func (s *Server) classesPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	v := web.ClassesView{Query: q, Classes: make([]web.Class, len(classes)), Next: next}
-	for i := range classes {
-		v.Classes[i] = classView(&classes[i])
-	}
+	v := web.ClassesView{Query: q, Classes: classes, Next: next}
 	s.render(c, http.StatusOK, web.PageClasses, web.View{Title: "Equivalence classes", Section: "classes", Data: v})
 }
 
@@ -269,7 +266,7 @@ func (s *Server) classPage(c *gin.Context) {
 	}
 	s.render(c, http.StatusOK, web.PageClass, web.View{
 		Title: fmt.Sprintf("Class %d", cl.ID), Section: "classes",
-		Data: web.ClassView{Class: classView(cl)},
+		Data: web.ClassView{Class: *cl},
 	})
 }
 
@@ -366,10 +363,13 @@ func (s *Server) gamePage(c *gin.Context) {
 }
 
 // comparisonStatuses are the choices of the status filter.
-var comparisonStatuses = []string{
-	string(gamequiv.StatusQueued), string(gamequiv.StatusRunning), string(gamequiv.StatusDone),
-	string(gamequiv.StatusFailed), string(gamequiv.StatusCancelled),
-}
+var comparisonStatuses = func() []string {
+	out := make([]string, len(gamequiv.Statuses))
+	for i, s := range gamequiv.Statuses {
+		out[i] = string(s)
+	}
+	return out
+}()
 
 // comparisonsPage is GET /comparisons, the page of GET
 // /api/v1/comparisons (same filter: status, game, cursor, limit).
@@ -392,7 +392,7 @@ func (s *Server) comparisonsPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	var choices []web.Member
+	var choices []gamequiv.Member
 	if gameQ != "" && f.GameID == 0 {
 		games, _, err := s.store.SearchGames(ctx, gameQ, gamequiv.Page{Limit: gameChoices + 1})
 		if err != nil {
@@ -403,7 +403,7 @@ func (s *Server) comparisonsPage(c *gin.Context) {
 			f.GameID = games[0].ID
 		}
 		for _, g := range games {
-			choices = append(choices, web.Member{ID: g.ID, Name: g.Name})
+			choices = append(choices, gamequiv.Member{ID: g.ID, Name: g.Name})
 		}
 	}
 	cs, next, err := s.store.ListComparisons(ctx, f)
@@ -556,7 +556,7 @@ func (s *Server) renderCompareForm(c *gin.Context, status int, v web.CompareView
 		side.pick.More = next != 0
 		picked := false
 		for _, g := range games {
-			side.pick.Games = append(side.pick.Games, web.Member{ID: g.ID, Name: g.Name})
+			side.pick.Games = append(side.pick.Games, gamequiv.Member{ID: g.ID, Name: g.Name})
 			picked = picked || g.ID == side.id
 		}
 		if side.id != 0 && !picked {
@@ -567,7 +567,7 @@ func (s *Server) renderCompareForm(c *gin.Context, status int, v web.CompareView
 				return
 			}
 			if name, ok := names[side.id]; ok {
-				side.pick.Games = append([]web.Member{{ID: side.id, Name: name}}, side.pick.Games...)
+				side.pick.Games = append([]gamequiv.Member{{ID: side.id, Name: name}}, side.pick.Games...)
 			}
 		}
 	}
@@ -737,15 +737,6 @@ func readUpload(fh *multipart.FileHeader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read upload: %w", err)
 	}
 	return b, nil
-}
-
-// classView is a class for the pages.
-func classView(cl *gamequiv.Class) web.Class {
-	v := web.Class{ID: cl.ID, Representative: cl.Representative, CreatedAt: cl.CreatedAt, Members: make([]web.Member, len(cl.Members))}
-	for i, m := range cl.Members {
-		v.Members[i] = web.Member{ID: m.ID, Name: m.Name}
-	}
-	return v
 }
 
 // gameView is a game for the pages. Its stats are the document addGame

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gamequiv/gamequiv"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -133,7 +134,7 @@ func (db *DB) FindGames(ctx context.Context, f GameFilter) ([]Game, int64, error
 	}
 	q := db.read(ctx).Select(gameListColumns).Where("id > ?", f.Cursor)
 	if f.SHA256 != "" {
-		if !isSHA256(f.SHA256) {
+		if !gamequiv.IsContentSHA256(f.SHA256) {
 			return nil, 0, fmt.Errorf("%s: sha256 %.70q: want 64 lower-case hex digits: %w", op, f.SHA256, ErrInvalid)
 		}
 		q = q.Where("sha256 = ?", f.SHA256)
@@ -192,19 +193,6 @@ func asciiLower(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// isSHA256 reports whether s is 64 lower-case hex digits.
-func isSHA256(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // SetGameAnalysis records the class keys of a game, replacing earlier ones.

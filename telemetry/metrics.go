@@ -189,7 +189,7 @@ func (q *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	ch <- prometheus.MustNewConstMetric(queueDepthDesc, prometheus.GaugeValue, float64(counts[gamequiv.StatusQueued]))
-	for _, s := range []gamequiv.Status{gamequiv.StatusQueued, gamequiv.StatusRunning, gamequiv.StatusDone, gamequiv.StatusFailed, gamequiv.StatusCancelled} {
+	for _, s := range gamequiv.Statuses {
 		ch <- prometheus.MustNewConstMetric(comparisonsDesc, prometheus.GaugeValue, float64(counts[s]), string(s))
 	}
 }

@@ -15,45 +15,19 @@ type HomeView struct {
 	Recent []Comparison
 }
 
-// Member is a game of a class.
-type Member struct {
-	ID   int64
-	Name string
-}
-
-// Class is an equivalence class of stored games.
-type Class struct {
-	ID int64
-	// Representative is the game new games are compared with.
-	Representative int64
-	// Members are the games of the class in ascending id order.
-	Members   []Member
-	CreatedAt time.Time
-}
-
-// RepresentativeName is the name of the class's representative.
-func (c Class) RepresentativeName() string {
-	for _, m := range c.Members {
-		if m.ID == c.Representative {
-			return m.Name
-		}
-	}
-	return ""
-}
-
 // ClassesView is the data of PageClasses.
 type ClassesView struct {
 	// Query is the search in effect: classes with a game whose name
 	// contains it.
 	Query   string
-	Classes []Class
+	Classes []gamequiv.Class
 	// Next is the cursor of the following page, 0 on the last page.
 	Next int64
 }
 
 // ClassView is the data of PageClass.
 type ClassView struct {
-	Class Class
+	Class gamequiv.Class
 }
 
 // Game is a stored game.
@@ -281,7 +255,7 @@ type ComparisonsView struct {
 	// it matches when they are several (MoreChoices: more than listed) or
 	// none.
 	GameQuery   string
-	GameChoices []Member
+	GameChoices []gamequiv.Member
 	MoreChoices bool
 	// Statuses are the choices of the status filter.
 	Statuses []string
@@ -317,7 +291,7 @@ type Picker struct {
 	// Query is the search; Games the games whose name contains it; More
 	// says there are more than listed.
 	Query string
-	Games []Member
+	Games []gamequiv.Member
 	More  bool
 }
 

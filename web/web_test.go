@@ -37,14 +37,14 @@ var renderTests = []struct {
 	{name: "ClassesEmpty", page: web.PageClasses, data: web.ClassesView{}, want: []string{"No classes yet."}},
 	{
 		name: "Classes", page: web.PageClasses,
-		data: web.ClassesView{Classes: []web.Class{{ID: 3, Representative: 1, Members: []web.Member{{ID: 1, Name: evil}, {ID: 2, Name: "b"}}}}, Next: 3},
+		data: web.ClassesView{Classes: []gamequiv.Class{{ID: 3, Representative: 1, Members: []gamequiv.Member{{ID: 1, Name: evil}, {ID: 2, Name: "b"}}}}, Next: 3},
 		want: []string{`<a href="/classes/3">Class 3</a>`, `<td data-label="Members" class="num">2</td>`, `&lt;script&gt;alert(1)&lt;/script&gt;</a> <small>(representative)</small>`, `href="/classes?q=&amp;cursor=3" rel="next"`},
 	},
 	{
 		name: "ClassesSearch", page: web.PageClasses, data: web.ClassesView{Query: evil},
 		want: []string{`No class has a game whose name contains “&lt;script&gt;`, `<input id="q" name="q" type="search" maxlength="200" autocomplete="off" value="&lt;script&gt;`},
 	},
-	{name: "Class", page: web.PageClass, data: web.ClassView{Class: web.Class{ID: 3, Representative: 1, Members: []web.Member{{ID: 1, Name: "a"}}, CreatedAt: when}}, want: []string{"1 game", "2026-11-23 12:00:00 UTC", `<a href="/games/1">a</a> (new games are compared with it)`}},
+	{name: "Class", page: web.PageClass, data: web.ClassView{Class: gamequiv.Class{ID: 3, Representative: 1, Members: []gamequiv.Member{{ID: 1, Name: "a"}}, CreatedAt: when}}, want: []string{"1 game", "2026-11-23 12:00:00 UTC", `<a href="/games/1">a</a> (new games are compared with it)`}},
 	{name: "GamesEmpty", page: web.PageGames, data: web.GamesView{}, want: []string{"No games stored yet."}},
 	{
 		name: "Games", page: web.PageGames,
@@ -149,7 +149,7 @@ var renderTests = []struct {
 	},
 	{
 		name: "Compare", page: web.PageCompare,
-		data: web.CompareView{PickB: web.Picker{Query: evil, Games: []web.Member{{ID: 4, Name: evil}}, More: true}, B: web.Side{ID: 4}},
+		data: web.CompareView{PickB: web.Picker{Query: evil, Games: []gamequiv.Member{{ID: 4, Name: evil}}, More: true}, B: web.Side{ID: 4}},
 		want: []string{`<option value="4" selected>&lt;script&gt;alert(1)&lt;/script&gt; (game 4)</option>`, `name="b_q" form="pick"`,
 			`value="&lt;script&gt;alert(1)&lt;/script&gt;"`, `<input type="hidden" form="pick" name="b" value="4">`, "Only the first 1 are listed"},
 	},
