@@ -22,6 +22,7 @@ type (
 	SymmetryResult   = gamequiv.SymmetryResult
 	User             = gamequiv.User
 	Token            = gamequiv.Token
+	GameAnalysis     = gamequiv.GameAnalysis
 )
 
 // Storage interfaces that *DB implements.
@@ -32,6 +33,7 @@ type (
 	Symmetries  = gamequiv.Symmetries
 	Search      = gamequiv.Search
 	Tokens      = gamequiv.Tokens
+	Analyses    = gamequiv.Analyses
 )
 
 var (
@@ -41,6 +43,7 @@ var (
 	_ Symmetries  = (*DB)(nil)
 	_ Search      = (*DB)(nil)
 	_ Tokens      = (*DB)(nil)
+	_ Analyses    = (*DB)(nil)
 )
 
 // Statuses of a comparison (gamequiv.Status).

@@ -25,16 +25,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Store is what the classifier needs; *store.DB implements it.
 type Store interface {
-	store.Classes
-	store.Analyses
-	GetGame(ctx context.Context, id int64) (*store.Game, error)
+	gamequiv.Classes
+	gamequiv.Analyses
+	GetGame(ctx context.Context, id int64) (*gamequiv.Game, error)
 }
 
 // Defaults of Classifier.
@@ -106,7 +106,7 @@ type Classifier struct {
 // task is a game for a lane; prep is its prepared form when the fast lane
 // got that far.
 type task struct {
-	game store.Game
+	game gamequiv.Game
 	prep *equiv.Prepared
 }
 
@@ -211,7 +211,7 @@ func (c *Classifier) dispatch(ctx context.Context, fastCh chan<- task) {
 	delay := c.PollMin
 	var cursor int64
 	for ctx.Err() == nil {
-		games, next, err := c.Store.AwaitingClass(ctx, store.Page{Cursor: cursor, Limit: c.Batch})
+		games, next, err := c.Store.AwaitingClass(ctx, gamequiv.Page{Cursor: cursor, Limit: c.Batch})
 		if err != nil {
 			if ctx.Err() == nil {
 				c.Log.Warn("games awaiting class", slog.Any("err", err))
@@ -221,7 +221,7 @@ func (c *Classifier) dispatch(ctx context.Context, fastCh chan<- task) {
 			continue
 		}
 		cursor = next
-		slices.SortStableFunc(games, func(a, b store.Game) int { return len(a.GDL) - len(b.GDL) })
+		slices.SortStableFunc(games, func(a, b gamequiv.Game) int { return len(a.GDL) - len(b.GDL) })
 		sent := 0
 		for _, g := range games {
 			if !c.claim(g.ID) {
@@ -417,8 +417,8 @@ func (c *Classifier) storeAnalysisErr(ctx context.Context, game int64, a equiv.A
 	if err != nil {
 		return fmt.Errorf("analysis of game %d: %w", game, err)
 	}
-	keys := store.Analysis{Certificate: a.Certificate, Invariants: a.Invariants}
-	return c.Store.PutGameAnalysis(ctx, game, keys, store.GameAnalysis{Doc: doc, HasGraph: a.Vertices > 0})
+	keys := gamequiv.Analysis{Certificate: a.Certificate, Invariants: a.Invariants}
+	return c.Store.PutGameAnalysis(ctx, game, keys, gamequiv.GameAnalysis{Doc: doc, HasGraph: a.Vertices > 0})
 }
 
 // rekey stores the analysis of games that got a class without one (a
@@ -447,7 +447,7 @@ func (c *Classifier) rekey(ctx context.Context) int {
 			// Keep the class; a game that cannot be analysed again is
 			// simply not a key for later games.
 			doc, _ := json.Marshal(map[string]string{"error": err.Error()})
-			err = c.Store.PutGameAnalysis(ctx, g.ID, store.Analysis{Invariants: "unanalysable"}, store.GameAnalysis{Doc: doc})
+			err = c.Store.PutGameAnalysis(ctx, g.ID, gamequiv.Analysis{Invariants: "unanalysable"}, gamequiv.GameAnalysis{Doc: doc})
 		} else {
 			err = c.storeAnalysisErr(ctx, g.ID, prep.Analysis())
 		}
@@ -502,7 +502,7 @@ func (c *Classifier) Merge(ctx context.Context, a, b int64) {
 // stops the game's placement if one runs.
 func (c *Classifier) join(ctx context.Context, game, class, via int64) {
 	if err := c.Store.AssignClass(ctx, game, class); err != nil {
-		if errors.Is(err, store.ErrConflict) {
+		if errors.Is(err, gamequiv.ErrConflict) {
 			// Placed meanwhile: merge the two classes instead.
 			c.Merge(ctx, game, via)
 			return
@@ -554,7 +554,7 @@ func (c *Classifier) loadRepresentative(ctx context.Context, id int64) (*equiv.P
 type storeBook struct{ c *Classifier }
 
 func (b *storeBook) Candidates(ctx context.Context, a *equiv.Analysis) ([]equiv.ClassRef, error) {
-	cls, err := b.c.Store.CandidateClasses(ctx, store.Analysis{Certificate: a.Certificate, Invariants: a.Invariants})
+	cls, err := b.c.Store.CandidateClasses(ctx, gamequiv.Analysis{Certificate: a.Certificate, Invariants: a.Invariants})
 	if err != nil {
 		return nil, err
 	}
@@ -567,7 +567,7 @@ func (b *storeBook) Candidates(ctx context.Context, a *equiv.Analysis) ([]equiv.
 
 func (b *storeBook) Join(ctx context.Context, game, class int64) error {
 	err := b.c.Store.AssignClass(ctx, game, class)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, gamequiv.ErrConflict) {
 		return fmt.Errorf("%w: %w", equiv.ErrPlaced, err)
 	}
 	return err
@@ -575,7 +575,7 @@ func (b *storeBook) Join(ctx context.Context, game, class int64) error {
 
 func (b *storeBook) Open(ctx context.Context, game int64) (int64, error) {
 	cl, err := b.c.Store.NewClass(ctx, game)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, gamequiv.ErrConflict) {
 		return 0, fmt.Errorf("%w: %w", equiv.ErrPlaced, err)
 	}
 	if err != nil {
