@@ -240,7 +240,7 @@ func (s *Server) symmetryProblem(c *gin.Context, err error) (msg, hint string) {
 	case CodeLimit:
 		return p.Detail, "The game is beyond a limit of the server. Run `gamequiv symmetries` on the command line with larger limits (see `gamequiv symmetries -h`)."
 	case CodeUnavailable:
-		return fmt.Sprintf("The computation did not finish within the %v a page request may take.", s.limits.RequestTimeout),
+		return fmt.Sprintf("The computation did not finish within the %v a page request may take.", s.computeTimeout),
 			"Try again when the server is less busy, or run `gamequiv symmetries` on the command line, which has no request time limit."
 	case CodeInternal:
 		s.log.LogAttrs(c.Request.Context(), slog.LevelError, "symmetries on a page",
