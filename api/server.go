@@ -62,14 +62,15 @@ type Limits struct {
 	// larger body gets 413.
 	MaxBody int64
 	// MaxGDL, MaxQueue, QueueRetryAfter and Game are those of the service
-	// layer (service.Limits): a longer text gets 413, a full queue 429.
+	// layer (service.Limits, whose defaults the zero values mean): a
+	// longer text gets 413, a full queue 429.
 	MaxGDL          int64
 	MaxQueue        int64
 	QueueRetryAfter time.Duration
 	Game            equiv.Limits
 	// RequestTimeout bounds the work done inside one request (grounding an
-	// upload, computing symmetries): service.Limits.ComputeTimeout. Past
-	// it an upload gets 503.
+	// upload, computing symmetries): service.Limits.ComputeTimeout (0 means
+	// service.DefaultComputeTimeout). Past it an upload gets 503.
 	RequestTimeout time.Duration
 	// MaxBatch caps the games of one POST /games/batch; 0 means
 	// DefaultMaxBatch.
