@@ -25,9 +25,9 @@ import (
 
 // The browser pages (package web) are routed by their own gin engine, so
 // that unknown paths outside the API get an HTML 404 page while the API
-// keeps its problem+json answers. Every page handler makes the same store
-// and submit calls as the JSON handler of the same resource and only turns
-// the result into a web view.
+// keeps its problem+json answers. Every page handler makes the same
+// storage reads and service calls as the JSON handler of the same resource
+// and only turns the result into a web view.
 
 // PollInterval is how often the page of a running comparison refreshes.
 const PollInterval = "1s"
