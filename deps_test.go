@@ -29,6 +29,8 @@ type listedPackage struct {
 type importRule struct {
 	// Dir is the top-level folder, e.g. "grounding" or "cmd/server".
 	Dir string
+	// Except lists folders below Dir that the rule leaves alone.
+	Except []string
 	// Allow, if not nil, lists everything the package may import directly
 	// besides the standard library and its own folder: module folders
 	// ("grounding") and external import path prefixes ("github.com/x/y").
@@ -46,6 +48,9 @@ const (
 	gin       = "github.com/gin-gonic/gin"
 	gorm      = "gorm.io"
 	gophersat = "github.com/crillab/gophersat"
+	prom      = "github.com/prometheus"
+	// domain is the root package: the domain types and interfaces.
+	domain = "."
 )
 
 // service lists what the algorithm packages and equiv never depend on.
@@ -63,11 +68,27 @@ var importRules = []importRule{
 	// board reads proposition names to draw boards; it needs nothing.
 	{Dir: "board", Allow: []string{}, DenyDeps: service},
 	{Dir: "equiv", Allow: []string{"grounding", "groundgraph", "isomorph", "satcheck"}, DenyDeps: service},
-	{Dir: "store", DenyDeps: []string{gin, "api", "equiv", "web", "net/http"}},
+	// The domain layer (doc.go): the root package holds types, errors and
+	// interfaces and imports only the standard library; the service layer
+	// implements the operations over the storage interfaces and the
+	// algorithms, and knows no adapter (HTTP, SQL, metrics).
+	{Dir: domain, Allow: []string{}},
+	{Dir: "service", Allow: []string{domain, "equiv", "grounding"}, DenyDeps: append([]string{prom, "telemetry"}, service...)},
+	{Dir: "telemetry", Allow: []string{domain, "equiv", prom}, DenyDeps: []string{gin, gorm, "store", "api", "web", "service"}},
+	{Dir: "store", DenyDeps: []string{gin, "api", "equiv", "web", "net/http", "service", "telemetry"}},
 	{Dir: "migrations", DenyDeps: []string{gin, "api", "equiv", "web", "store"}},
-	{Dir: "api", DenyDirect: []string{gorm, "database/sql", "migrations"}},
-	// web renders views and serves embedded files: api fills the views.
-	{Dir: "web", Allow: []string{}, DenyDeps: []string{gin, gorm, "database/sql", "store", "api", "equiv", "migrations"}},
+	// api reads through the domain's storage interfaces and changes data
+	// through the service layer: it never names package store.
+	{Dir: "api", DenyDirect: []string{gorm, "database/sql", "migrations", "store"}},
+	// web renders views of domain types and serves embedded files: api
+	// fills the views.
+	{Dir: "web", Allow: []string{domain}, DenyDeps: []string{gin, gorm, "database/sql", "store", "api", "equiv", "migrations", "service"}},
+	// The comparison workers and the classifier run on the domain's
+	// storage interfaces; only the server's main wires them to the store
+	// and the API.
+	{Dir: "cmd/server/internal", Except: []string{"cmd/server/internal/server"}, DenyDeps: []string{"api", "store", "web", gin, gorm, "service"}},
+	// The command line is no HTTP client of its own server.
+	{Dir: "cmd/gamequiv", DenyDeps: []string{"api", "web", gin}},
 }
 
 // ginAllowed lists the only module folders that may import gin directly.
@@ -157,7 +178,7 @@ func checkImports(pkgs []listedPackage) []string {
 			}
 		}
 		for _, r := range importRules {
-			if !inDir(rel, r.Dir) {
+			if !inDir(rel, r.Dir) || slices.ContainsFunc(r.Except, func(e string) bool { return inDir(rel, e) }) {
 				continue
 			}
 			for _, imp := range p.Imports {
@@ -275,10 +296,14 @@ var checkImportsTests = []struct {
 			own("satcheck", []string{"grounding", gophersat + "/solver"}, "grounding", gophersat+"/solver"),
 			own("equiv", []string{"grounding", "groundgraph", "isomorph", "satcheck"}, "satcheck", gophersat+"/solver"),
 			own("store", []string{"gorm.io/gorm", "migrations"}, "gorm.io/gorm", "database/sql"),
-			own("api", []string{gin, "store", "equiv", "web"}, gin, "store", "gorm.io/gorm"),
-			own("web", []string{"fmt"}, "fmt"),
+			own("api", []string{gin, domain, "service", "equiv", "web"}, gin, domain, "service"),
+			own("web", []string{"fmt", domain}, "fmt", domain),
+			own(domain, []string{"context"}, "context"),
+			own("service", []string{domain, "equiv", "grounding"}, domain, "equiv", "grounding", gophersat+"/solver"),
+			own("telemetry", []string{domain, prom + "/client_golang/prometheus"}, domain, prom+"/client_golang/prometheus", "net/http"),
+			own("cmd/server/internal/worker", []string{domain, "equiv", "telemetry"}, domain, "telemetry", "net/http"),
+			own("cmd/server/internal/server", []string{gin, "api", "store", "cmd/server/internal/worker"}, gin, "api", "store"),
 			own("cmd/server", []string{gin, "api", "store"}, gin),
-			own("cmd/server/internal/server", []string{gin}, gin),
 		},
 	},
 	{
@@ -349,6 +374,55 @@ var checkImportsTests = []struct {
 		},
 	},
 	{
+		name: "ErrDomainImportsStore",
+		pkgs: []listedPackage{own(domain, []string{"store"}, "store", "gorm.io/gorm")},
+		want: []string{". imports " + modulePath + "/store: . may import only the standard library"},
+	},
+	{
+		name: "ErrServiceImportsStore",
+		pkgs: []listedPackage{own("service", []string{domain, "store"}, domain, "store", "gorm.io/gorm")},
+		want: []string{
+			"service imports " + modulePath + "/store: service may import only the standard library and ., equiv, grounding",
+			"service depends on gorm.io/gorm",
+			"service depends on " + modulePath + "/store",
+		},
+	},
+	{
+		name: "ErrServiceUsesMetrics",
+		pkgs: []listedPackage{own("service", []string{domain, "telemetry"}, domain, "telemetry", prom+"/client_golang/prometheus", "net/http")},
+		want: []string{
+			"service imports " + modulePath + "/telemetry",
+			"service depends on " + prom,
+			"service depends on " + modulePath + "/telemetry",
+			"service depends on net/http",
+		},
+	},
+	{
+		name: "ErrAPIImportsStore",
+		pkgs: []listedPackage{own("api", []string{gin, "store"}, gin, "store")},
+		want: []string{"api imports " + modulePath + "/store: api must not import store"},
+	},
+	{
+		name: "ErrWorkerImportsAPI",
+		pkgs: []listedPackage{own("cmd/server/internal/worker", []string{"api"}, "api", gin)},
+		want: []string{"cmd/server/internal/worker depends on " + modulePath + "/api", "cmd/server/internal/worker depends on " + gin},
+	},
+	{
+		name: "ErrClassesImportsStore",
+		pkgs: []listedPackage{own("cmd/server/internal/classes", []string{"store"}, "store", "gorm.io/gorm")},
+		want: []string{"cmd/server/internal/classes depends on " + modulePath + "/store", "cmd/server/internal/classes depends on gorm.io/gorm"},
+	},
+	{
+		name: "ErrNewInternalPackageImportsAPI",
+		pkgs: []listedPackage{own("cmd/server/internal/sweeper", []string{"api"}, "api")},
+		want: []string{"cmd/server/internal/sweeper depends on " + modulePath + "/api"},
+	},
+	{
+		name: "ErrWebImportsService",
+		pkgs: []listedPackage{own("web", []string{"service"}, "service", domain)},
+		want: []string{"web imports " + modulePath + "/service: web may import only the standard library and .", "web depends on " + modulePath + "/service"},
+	},
+	{
 		name: "ErrCgoInGrounding",
 		pkgs: []listedPackage{own("grounding", []string{"C"})},
 		want: []string{"grounding imports C"},
@@ -384,13 +458,19 @@ func own(rel string, imports []string, deps ...string) listedPackage {
 		var out []string
 		for _, p := range paths {
 			first, _, _ := strings.Cut(p, "/")
-			if slices.Contains(fakeStandard, p) || strings.Contains(first, ".") || p == "C" {
+			switch {
+			case p == domain:
+				out = append(out, modulePath)
+			case slices.Contains(fakeStandard, p) || strings.Contains(first, ".") || p == "C":
 				out = append(out, p)
-			} else {
+			default:
 				out = append(out, modulePath+"/"+p)
 			}
 		}
 		return out
+	}
+	if rel == domain {
+		return listedPackage{ImportPath: modulePath, Name: "gamequiv", Imports: abs(imports), Deps: abs(deps)}
 	}
 	return listedPackage{
 		ImportPath: modulePath + "/" + rel,

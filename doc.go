@@ -2,10 +2,20 @@
 // the Game Description Language (GDL), are the same game in disguise, and
 // finds the mapping of roles, propositions and actions that proves it.
 //
-// The work is done by the packages below this one: grounding (parse and
+// The algorithms are the packages below this one: grounding (parse and
 // ground GDL), groundgraph (the ground graph of a program), isomorph (graph
 // isomorphism), satcheck (SAT verification of a candidate mapping) and equiv
-// (the pipeline). cmd/server serves it over HTTP and cmd/gamequiv is the
-// command line. The root package holds no code; deps_test.go here enforces
-// the import rules between the packages.
+// (the pipeline).
+//
+// This root package is the domain layer of the service, in the style of
+// benbjohnson/wtf: the domain types (Game, Comparison, Class, User,
+// GameStats, JobLimits), the errors every layer shares (ErrNotFound, Error
+// with its codes, SideError), the storage interfaces (Games, Comparisons,
+// Classes, Symmetries, Search, Tokens) that package store implements, and
+// the service interfaces (GameService, ComparisonService) that package
+// service implements over a storage and equiv. It imports only the
+// standard library. The adapters call it: api (the JSON API and the
+// pages), web (the page views), cmd/server's worker and classifier, and
+// cmd/gamequiv (the command line). deps_test.go here enforces the import
+// rules between the packages.
 package gamequiv

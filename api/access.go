@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gin-gonic/gin"
-
-	"github.com/gamequiv/gamequiv/store"
 )
 
 // Access control. Off (the zero Access) every request may do everything
@@ -18,7 +17,7 @@ import (
 // in the session cookie that the login page sets; games and comparisons
 // record the token's name as their owner, and only the owner or an admin
 // may rename or delete a game or cancel a comparison (the store enforces
-// it, see store.NewContextWithUser). Reading needs a token too unless
+// it, see gamequiv.NewContextWithUser). Reading needs a token too unless
 // PublicRead is set. The probes (/healthz, /readyz) and the OpenAPI
 // document stay public.
 
@@ -102,14 +101,14 @@ func (s *Server) authenticate(r *http.Request) (*http.Request, error) {
 		return r, nil
 	}
 	cred, ok := credentialOf(r)
-	user := &store.User{}
+	user := &gamequiv.User{}
 	switch {
 	case cred.malformed:
 		return r, &Error{Code: CodeUnauthorized, Message: `the Authorization header must be "Bearer TOKEN"`,
 			Challenge: authRealm + `, error="invalid_request"`}
 	case ok:
 		u, err := s.store.Authenticate(r.Context(), cred.secret)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, gamequiv.ErrNotFound) {
 			return r, &Error{Code: CodeUnauthorized, Message: "the token is unknown or revoked",
 				Challenge: authRealm + `, error="invalid_token"`}
 		}
@@ -130,7 +129,7 @@ func (s *Server) authenticate(r *http.Request) (*http.Request, error) {
 		}
 		return r, &Error{Code: CodeUnauthorized, Message: msg, Challenge: authRealm}
 	}
-	return r.WithContext(store.NewContextWithUser(r.Context(), user)), nil
+	return r.WithContext(gamequiv.NewContextWithUser(r.Context(), user)), nil
 }
 
 // requireAuth is the API middleware of access control.
@@ -163,7 +162,7 @@ type meJSON struct {
 // me is GET /me: who the request acts for.
 func (s *Server) me(c *gin.Context) {
 	out := meJSON{AccessControl: s.access.Enabled, PublicRead: !s.access.Enabled || s.access.PublicRead}
-	if u := store.UserFromContext(c.Request.Context()); u != nil {
+	if u := gamequiv.UserFromContext(c.Request.Context()); u != nil {
 		out.Name, out.Admin = u.Name, u.Admin
 	}
 	writeJSON(c, http.StatusOK, out)

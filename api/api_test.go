@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/api"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/grounding"
@@ -107,8 +108,8 @@ func TestCreateGame(t *testing.T) {
 	})
 	t.Run("DefaultName", func(t *testing.T) {
 		g := s.uploadGame("", renamedGDL)
-		if g.Name != api.DefaultGameName {
-			t.Errorf("name = %q, want %q", g.Name, api.DefaultGameName)
+		if g.Name != gamequiv.DefaultGameName {
+			t.Errorf("name = %q, want %q", g.Name, gamequiv.DefaultGameName)
 		}
 	})
 }

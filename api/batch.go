@@ -2,11 +2,10 @@ package api
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gin-gonic/gin"
 )
 
@@ -31,7 +30,8 @@ type batchItemJSON struct {
 }
 
 // createGames is POST /games/batch: many uploads in one request (one
-// request for the rate limit), each answered on its own. The request is
+// request for the rate limit), each answered on its own; the service adds
+// several at once (gamequiv.GameService.AddGames). The request is
 // 200 whenever its body is well formed; each item carries 201, 200 or the
 // problem of that game.
 func (s *Server) createGames(c *gin.Context) {
@@ -44,60 +44,35 @@ func (s *Server) createGames(c *gin.Context) {
 		s.writeError(c, errorf(CodeInvalid, "games: %d games; a batch holds 1 to %d", n, s.limits.MaxBatch))
 		return
 	}
-	// Each worker of the batch holds one compute slot for the batch's
-	// life: as many as are free, up to one per game, at least one (else
-	// the batch gets 429 busy). Each game's time limit starts when its
-	// turn comes, not when the batch arrived.
-	held := 0
-	for held < min(s.limits.MaxConcurrentCompute, len(req.Games)) && s.tryAcquire() {
-		held++
+	ups := make([]gamequiv.GameUpload, len(req.Games))
+	for i := range req.Games {
+		ups[i] = req.Games[i].upload()
 	}
-	if held == 0 {
-		s.writeError(c, s.busy())
+	results, err := s.games.AddGames(c.Request.Context(), ups)
+	if err != nil {
+		s.writeError(c, err)
 		return
 	}
-	defer func() {
-		for range held {
-			s.releaseSlot()
-		}
-	}()
-	ctx := context.WithValue(c.Request.Context(), slotKey{}, true)
-	items := make([]batchItemJSON, len(req.Games))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range held {
-		wg.Go(func() {
-			for i := range next {
-				items[i] = s.batchItem(ctx, i, &req.Games[i])
-			}
-		})
+	items := make([]batchItemJSON, len(results))
+	for i, r := range results {
+		items[i] = s.batchItem(c.Request.Context(), i, r)
 	}
-	for i := range req.Games {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	writeJSON(c, http.StatusOK, gin.H{"items": items})
 }
 
-// batchItem uploads one game of a batch.
-func (s *Server) batchItem(ctx context.Context, i int, g *gameRequest) batchItemJSON {
+// batchItem is the answer for one game of a batch.
+func (s *Server) batchItem(ctx context.Context, i int, r gamequiv.AddResult) batchItemJSON {
 	item := batchItemJSON{Index: i}
-	err := g.validate(fmt.Sprintf("games[%d].", i))
-	var a added
-	if err == nil {
-		a, err = s.addGame(ctx, g)
-	}
-	if err != nil {
-		p, _ := problemFor(err)
+	if r.Err != nil {
+		p, _ := problemFor(r.Err)
 		p.RequestID = RequestID(ctx)
 		if p.Status >= http.StatusInternalServerError {
-			s.log.LogAttrs(ctx, slog.LevelError, "batch upload failed", slog.Int("index", i), slog.String("code", p.Code), slog.Any("err", err))
+			s.log.LogAttrs(ctx, slog.LevelError, "batch upload failed", slog.Int("index", i), slog.String("code", p.Code), slog.Any("err", r.Err))
 		}
 		item.Status, item.Problem = p.Status, &p
 		return item
 	}
-	out := uploadJSON(a)
-	item.Status, item.Game = uploadStatus(a), &out
+	out := uploadJSON(r.Added)
+	item.Status, item.Game = uploadStatus(r.Added), &out
 	return item
 }

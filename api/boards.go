@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/board"
 	"github.com/gamequiv/gamequiv/grounding"
-	"github.com/gamequiv/gamequiv/store"
 )
 
 // The pages draw games on their boards (package board). Finding a board
@@ -52,7 +52,7 @@ type boardCache struct {
 var boards = &boardCache{m: map[string]*gameBoard{}, sem: make(chan struct{}, 1)}
 
 // get returns the board of g (g.GDL must be loaded), computing it once.
-func (c *boardCache) get(ctx context.Context, g *store.Game) *gameBoard {
+func (c *boardCache) get(ctx context.Context, g *gamequiv.Game) *gameBoard {
 	c.mu.Lock()
 	gb, ok := c.m[g.SHA256]
 	c.mu.Unlock()
@@ -86,7 +86,7 @@ func (c *boardCache) get(ctx context.Context, g *store.Game) *gameBoard {
 
 // findBoard grounds g and detects its board on the initial state and the
 // states of seeded random playouts (the same every time).
-func findBoard(ctx context.Context, g *store.Game) *gameBoard {
+func findBoard(ctx context.Context, g *gamequiv.Game) *gameBoard {
 	p, err := grounding.Load(ctx, g.Name, g.GDL, grounding.Limits{})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -4,9 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gin-gonic/gin"
-
-	"github.com/gamequiv/gamequiv/store"
 )
 
 // memberJSON is a game of a class.
@@ -23,7 +22,7 @@ type classJSON struct {
 	CreatedAt      time.Time    `json:"created_at"`
 }
 
-func newClassJSON(c *store.Class) classJSON {
+func newClassJSON(c *gamequiv.Class) classJSON {
 	out := classJSON{ID: c.ID, Representative: c.Representative, Members: make([]memberJSON, len(c.Members)), CreatedAt: c.CreatedAt}
 	for i, m := range c.Members {
 		out.Members[i] = memberJSON{ID: m.ID, Name: m.Name}

@@ -2,12 +2,9 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
-	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -15,45 +12,17 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv"
 )
 
-// JobLimits are the limits a client may set on one comparison; the worker
-// applies the smaller of each and its own. They are part of the
-// comparison's identity: the same games with other limits make another
-// comparison.
-type JobLimits struct {
-	// TimeoutMs bounds the comparison's wall time in milliseconds.
-	TimeoutMs int64 `json:"timeout_ms,omitempty"`
-	// MaxCandidates bounds the candidate mappings verified.
-	MaxCandidates int64 `json:"max_candidates,omitempty"`
-}
-
-// ParseJobLimits reads the limits stored with a comparison; empty or null
-// input gives the zero JobLimits.
-func ParseJobLimits(raw json.RawMessage) (JobLimits, error) {
-	var l JobLimits
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return l, nil
-	}
-	if err := json.Unmarshal(raw, &l); err != nil {
-		return l, fmt.Errorf("comparison limits: %w", err)
-	}
-	return l, nil
-}
-
 // gameRef is one side of POST /comparisons: a stored game's id, or an
-// inline game stored first.
-type gameRef struct {
-	ID     int64
-	Inline *gameRequest
-	set    bool
-}
+// inline game stored first; the zero value (absent or null) is no game.
+type gameRef gamequiv.GameRef
 
 // UnmarshalJSON accepts a positive integer or a {"gdl","name"} object.
 func (r *gameRef) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	r.set = true
+	*r = gameRef{}
 	switch {
 	case len(b) > 0 && b[0] == '{':
 		var g gameRequest
@@ -62,10 +31,10 @@ func (r *gameRef) UnmarshalJSON(b []byte) error {
 		if err := dec.Decode(&g); err != nil {
 			return errorf(CodeInvalid, "inline game: want {\"gdl\": string, \"name\": string}: %v", err)
 		}
-		r.Inline = &g
+		u := g.upload()
+		r.Inline = &u
 		return nil
 	case bytes.Equal(b, []byte("null")):
-		r.set = false
 		return nil
 	}
 	id, err := strconv.ParseInt(string(b), 10, 64)
@@ -78,29 +47,14 @@ func (r *gameRef) UnmarshalJSON(b []byte) error {
 
 // comparisonRequest is the body of POST /comparisons.
 type comparisonRequest struct {
-	A      gameRef    `json:"a"`
-	B      gameRef    `json:"b"`
-	Limits *JobLimits `json:"limits,omitempty"`
+	A      gameRef             `json:"a"`
+	B      gameRef             `json:"b"`
+	Limits *gamequiv.JobLimits `json:"limits,omitempty"`
 }
 
-func (r *comparisonRequest) validate() error {
-	for _, side := range []struct {
-		name string
-		ref  *gameRef
-	}{{"a", &r.A}, {"b", &r.B}} {
-		if !side.ref.set {
-			return errorf(CodeInvalid, "%s: required", side.name)
-		}
-		if side.ref.Inline != nil {
-			if err := side.ref.Inline.validate(side.name + "."); err != nil {
-				return err
-			}
-		}
-	}
-	if l := r.Limits; l != nil && (l.TimeoutMs < 0 || l.MaxCandidates < 0) {
-		return errorf(CodeInvalid, "limits: must not be negative")
-	}
-	return nil
+// request is the request as the service layer takes it.
+func (r *comparisonRequest) request() gamequiv.ComparisonRequest {
+	return gamequiv.ComparisonRequest{A: gamequiv.GameRef(r.A), B: gamequiv.GameRef(r.B), Limits: r.Limits}
 }
 
 // progressJSON is the progress of a comparison.
@@ -126,7 +80,7 @@ type comparisonJSON struct {
 	// Revision changes whenever the status or the progress does: a
 	// waiting GET passes it back as since.
 	Revision        string          `json:"revision"`
-	Status          store.Status    `json:"status"`
+	Status          gamequiv.Status `json:"status"`
 	Progress        progressJSON    `json:"progress"`
 	Verdict         string          `json:"verdict,omitempty"`
 	Reason          string          `json:"reason,omitempty"`
@@ -143,7 +97,7 @@ type comparisonJSON struct {
 	Owner string `json:"owner,omitempty"`
 }
 
-func newComparisonJSON(c *store.Comparison) comparisonJSON {
+func newComparisonJSON(c *gamequiv.Comparison) comparisonJSON {
 	out := comparisonJSON{
 		ID:              c.ID,
 		A:               c.GameA,
@@ -171,15 +125,15 @@ func newComparisonJSON(c *store.Comparison) comparisonJSON {
 		var p progressJSON
 		if json.Unmarshal(c.Progress, &p) == nil {
 			out.Progress.Fraction = min(max(p.Fraction, 0), 1)
-			if c.Status == store.StatusRunning {
+			if c.Status == gamequiv.StatusRunning {
 				out.Progress.Step, out.Progress.Done, out.Progress.Total, out.Progress.Unit = p.Step, p.Done, p.Total, p.Unit
 			}
 		}
 	}
 	switch {
-	case c.Status == store.StatusQueued:
+	case c.Status == gamequiv.StatusQueued:
 		out.Progress.Phase = "queued"
-	case c.Status == store.StatusDone:
+	case c.Status == gamequiv.StatusDone:
 		out.Progress.Phase, out.Progress.Fraction = "done", 1
 		var rep struct {
 			Stats struct {
@@ -224,11 +178,7 @@ func (s *Server) createComparison(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	if err := req.validate(); err != nil {
-		s.writeError(c, err)
-		return
-	}
-	cmp, _, err := s.submit(c.Request.Context(), &req)
+	cmp, _, err := s.comparisons.Submit(c.Request.Context(), req.request())
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -244,7 +194,7 @@ func (s *Server) listComparisons(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	f := store.ComparisonFilter{Status: store.Status(c.Query("status")), Page: p}
+	f := gamequiv.ComparisonFilter{Status: gamequiv.Status(c.Query("status")), Page: p}
 	if f.GameID, err = queryInt(c, "game"); err != nil {
 		s.writeError(c, err)
 		return
@@ -345,65 +295,10 @@ func (s *Server) cancelComparison(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	cmp, err := s.store.Cancel(c.Request.Context(), id)
+	cmp, err := s.comparisons.Cancel(c.Request.Context(), id)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	// A queued job is cancelled here and never reaches a worker, so its
-	// end is logged here; a running one is logged by its worker.
-	msg := "job cancelled"
-	if cmp.Status != store.StatusCancelled {
-		msg = "job cancel requested"
-	}
-	s.log.InfoContext(c.Request.Context(), msg, slog.Int64("comparison", cmp.ID), slog.String("status", string(cmp.Status)))
 	writeJSON(c, http.StatusOK, newComparisonJSON(cmp))
-}
-
-// submit stores inline games, checks the queue and queues the
-// comparison, or returns the one submitted before.
-func (s *Server) submit(ctx context.Context, req *comparisonRequest) (*store.Comparison, bool, error) {
-	ids := [2]int64{}
-	for i, ref := range []gameRef{req.A, req.B} {
-		if ref.Inline == nil {
-			ids[i] = ref.ID
-			continue
-		}
-		a, err := s.addGame(ctx, ref.Inline)
-		if err != nil {
-			return nil, false, fmt.Errorf("game %s: %w", "ab"[i:i+1], err)
-		}
-		ids[i] = a.game.ID
-	}
-	if s.limits.MaxQueue > 0 {
-		n, err := s.store.QueueDepth(ctx)
-		if err != nil {
-			return nil, false, err
-		}
-		if n >= s.limits.MaxQueue {
-			return nil, false, &Error{
-				Code:       CodeQueueFull,
-				Message:    fmt.Sprintf("%d comparisons are queued (the limit is %d); retry later", n, s.limits.MaxQueue),
-				RetryAfter: s.limits.QueueRetryAfter,
-			}
-		}
-	}
-	var limits json.RawMessage
-	if req.Limits != nil {
-		b, err := json.Marshal(req.Limits)
-		if err != nil {
-			return nil, false, fmt.Errorf("comparison limits: %w", err)
-		}
-		limits = b
-	}
-	cmp, created, err := s.store.CreateComparison(ctx, ids[0], ids[1], limits)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, false, &Error{Code: CodeNotFound, Message: fmt.Sprintf("game %d or %d does not exist", ids[0], ids[1]), Err: err}
-	}
-	return cmp, created, err
-}
-
-// isNotFound reports whether err is the store's ErrNotFound.
-func isNotFound(err error) bool {
-	return errors.Is(err, store.ErrNotFound)
 }

@@ -13,24 +13,25 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/grounding"
-	"github.com/gamequiv/gamequiv/store"
 )
 
-// Error codes: the stable "code" member of every problem document.
+// Error codes: the stable "code" member of every problem document. The
+// codes of the domain's *gamequiv.Error are the same strings.
 const (
 	CodeMalformedJSON    = "malformed_json"     // 400: the body is not the JSON the route expects
-	CodeInvalid          = "invalid"            // 400: a field or parameter is wrong
+	CodeInvalid          = gamequiv.EINVALID    // 400: a field or parameter is wrong
 	CodeInvalidGDL       = "invalid_gdl"        // 422: the game description does not parse or validate
-	CodeLimit            = "limit_exceeded"     // 422: the game exceeds a grounding or search limit
-	CodeTooLarge         = "too_large"          // 413: the request body exceeds the cap
-	CodeQueueFull        = "queue_full"         // 429: too many comparisons are queued
+	CodeLimit            = gamequiv.ELIMIT      // 422: the game exceeds a grounding or search limit
+	CodeTooLarge         = gamequiv.ETOOLARGE   // 413: the request body exceeds the cap
+	CodeQueueFull        = gamequiv.EQUEUEFULL  // 429: too many comparisons are queued
 	CodeRateLimited      = "rate_limited"       // 429: too many requests from this client
-	CodeBusy             = "busy"               // 429: every slot for heavy work (grounding, symmetries) is taken
+	CodeBusy             = gamequiv.EBUSY       // 429: every slot for heavy work (grounding, symmetries) is taken
 	CodeUnauthorized     = "unauthorized"       // 401: a token is required, or the one given is unknown or revoked
 	CodeForbidden        = "forbidden"          // 403: the token's holder may not do this (not the owner, nor an admin)
-	CodeNotFound         = "not_found"          // 404
+	CodeNotFound         = gamequiv.ENOTFOUND   // 404
 	CodeMethodNotAllowed = "method_not_allowed" // 405
 	CodeConflict         = "conflict"           // 409
 	CodeUnavailable      = "unavailable"        // 503: a deadline passed, or the service is not ready
@@ -44,8 +45,8 @@ const ProblemContentType = "application/problem+json"
 const problemTypePrefix = "urn:gamequiv:problem:"
 
 // Error is an error of the HTTP layer with a code and a message meant for
-// the client. Other errors (from store, equiv, grounding) are classified
-// by writeError.
+// the client. Other errors (the domain's *gamequiv.Error and sentinels,
+// equiv's and grounding's) are classified by problemFor.
 type Error struct {
 	Code    string
 	Message string
@@ -88,12 +89,6 @@ type Problem struct {
 	Limit string `json:"limit,omitempty"`
 }
 
-// storedProblem is a failure kept in the store (a symmetry computation
-// over a limit), served again as it was first answered.
-type storedProblem struct{ p Problem }
-
-func (e *storedProblem) Error() string { return e.p.Detail }
-
 // GDLError is one error of an invalid game description.
 type GDLError struct {
 	Line    int    `json:"line,omitempty"`
@@ -132,13 +127,10 @@ func problemFor(err error) (Problem, time.Duration) {
 		syntax   *json.SyntaxError
 		typeErr  *json.UnmarshalTypeError
 	)
+	var de *gamequiv.Error
 	p := Problem{}
 	var retry time.Duration
-	var stored *storedProblem
 	switch {
-	case errors.As(err, &stored):
-		// Served as it was stored, whatever the codes of today.
-		return stored.p, 0
 	case errors.As(err, &tooLarge):
 		p.Code, p.Detail = CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)
 	case errors.As(err, &ae):
@@ -146,6 +138,8 @@ func problemFor(err error) (Problem, time.Duration) {
 		if ae.Code == CodeInternal {
 			p.Detail = ""
 		}
+	case errors.As(err, &de):
+		p.Code, p.Detail, p.Limit, retry = de.Code, de.Error(), de.Limit, de.RetryAfter
 	case errors.As(err, &list) && len(list) > 0:
 		p.Code, p.Detail = CodeInvalidGDL, list[0].Error()
 		p.Line, p.Col = list[0].Pos.Line, list[0].Pos.Col
@@ -168,13 +162,13 @@ func problemFor(err error) (Problem, time.Duration) {
 		p.Code, p.Detail = CodeLimit, err.Error()
 	case errors.As(err, &syntax), errors.As(err, &typeErr), errors.Is(err, io.ErrUnexpectedEOF):
 		p.Code, p.Detail = CodeMalformedJSON, "request body is not valid JSON: "+err.Error()
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, gamequiv.ErrNotFound):
 		p.Code, p.Detail = CodeNotFound, "not found"
-	case errors.Is(err, store.ErrForbidden):
+	case errors.Is(err, gamequiv.ErrForbidden):
 		p.Code, p.Detail = CodeForbidden, "only the owner or an admin may do this: "+err.Error()
-	case errors.Is(err, store.ErrConflict):
+	case errors.Is(err, gamequiv.ErrConflict):
 		p.Code, p.Detail = CodeConflict, err.Error()
-	case errors.Is(err, store.ErrInvalid):
+	case errors.Is(err, gamequiv.ErrInvalid):
 		p.Code, p.Detail = CodeInvalid, err.Error()
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		p.Code, p.Detail = CodeUnavailable, "the request did not finish in time"

@@ -21,6 +21,7 @@ import (
 	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Small games for the tests: buttonsGDL and its renaming are equivalent
@@ -65,7 +66,7 @@ type testServer struct {
 	t       *testing.T
 	DB      *store.DB
 	Handler http.Handler
-	Metrics *api.Metrics
+	Metrics *telemetry.Metrics
 	Log     *bytes.Buffer
 }
 
@@ -75,7 +76,7 @@ func newTestServer(t *testing.T, edit func(*api.Deps)) *testServer {
 	t.Helper()
 	db := storetest.OpenSQLite(t)
 	var logBuf bytes.Buffer
-	m := api.NewMetrics()
+	m := telemetry.New()
 	m.RegisterQueue(db)
 	d := api.Deps{
 		Store:   db,
@@ -277,3 +278,6 @@ func (s *testServer) uploadGame(name, gdl string) game {
 func loadDoc() (*openapi3.T, error) {
 	return openapi3.NewLoader().LoadFromData(api.OpenAPIYAML)
 }
+
+// The store is what the API reads and what its service layer changes.
+var _ api.Store = (*store.DB)(nil)

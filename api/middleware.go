@@ -12,10 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gin-gonic/gin"
 	"golang.org/x/time/rate"
-
-	"github.com/gamequiv/gamequiv/store"
 )
 
 // RequestIDHeader carries the request id in requests and responses.
@@ -129,7 +128,7 @@ func (s *Server) accessLog(c *gin.Context) {
 // userName is the name of the request's user for the access log, empty
 // without one.
 func userName(c *gin.Context) string {
-	if u := store.UserFromContext(c.Request.Context()); u != nil {
+	if u := gamequiv.UserFromContext(c.Request.Context()); u != nil {
 		return u.Name
 	}
 	return ""
@@ -164,9 +163,7 @@ func (s *Server) recovering(c *gin.Context, answer func()) {
 			slog.String("panic", fmt.Sprint(v)),
 			slog.String("stack", string(debug.Stack())),
 		)
-		if s.metrics != nil {
-			s.metrics.Panics.WithLabelValues("http").Inc()
-		}
+		s.metrics.ObservePanic("http")
 		if !c.Writer.Written() {
 			answer()
 		}

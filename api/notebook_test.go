@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/api"
 	"github.com/gamequiv/gamequiv/store"
 )
@@ -154,7 +155,7 @@ func TestCreateGames(t *testing.T) {
 		{"name": "bad.kif", "gdl": unsafeGDL},
 		{"name": "copy of buttons", "gdl": buttonsGDL},
 		{"name": "empty", "gdl": "  "},
-		{"name": strings.Repeat("n", api.DefaultMaxNameLen+1), "gdl": otherGDL},
+		{"name": strings.Repeat("n", gamequiv.MaxGameNameLen+1), "gdl": otherGDL},
 	}}
 	res := s.do("POST", "/api/v1/games/batch", body)
 	mustStatus(t, res, http.StatusOK)

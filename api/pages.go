@@ -17,17 +17,17 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/board"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/web"
 )
 
 // The browser pages (package web) are routed by their own gin engine, so
 // that unknown paths outside the API get an HTML 404 page while the API
-// keeps its problem+json answers. Every page handler makes the same store
-// and submit calls as the JSON handler of the same resource and only turns
-// the result into a web view.
+// keeps its problem+json answers. Every page handler makes the same
+// storage reads and service calls as the JSON handler of the same resource
+// and only turns the result into a web view.
 
 // PollInterval is how often the page of a running comparison refreshes.
 const PollInterval = "1s"
@@ -119,7 +119,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 func (s *Server) render(c *gin.Context, status int, name string, v web.View) {
 	if s.access.Enabled {
 		v.Viewer = &web.Viewer{}
-		if u := store.UserFromContext(c.Request.Context()); u != nil {
+		if u := gamequiv.UserFromContext(c.Request.Context()); u != nil {
 			v.Viewer.Name, v.Viewer.Admin = u.Name, u.Admin
 		}
 	}
@@ -199,9 +199,9 @@ func pageID(c *gin.Context, what string) (int64, error) {
 	return id, nil
 }
 
-// notFound names the missing resource in a store.ErrNotFound.
+// notFound names the missing resource in a gamequiv.ErrNotFound.
 func notFound(err error, what string, id int64) error {
-	if isNotFound(err) {
+	if errors.Is(err, gamequiv.ErrNotFound) {
 		return errorf(CodeNotFound, "there is no %s %d", what, id)
 	}
 	return err
@@ -209,7 +209,7 @@ func notFound(err error, what string, id int64) error {
 
 // homePage is GET /: an introduction and the latest comparisons.
 func (s *Server) homePage(c *gin.Context) {
-	cs, _, err := s.store.ListComparisons(c.Request.Context(), store.ComparisonFilter{Page: store.Page{Limit: recentComparisons}})
+	cs, _, err := s.store.ListComparisons(c.Request.Context(), gamequiv.ComparisonFilter{Page: gamequiv.Page{Limit: recentComparisons}})
 	if err != nil {
 		s.pageError(c, err)
 		return
@@ -237,7 +237,7 @@ func (s *Server) classesPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	var classes []store.Class
+	var classes []gamequiv.Class
 	var next int64
 	if q == "" {
 		classes, next, err = s.store.ListClasses(c.Request.Context(), p)
@@ -248,10 +248,7 @@ func (s *Server) classesPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	v := web.ClassesView{Query: q, Classes: make([]web.Class, len(classes)), Next: next}
-	for i := range classes {
-		v.Classes[i] = classView(&classes[i])
-	}
+	v := web.ClassesView{Query: q, Classes: classes, Next: next}
 	s.render(c, http.StatusOK, web.PageClasses, web.View{Title: "Equivalence classes", Section: "classes", Data: v})
 }
 
@@ -269,7 +266,7 @@ func (s *Server) classPage(c *gin.Context) {
 	}
 	s.render(c, http.StatusOK, web.PageClass, web.View{
 		Title: fmt.Sprintf("Class %d", cl.ID), Section: "classes",
-		Data: web.ClassView{Class: classView(cl)},
+		Data: web.ClassView{Class: *cl},
 	})
 }
 
@@ -285,7 +282,7 @@ func (s *Server) gamesPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	var games []store.Game
+	var games []gamequiv.Game
 	var next int64
 	if q == "" {
 		games, next, err = s.store.ListGames(c.Request.Context(), p)
@@ -319,13 +316,13 @@ func (s *Server) gamePage(c *gin.Context) {
 		return
 	}
 	v := web.GameView{Game: gameView(g), GDL: string(g.GDL)}
-	v.CanChange = store.MayChange(store.UserFromContext(ctx), g.Owner)
+	v.CanChange = gamequiv.MayChange(gamequiv.UserFromContext(ctx), g.Owner)
 	gb := boards.get(ctx, g)
 	v.Board, v.BoardNote = initialBoard(gb)
 
 	var sym json.RawMessage
 	if c.Query("symmetries") == "compute" {
-		sym, err = s.symmetries(ctx, id)
+		sym, err = s.games.Symmetries(ctx, id)
 		if err != nil {
 			// The page still shows; the symmetries section says what
 			// went wrong and what to do.
@@ -333,10 +330,10 @@ func (s *Server) gamePage(c *gin.Context) {
 			err = nil
 		}
 	} else {
-		var got *store.SymmetryResult
+		var got *gamequiv.SymmetryResult
 		if got, err = s.store.GetSymmetries(ctx, id); err == nil {
 			sym = got.Result
-		} else if isNotFound(err) {
+		} else if errors.Is(err, gamequiv.ErrNotFound) {
 			err = nil
 		}
 	}
@@ -353,7 +350,7 @@ func (s *Server) gamePage(c *gin.Context) {
 		v.Symmetries = symmetriesView(&rep, gb.board)
 	}
 
-	cs, _, err := s.store.ListComparisons(ctx, store.ComparisonFilter{GameID: id, Page: store.Page{Limit: gameComparisons}})
+	cs, _, err := s.store.ListComparisons(ctx, gamequiv.ComparisonFilter{GameID: id, Page: gamequiv.Page{Limit: gameComparisons}})
 	if err != nil {
 		s.pageError(c, err)
 		return
@@ -366,10 +363,13 @@ func (s *Server) gamePage(c *gin.Context) {
 }
 
 // comparisonStatuses are the choices of the status filter.
-var comparisonStatuses = []string{
-	string(store.StatusQueued), string(store.StatusRunning), string(store.StatusDone),
-	string(store.StatusFailed), string(store.StatusCancelled),
-}
+var comparisonStatuses = func() []string {
+	out := make([]string, len(gamequiv.Statuses))
+	for i, s := range gamequiv.Statuses {
+		out[i] = string(s)
+	}
+	return out
+}()
 
 // comparisonsPage is GET /comparisons, the page of GET
 // /api/v1/comparisons (same filter: status, game, cursor, limit).
@@ -379,7 +379,7 @@ func (s *Server) comparisonsPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	f := store.ComparisonFilter{Status: store.Status(c.Query("status")), Page: p}
+	f := gamequiv.ComparisonFilter{Status: gamequiv.Status(c.Query("status")), Page: p}
 	if f.GameID, err = queryInt(c, "game"); err != nil {
 		s.pageError(c, err)
 		return
@@ -392,9 +392,9 @@ func (s *Server) comparisonsPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	var choices []web.Member
+	var choices []gamequiv.Member
 	if gameQ != "" && f.GameID == 0 {
-		games, _, err := s.store.SearchGames(ctx, gameQ, store.Page{Limit: gameChoices + 1})
+		games, _, err := s.store.SearchGames(ctx, gameQ, gamequiv.Page{Limit: gameChoices + 1})
 		if err != nil {
 			s.pageError(c, err)
 			return
@@ -403,7 +403,7 @@ func (s *Server) comparisonsPage(c *gin.Context) {
 			f.GameID = games[0].ID
 		}
 		for _, g := range games {
-			choices = append(choices, web.Member{ID: g.ID, Name: g.Name})
+			choices = append(choices, gamequiv.Member{ID: g.ID, Name: g.Name})
 		}
 	}
 	cs, next, err := s.store.ListComparisons(ctx, f)
@@ -459,15 +459,15 @@ func (s *Server) comparisonPage(c *gin.Context) {
 		return
 	}
 	v := comparisonView(cmp)
-	v.CanCancel = store.MayChange(store.UserFromContext(ctx), cmp.Owner)
+	v.CanCancel = gamequiv.MayChange(gamequiv.UserFromContext(ctx), cmp.Owner)
 	progressDetail(&v, cmp, time.Now())
 	// The games are needed for their names, and once there is a mapping
 	// for their boards; a poll of a running comparison needs neither.
 	if c.GetHeader("HX-Request") == "" || v.Mapping != nil {
-		var games [2]*store.Game
+		var games [2]*gamequiv.Game
 		for i, id := range []int64{cmp.GameA, cmp.GameB} {
 			g, err := s.store.GetGame(ctx, id)
-			if err != nil && !isNotFound(err) {
+			if err != nil && !errors.Is(err, gamequiv.ErrNotFound) {
 				s.pageError(c, err)
 				return
 			}
@@ -508,7 +508,7 @@ func (s *Server) cancelComparisonPage(c *gin.Context) {
 		s.pageError(c, err)
 		return
 	}
-	if _, err := s.store.Cancel(c.Request.Context(), id); err != nil {
+	if _, err := s.comparisons.Cancel(c.Request.Context(), id); err != nil {
 		s.pageError(c, notFound(err, "comparison", id))
 		return
 	}
@@ -548,7 +548,7 @@ func (s *Server) renderCompareForm(c *gin.Context, status int, v web.CompareView
 		pick *web.Picker
 		id   int64
 	}{{&v.PickA, v.A.ID}, {&v.PickB, v.B.ID}} {
-		games, next, err := s.store.SearchGames(ctx, side.pick.Query, store.Page{Limit: pickerGames})
+		games, next, err := s.store.SearchGames(ctx, side.pick.Query, gamequiv.Page{Limit: pickerGames})
 		if err != nil {
 			s.pageError(c, err)
 			return
@@ -556,7 +556,7 @@ func (s *Server) renderCompareForm(c *gin.Context, status int, v web.CompareView
 		side.pick.More = next != 0
 		picked := false
 		for _, g := range games {
-			side.pick.Games = append(side.pick.Games, web.Member{ID: g.ID, Name: g.Name})
+			side.pick.Games = append(side.pick.Games, gamequiv.Member{ID: g.ID, Name: g.Name})
 			picked = picked || g.ID == side.id
 		}
 		if side.id != 0 && !picked {
@@ -567,7 +567,7 @@ func (s *Server) renderCompareForm(c *gin.Context, status int, v web.CompareView
 				return
 			}
 			if name, ok := names[side.id]; ok {
-				side.pick.Games = append([]web.Member{{ID: side.id, Name: name}}, side.pick.Games...)
+				side.pick.Games = append([]gamequiv.Member{{ID: side.id, Name: name}}, side.pick.Games...)
 			}
 		}
 	}
@@ -584,14 +584,11 @@ func (s *Server) submitComparisonPage(c *gin.Context) {
 		return
 	}
 	req, v, err := s.readCompareForm(c)
-	if err == nil {
-		err = req.validate()
-	}
 	if err != nil {
 		s.compareFormError(c, v, err)
 		return
 	}
-	cmp, _, err := s.submit(c.Request.Context(), req)
+	cmp, _, err := s.comparisons.Submit(c.Request.Context(), req)
 	if err != nil {
 		s.compareFormError(c, v, err)
 		return
@@ -612,13 +609,7 @@ func (s *Server) compareFormError(c *gin.Context, v web.CompareView, err error) 
 		c.Header("Retry-After", strconv.FormatInt(int64((retry+time.Second-1)/time.Second), 10))
 	}
 	v.Error = p.Detail
-	// submit and validate name the side: "game a: ...", "a.gdl: ...".
-	msg := err.Error()
-	for _, side := range []string{"a", "b"} {
-		if strings.HasPrefix(msg, "game "+side+":") || strings.HasPrefix(msg, side+".") || strings.HasPrefix(msg, side+":") {
-			v.Side = strings.ToUpper(side)
-		}
-	}
+	v.Side = strings.ToUpper(gamequiv.SideOf(err))
 	for _, e := range p.Errors {
 		v.Errors = append(v.Errors, web.FieldError{Line: e.Line, Col: e.Col, Message: e.Message})
 	}
@@ -638,7 +629,7 @@ const (
 
 // readCompareForm reads the comparison form into a request and into the
 // view that shows it again.
-func (s *Server) readCompareForm(c *gin.Context) (*comparisonRequest, web.CompareView, error) {
+func (s *Server) readCompareForm(c *gin.Context) (gamequiv.ComparisonRequest, web.CompareView, error) {
 	var v web.CompareView
 	r := c.Request
 	var err error
@@ -650,43 +641,43 @@ func (s *Server) readCompareForm(c *gin.Context) (*comparisonRequest, web.Compar
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, v, err
+			return gamequiv.ComparisonRequest{}, v, err
 		}
-		return nil, v, &Error{Code: CodeInvalid, Message: "cannot read the form", Err: err}
+		return gamequiv.ComparisonRequest{}, v, &Error{Code: CodeInvalid, Message: "cannot read the form", Err: err}
 	}
 	if r.MultipartForm != nil {
 		defer r.MultipartForm.RemoveAll()
 	}
 	v.TimeoutSeconds = strings.TrimSpace(r.PostFormValue("timeout_seconds"))
 
-	req := &comparisonRequest{}
+	var req gamequiv.ComparisonRequest
 	sides := []struct {
 		key  string
 		view *web.Side
-		ref  *gameRef
+		ref  *gamequiv.GameRef
 	}{{"a", &v.A, &req.A}, {"b", &v.B, &req.B}}
 	var first error
 	for _, sd := range sides {
 		if err := s.readSide(r, sd.key, sd.view, sd.ref); err != nil && first == nil {
-			first = err
+			first = &gamequiv.SideError{Side: sd.key, Err: err}
 		}
 	}
 	if first != nil {
-		return nil, v, first
+		return req, v, first
 	}
 	if v.TimeoutSeconds != "" {
 		secs, err := strconv.ParseInt(v.TimeoutSeconds, 10, 64)
 		if err != nil || secs <= 0 || secs > int64(24*time.Hour/time.Second) {
-			return nil, v, errorf(CodeInvalid, "time limit %q: want a whole number of seconds between 1 and 86400", v.TimeoutSeconds)
+			return req, v, errorf(CodeInvalid, "time limit %q: want a whole number of seconds between 1 and 86400", v.TimeoutSeconds)
 		}
-		req.Limits = &JobLimits{TimeoutMs: secs * 1000}
+		req.Limits = &gamequiv.JobLimits{TimeoutMs: secs * 1000}
 	}
 	return req, v, nil
 }
 
 // readSide reads one side of the comparison form: a stored game, or a
 // description pasted or uploaded.
-func (s *Server) readSide(r *http.Request, key string, v *web.Side, ref *gameRef) error {
+func (s *Server) readSide(r *http.Request, key string, v *web.Side, ref *gamequiv.GameRef) error {
 	v.Name = r.PostFormValue(key + fieldName)
 	v.GDL = r.PostFormValue(key + fieldGDL)
 	if raw := strings.TrimSpace(r.PostFormValue(key + fieldID)); raw != "" {
@@ -715,7 +706,7 @@ func (s *Server) readSide(r *http.Request, key string, v *web.Side, ref *gameRef
 	case v.ID != 0 && (upload != nil || pasted):
 		return errorf(CodeInvalid, "game %s: pick a stored game or give a description, not both", upper)
 	case v.ID != 0:
-		*ref = gameRef{ID: v.ID, set: true}
+		*ref = gamequiv.GameRef{ID: v.ID}
 		return nil
 	case upload == nil && !pasted:
 		return errorf(CodeInvalid, "game %s: pick a stored game or give a description", upper)
@@ -727,7 +718,7 @@ func (s *Server) readSide(r *http.Request, key string, v *web.Side, ref *gameRef
 			v.Name = strings.TrimSuffix(path.Base(uploadName), path.Ext(uploadName))
 		}
 	}
-	*ref = gameRef{Inline: &gameRequest{Name: v.Name, GDL: gdl}, set: true}
+	*ref = gamequiv.GameRef{Inline: &gamequiv.GameUpload{Name: v.Name, GDL: []byte(gdl)}}
 	return nil
 }
 
@@ -748,18 +739,9 @@ func readUpload(fh *multipart.FileHeader, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// classView is a class for the pages.
-func classView(cl *store.Class) web.Class {
-	v := web.Class{ID: cl.ID, Representative: cl.Representative, CreatedAt: cl.CreatedAt, Members: make([]web.Member, len(cl.Members))}
-	for i, m := range cl.Members {
-		v.Members[i] = web.Member{ID: m.ID, Name: m.Name}
-	}
-	return v
-}
-
 // gameView is a game for the pages. Its stats are the document addGame
 // stored; one that does not decode shows as empty.
-func gameView(g *store.Game) web.Game {
+func gameView(g *gamequiv.Game) web.Game {
 	v := web.Game{
 		ID:            g.ID,
 		Name:          g.Name,
@@ -775,7 +757,7 @@ func gameView(g *store.Game) web.Game {
 	return v
 }
 
-func comparisonViews(cs []store.Comparison) []web.Comparison {
+func comparisonViews(cs []gamequiv.Comparison) []web.Comparison {
 	out := make([]web.Comparison, len(cs))
 	for i := range cs {
 		out[i] = comparisonView(&cs[i])
@@ -785,7 +767,7 @@ func comparisonViews(cs []store.Comparison) []web.Comparison {
 
 // comparisonView is a comparison for the pages: status and progress as
 // the JSON API reports them (newComparisonJSON), and the report.
-func comparisonView(cmp *store.Comparison) web.Comparison {
+func comparisonView(cmp *gamequiv.Comparison) web.Comparison {
 	j := newComparisonJSON(cmp)
 	v := web.Comparison{
 		ID:              j.ID,

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/web"
 )
 
@@ -88,7 +88,7 @@ func (s *Server) login(c *gin.Context) {
 	u, err := s.store.Authenticate(c.Request.Context(), secret)
 	if err != nil {
 		status, msg := http.StatusUnauthorized, "this token is unknown or revoked"
-		if !errors.Is(err, store.ErrNotFound) {
+		if !errors.Is(err, gamequiv.ErrNotFound) {
 			p, _ := problemFor(err)
 			status, msg = p.Status, p.Detail
 		}
@@ -147,11 +147,7 @@ func (s *Server) renameGamePage(c *gin.Context) {
 		return
 	}
 	name := c.PostForm("name")
-	req := renameRequest{Name: &name}
-	if name, err = req.validate(); err == nil {
-		_, err = s.store.RenameGame(c.Request.Context(), id, name)
-	}
-	if err != nil {
+	if _, err := s.games.RenameGame(c.Request.Context(), id, name); err != nil {
 		s.pageError(c, notFound(err, "game", id))
 		return
 	}
@@ -174,7 +170,7 @@ func (s *Server) deleteGamePage(c *gin.Context) {
 		s.pageError(c, errorf(CodeInvalid, "tick the box to confirm the deletion"))
 		return
 	}
-	if err := s.store.DeleteGame(c.Request.Context(), id); err != nil {
+	if err := s.games.DeleteGame(c.Request.Context(), id); err != nil {
 		s.pageError(c, notFound(err, "game", id))
 		return
 	}

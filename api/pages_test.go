@@ -561,6 +561,14 @@ func TestCompareForm(t *testing.T) {
 			},
 		},
 		{
+			// The side of an error comes from its type, not its text: this
+			// message names the game "foo", not the side.
+			name:   "ErrNULInB",
+			parts:  []formPart{{name: "a_gdl", value: buttonsGDL}, {name: "b_name", value: "foo"}, {name: "b_gdl", value: "(role x)\x00"}},
+			status: http.StatusUnprocessableEntity,
+			want:   []string{"(game B)", "foo:1:9: invalid control character U&#43;0000"},
+		},
+		{
 			name:   "ErrUnknownGame",
 			parts:  []formPart{{name: "a_id", value: "98"}, {name: "b_id", value: "99"}},
 			status: http.StatusNotFound,

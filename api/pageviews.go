@@ -12,9 +12,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/board"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/web"
 )
 
@@ -23,7 +23,7 @@ import (
 
 // namedComparisons is comparisonViews with the names of the games, read
 // in one query.
-func (s *Server) namedComparisons(ctx context.Context, cs []store.Comparison) ([]web.Comparison, error) {
+func (s *Server) namedComparisons(ctx context.Context, cs []gamequiv.Comparison) ([]web.Comparison, error) {
 	out := comparisonViews(cs)
 	now := time.Now()
 	for i := range cs {
@@ -63,14 +63,14 @@ func queryText(c *gin.Context, name string) (string, error) {
 // progressDetail adds what the pages show beyond the API's progress: the
 // step and sub-progress of the phase, the time spent, and whether the
 // worker's lease ran out (the worker died; the job waits for a new one).
-func progressDetail(v *web.Comparison, c *store.Comparison, now time.Time) {
+func progressDetail(v *web.Comparison, c *gamequiv.Comparison, now time.Time) {
 	switch {
-	case c.Status == store.StatusRunning && !c.StartedAt.IsZero():
+	case c.Status == gamequiv.StatusRunning && !c.StartedAt.IsZero():
 		v.Elapsed = web.FormatDuration(now.Sub(c.StartedAt))
 	case c.Status.Final() && !c.StartedAt.IsZero() && !c.FinishedAt.IsZero():
 		v.Elapsed = web.FormatDuration(c.FinishedAt.Sub(c.StartedAt))
 	}
-	if c.Status != store.StatusRunning {
+	if c.Status != gamequiv.StatusRunning {
 		return
 	}
 	if !c.LeaseUntil.IsZero() && now.After(c.LeaseUntil) {
@@ -240,7 +240,7 @@ func (s *Server) symmetryProblem(c *gin.Context, err error) (msg, hint string) {
 	case CodeLimit:
 		return p.Detail, "The game is beyond a limit of the server. Run `gamequiv symmetries` on the command line with larger limits (see `gamequiv symmetries -h`)."
 	case CodeUnavailable:
-		return fmt.Sprintf("The computation did not finish within the %v a page request may take.", s.limits.RequestTimeout),
+		return fmt.Sprintf("The computation did not finish within the %v a page request may take.", s.computeTimeout),
 			"Try again when the server is less busy, or run `gamequiv symmetries` on the command line, which has no request time limit."
 	case CodeInternal:
 		s.log.LogAttrs(c.Request.Context(), slog.LevelError, "symmetries on a page",

@@ -8,12 +8,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gin-gonic/gin"
-
-	"github.com/gamequiv/gamequiv/grounding"
-	"github.com/gamequiv/gamequiv/store"
 )
 
 // decode reads the request body as one JSON value into v, rejecting
@@ -78,19 +75,19 @@ func queryInt(c *gin.Context, name string) (int64, error) {
 }
 
 // page parses the limit and cursor query parameters.
-func page(c *gin.Context) (store.Page, error) {
+func page(c *gin.Context) (gamequiv.Page, error) {
 	limit, err := queryInt(c, "limit")
 	if err != nil {
-		return store.Page{}, err
+		return gamequiv.Page{}, err
 	}
-	if limit > store.MaxPageLimit {
-		return store.Page{}, errorf(CodeInvalid, "query parameter limit=%d: at most %d", limit, store.MaxPageLimit)
+	if limit > gamequiv.MaxPageLimit {
+		return gamequiv.Page{}, errorf(CodeInvalid, "query parameter limit=%d: at most %d", limit, gamequiv.MaxPageLimit)
 	}
 	cursor, err := queryInt(c, "cursor")
 	if err != nil {
-		return store.Page{}, err
+		return gamequiv.Page{}, err
 	}
-	return store.Page{Limit: int(limit), Cursor: cursor}, nil
+	return gamequiv.Page{Limit: int(limit), Cursor: cursor}, nil
 }
 
 // listJSON is a page of a list.
@@ -105,28 +102,4 @@ func newList[T any](items []T, next int64) listJSON[T] {
 		items = []T{}
 	}
 	return listJSON[T]{Items: items, NextCursor: next}
-}
-
-// checkGDLText rejects game description text that JSON can carry but the
-// store and the parser cannot take as GDL: an empty text, a NUL, and U+FFFD,
-// which is what the JSON decoder makes of bytes that are not UTF-8. The
-// error is a positioned *grounding.Error, so it answers 422 invalid_gdl with
-// line and col like any other error in a description.
-func checkGDLText(name, gdl string) error {
-	if strings.TrimSpace(gdl) == "" {
-		return &grounding.Error{File: name, Pos: grounding.Pos{Line: 1, Col: 1},
-			Msg: "empty game description: no roles: the description has no (role ...) facts"}
-	}
-	at := func(i int, msg string) error {
-		line := 1 + strings.Count(gdl[:i], "\n")
-		col := i - strings.LastIndexByte(gdl[:i], '\n')
-		return &grounding.Error{File: name, Pos: grounding.Pos{Line: line, Col: col}, Msg: msg}
-	}
-	if i := strings.IndexByte(gdl, 0); i >= 0 {
-		return at(i, "invalid control character U+0000")
-	}
-	if i := strings.IndexRune(gdl, utf8.RuneError); i >= 0 {
-		return at(i, "invalid UTF-8 byte sequence (read as U+FFFD): a description must be UTF-8")
-	}
-	return nil
 }

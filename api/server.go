@@ -3,8 +3,10 @@
 // health and readiness probes and Prometheus metrics, built on gin; and the
 // browser pages of package web at every other path (pages.go).
 //
-// Every handler decodes and validates its input, makes one call into the
-// store or equiv, and encodes the answer; every error goes through one
+// Every handler decodes its input, makes one call into the domain (the
+// service layer, package service, for uploads, submissions, symmetries,
+// renames, deletions and cancels; the storage interfaces of package
+// gamequiv for reads), and encodes the answer; every error goes through one
 // mapping (errors.go) to an application/problem+json document with a
 // stable code. Access control (access.go, off by default) authenticates
 // API tokens and the pages' session cookie and puts the user in the
@@ -20,7 +22,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime"
 	"strings"
 	"time"
 
@@ -28,36 +29,31 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/time/rate"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv/service"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // BasePath is the prefix of every API route.
 const BasePath = "/api/v1"
 
 // Store is what the API needs from the database; *store.DB implements it.
+// The API reads through it and hands it to the service layer, which
+// makes every change.
 type Store interface {
-	store.Games
-	store.Classes
-	store.Comparisons
-	store.Symmetries
-	store.Search
-	store.Tokens
+	gamequiv.Games
+	gamequiv.Classes
+	gamequiv.Comparisons
+	gamequiv.Symmetries
+	gamequiv.Search
+	gamequiv.Tokens
 	// Ready reports whether the database answers and is migrated.
 	Ready(ctx context.Context) error
 }
 
-var _ Store = (*store.DB)(nil)
-
-// Defaults of Limits.
-const (
-	DefaultMaxBody         = 4 << 20
-	DefaultMaxGDL          = 1 << 20
-	DefaultRequestTimeout  = 60 * time.Second
-	DefaultQueueRetryAfter = 10 * time.Second
-	DefaultMaxNameLen      = 200
-	DefaultBusyRetryAfter  = 2 * time.Second
-)
+// DefaultMaxBody is the default of Limits.MaxBody.
+const DefaultMaxBody = 4 << 20
 
 // Limits bounds the work the API accepts. The zero value of each field is
 // its documented default.
@@ -65,23 +61,16 @@ type Limits struct {
 	// MaxBody caps request bodies in bytes; 0 means DefaultMaxBody. A
 	// larger body gets 413.
 	MaxBody int64
-	// MaxGDL caps the text of one game description in bytes (an upload or
-	// an inline game of a comparison); 0 means DefaultMaxGDL. A longer
-	// text gets 413.
-	MaxGDL int64
-	// MaxQueue is the number of queued comparisons at which submissions get
-	// 429; 0 means no limit.
-	MaxQueue int64
-	// QueueRetryAfter is the Retry-After of a 429 for a full queue; 0 means
-	// DefaultQueueRetryAfter.
+	// MaxGDL, MaxQueue, QueueRetryAfter and Game are those of the service
+	// layer (service.Limits, whose defaults the zero values mean): a
+	// longer text gets 413, a full queue 429.
+	MaxGDL          int64
+	MaxQueue        int64
 	QueueRetryAfter time.Duration
-	// Game bounds the grounding of uploaded games (which validates them)
-	// and the symmetry computations. Its Timeout is unused: see
-	// RequestTimeout.
-	Game equiv.Limits
+	Game            equiv.Limits
 	// RequestTimeout bounds the work done inside one request (grounding an
-	// upload, computing symmetries); 0 means DefaultRequestTimeout. Past it
-	// the request gets 503.
+	// upload, computing symmetries): service.Limits.ComputeTimeout (0 means
+	// service.DefaultComputeTimeout). Past it an upload gets 503.
 	RequestTimeout time.Duration
 	// MaxBatch caps the games of one POST /games/batch; 0 means
 	// DefaultMaxBatch.
@@ -94,9 +83,9 @@ type Limits struct {
 	// only place that sees their progress); 0 means DefaultWaitInterval.
 	WaitInterval time.Duration
 	// MaxConcurrentCompute bounds the requests grounding games or computing
-	// symmetries at the same time (and so their memory); 0 means
-	// GOMAXPROCS. A request past it does not wait: it gets 429 busy with
-	// Retry-After BusyRetryAfter (0 means DefaultBusyRetryAfter).
+	// symmetries at the same time (service.Limits.MaxHeavy). A request
+	// past it does not wait: it gets 429 busy with Retry-After
+	// BusyRetryAfter.
 	MaxConcurrentCompute int
 	BusyRetryAfter       time.Duration
 	// RateLimit is the sustained rate of POST and DELETE requests allowed
@@ -133,15 +122,6 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxBody <= 0 {
 		l.MaxBody = DefaultMaxBody
 	}
-	if l.MaxGDL <= 0 {
-		l.MaxGDL = DefaultMaxGDL
-	}
-	if l.QueueRetryAfter <= 0 {
-		l.QueueRetryAfter = DefaultQueueRetryAfter
-	}
-	if l.RequestTimeout <= 0 {
-		l.RequestTimeout = DefaultRequestTimeout
-	}
 	if l.MaxBatch <= 0 {
 		l.MaxBatch = DefaultMaxBatch
 	}
@@ -150,12 +130,6 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.WaitInterval <= 0 {
 		l.WaitInterval = DefaultWaitInterval
-	}
-	if l.MaxConcurrentCompute <= 0 {
-		l.MaxConcurrentCompute = runtime.GOMAXPROCS(0)
-	}
-	if l.BusyRetryAfter <= 0 {
-		l.BusyRetryAfter = DefaultBusyRetryAfter
 	}
 	if l.RateBurst <= 0 {
 		l.RateBurst = max(1, int(2*l.RateLimit))
@@ -174,7 +148,20 @@ type Deps struct {
 	Access Access
 	// Metrics, if not nil, records HTTP metrics and is served at /metrics
 	// (with the queue gauges registered by the caller).
-	Metrics *Metrics
+	Metrics *telemetry.Metrics
+}
+
+// serviceLimits are the limits of the service layer among l.
+func (l Limits) serviceLimits() service.Limits {
+	return service.Limits{
+		MaxGDL:          l.MaxGDL,
+		MaxQueue:        l.MaxQueue,
+		QueueRetryAfter: l.QueueRetryAfter,
+		Game:            l.Game,
+		ComputeTimeout:  l.RequestTimeout,
+		MaxHeavy:        l.MaxConcurrentCompute,
+		BusyRetryAfter:  l.BusyRetryAfter,
+	}
 }
 
 // Server is the HTTP handler of the API.
@@ -183,13 +170,15 @@ type Server struct {
 	log      *slog.Logger
 	limits   Limits
 	access   Access
-	metrics  *Metrics
+	metrics  *telemetry.Metrics
 	limiters *clientLimiters
-	compute  chan struct{}
-	// symFlight holds the symmetry computations running, by game: a
-	// second request for the same game waits for the first's answer.
-	symFlight flight
-	router    *gin.Engine
+	// games and comparisons are the service layer: every change goes
+	// through them.
+	games       gamequiv.GameService
+	comparisons gamequiv.ComparisonService
+	// computeTimeout bounds the heavy work of one request (the service's).
+	computeTimeout time.Duration
+	router         *gin.Engine
 	// pages routes the browser pages: every path outside the API.
 	pages *gin.Engine
 }
@@ -212,7 +201,13 @@ func newServer(d Deps) *Server {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.log = slog.New(LogHandler(s.log.Handler()))
-	s.compute = make(chan struct{}, s.limits.MaxConcurrentCompute)
+	svc := service.New(service.Config{
+		Store:        d.Store,
+		Limits:       s.limits.serviceLimits(),
+		Log:          s.log,
+		OnSymmetries: s.metrics.ObserveSymmetries,
+	})
+	s.games, s.comparisons, s.computeTimeout = svc, svc, svc.Limits().ComputeTimeout
 	if s.limits.RateLimit > 0 {
 		s.limiters = newClientLimiters(rate.Limit(s.limits.RateLimit), s.limits.RateBurst)
 	}

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -22,48 +21,12 @@ import (
 // (FOR UPDATE on PostgreSQL; SQLite's transactions hold the write lock).
 var lockUpdate = clause.Locking{Strength: "UPDATE"}
 
-// User is the person a request acts for: the holder of an API token.
-type User struct {
-	// Name is the token's name; games and comparisons record it as their
-	// owner. Empty for an anonymous reader.
-	Name string
-	// Admin may rename, delete and cancel what others own.
-	Admin bool
-}
-
-// userKey is the context key of the User.
-type userKey struct{}
-
-// NewContextWithUser returns a context that carries u. The store records
-// u.Name as the owner of the games and comparisons created under it, and
-// lets only the owner or an admin rename or delete a game or cancel a
-// comparison: with another user, or an anonymous one (empty Name), those
-// calls return ErrForbidden. A context without a user (access control
-// off, or the server's own workers) may do everything.
-func NewContextWithUser(ctx context.Context, u *User) context.Context {
-	return context.WithValue(ctx, userKey{}, u)
-}
-
-// UserFromContext returns the user that ctx carries, or nil.
-func UserFromContext(ctx context.Context) *User {
-	u, _ := ctx.Value(userKey{}).(*User)
-	return u
-}
-
 // ownerOf is the owner to record for rows created under ctx (nil: none).
 func ownerOf(ctx context.Context) *string {
 	if u := UserFromContext(ctx); u != nil {
 		return ptr(u.Name)
 	}
 	return nil
-}
-
-// MayChange reports whether the user u may rename, delete or cancel a row
-// owned by owner (empty: stored without an owner): always without a user
-// (nil), else if u is an admin or owns the row. An anonymous user (empty
-// Name) owns nothing.
-func MayChange(u *User, owner string) bool {
-	return u == nil || u.Admin || (u.Name != "" && owner == u.Name)
 }
 
 // authorize returns ErrForbidden unless the user of ctx may change a row
@@ -76,36 +39,6 @@ func authorize(ctx context.Context, owner *string) error {
 		return fmt.Errorf("only an admin may change what was stored without an owner: %w", ErrForbidden)
 	}
 	return fmt.Errorf("owned by %q: %w", *owner, ErrForbidden)
-}
-
-// Tokens stores the API tokens of access control.
-type Tokens interface {
-	// CreateToken makes a new token for the user name and returns it with
-	// its secret, which is not stored and cannot be shown again.
-	CreateToken(ctx context.Context, name string, admin bool) (t *Token, secret string, err error)
-	// ListTokens returns every token, revoked ones too, in id order.
-	ListTokens(ctx context.Context) ([]Token, error)
-	// RevokeToken revokes one token.
-	RevokeToken(ctx context.Context, id int64) (*Token, error)
-	// RevokeUserTokens revokes every token of a user and returns how many
-	// it revoked.
-	RevokeUserTokens(ctx context.Context, name string) (int64, error)
-	// Authenticate returns the user of a valid (known, not revoked) token
-	// secret.
-	Authenticate(ctx context.Context, secret string) (*User, error)
-}
-
-var _ Tokens = (*DB)(nil)
-
-// Token is a stored API token, without its secret.
-type Token struct {
-	ID    int64
-	Name  string
-	Admin bool
-	// CreatedAt is the creation time; RevokedAt the revocation time, zero
-	// while the token is valid.
-	CreatedAt time.Time
-	RevokedAt time.Time
 }
 
 // Token secrets are TokenPrefix and the unpadded base64url of

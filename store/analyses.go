@@ -11,31 +11,6 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// Analyses keeps the classifier's analysis of each game: computed once,
-// stored, read back instead of computed again.
-type Analyses interface {
-	// PutGameAnalysis stores the analysis document of a game and its class
-	// keys at once.
-	PutGameAnalysis(ctx context.Context, gameID int64, keys Analysis, doc GameAnalysis) error
-	// GetGameAnalysis returns the stored analysis document of a game.
-	GetGameAnalysis(ctx context.Context, gameID int64) (*GameAnalysis, error)
-	// AwaitingClass returns one page of the games awaiting a class.
-	AwaitingClass(ctx context.Context, p Page) (games []Game, next int64, err error)
-	// ClassedWithoutAnalysis returns up to limit games that have a class
-	// but no stored analysis, with their GDL text.
-	ClassedWithoutAnalysis(ctx context.Context, limit int) ([]Game, error)
-}
-
-// GameAnalysis is a stored analysis of a game.
-type GameAnalysis struct {
-	// Doc is the analysis as a JSON document (equiv.Analysis).
-	Doc json.RawMessage
-	// HasGraph says that Doc holds the graph part (graph invariants and
-	// canonical certificate), not only the ground sizes.
-	HasGraph  bool
-	UpdatedAt time.Time
-}
-
 // gameAnalysisRow is a row of game_analyses.
 type gameAnalysisRow struct {
 	GameID    int64     `gorm:"column:game_id;primaryKey;autoIncrement:false"`
@@ -54,7 +29,7 @@ func (gameAnalysisRow) TableName() string { return "game_analyses" }
 // JSON.
 func (db *DB) PutGameAnalysis(ctx context.Context, gameID int64, keys Analysis, doc GameAnalysis) error {
 	op := fmt.Sprintf("put analysis of game %d", gameID)
-	if err := keys.check(); err != nil {
+	if err := checkAnalysis(keys); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	j, err := jsonArg(doc.Doc, "")
@@ -108,7 +83,7 @@ func (db *DB) GetGameAnalysis(ctx context.Context, gameID int64) (*GameAnalysis,
 // games it is already placing.
 func (db *DB) AwaitingClass(ctx context.Context, p Page) ([]Game, int64, error) {
 	const op = "games awaiting class"
-	limit, err := p.limit()
+	limit, err := pageLimit(p)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
@@ -132,7 +107,7 @@ func (db *DB) AwaitingClass(ctx context.Context, p Page) ([]Game, int64, error) 
 // analysis, or classified before the analyses were stored.
 func (db *DB) ClassedWithoutAnalysis(ctx context.Context, limit int) ([]Game, error) {
 	const op = "classed games without analysis"
-	n, err := Page{Limit: limit}.limit()
+	n, err := pageLimit(Page{Limit: limit})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}

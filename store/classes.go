@@ -18,7 +18,7 @@ import (
 // representative.
 func (db *DB) CandidateClasses(ctx context.Context, a Analysis) ([]Class, error) {
 	const op = "candidate classes"
-	if err := a.check(); err != nil {
+	if err := checkAnalysis(a); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	q := db.read(ctx).Model(&gameRow{}).Distinct("class_id").
@@ -164,7 +164,7 @@ func (db *DB) GetClass(ctx context.Context, id int64) (*Class, error) {
 // id order; next is the cursor of the following page, 0 after the last.
 func (db *DB) ListClasses(ctx context.Context, p Page) ([]Class, int64, error) {
 	const op = "list classes"
-	limit, err := p.limit()
+	limit, err := pageLimit(p)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}

@@ -129,13 +129,13 @@ func (db *DB) GetComparison(ctx context.Context, id int64) (*Comparison, error) 
 // the following page, 0 after the last.
 func (db *DB) ListComparisons(ctx context.Context, f ComparisonFilter) ([]Comparison, int64, error) {
 	const op = "list comparisons"
-	limit, err := f.limit()
+	limit, err := pageLimit(f.Page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
 	q := db.read(ctx).Select(comparisonListColumns)
 	if f.Status != "" {
-		if !f.Status.valid() {
+		if !f.Status.Valid() {
 			return nil, 0, fmt.Errorf("%s: unknown status %q: %w", op, f.Status, ErrInvalid)
 		}
 		q = q.Where("status = ?", f.Status)

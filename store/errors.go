@@ -8,27 +8,6 @@ import (
 	"gorm.io/gorm"
 )
 
-// Errors of the store. Every error a method returns satisfies errors.Is with
-// at most one of them; anything else is an internal error (or the context's
-// error, which is wrapped so that errors.Is(err, context.Canceled) works).
-var (
-	// ErrNotFound: the row, or a row it refers to, does not exist.
-	ErrNotFound = errors.New("store: not found")
-	// ErrConflict: a unique key is taken, or the row is in a state that does
-	// not allow the change (cancelling a finished comparison, placing a game
-	// that already has a class in another one).
-	ErrConflict = errors.New("store: conflict")
-	// ErrLeaseLost: the worker no longer owns the running comparison (its
-	// lease ended and another worker claimed it, or it has finished).
-	ErrLeaseLost = errors.New("store: lease lost")
-	// ErrForbidden: the user of the context (NewContextWithUser) may not
-	// change the row: it is neither its owner nor an admin.
-	ErrForbidden = errors.New("store: forbidden")
-	// ErrInvalid: an argument is malformed (invalid JSON or UTF-8, an
-	// unknown status, a negative cursor).
-	ErrInvalid = errors.New("store: invalid argument")
-)
-
 // sentinels are the errors that pass through translate unchanged.
 var sentinels = []error{ErrNotFound, ErrConflict, ErrLeaseLost, ErrForbidden, ErrInvalid}
 

@@ -1,40 +1,19 @@
 package store
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gamequiv/gamequiv"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
 
 // gameListColumns are the columns of a game in lists: all but gdl.
 var gameListColumns = []string{"id", "name", "sha256", "stats", "certificate", "invariants", "analyzed_at", "class_id", "error", "owner", "created_at"}
-
-// NormalizeLineEndings returns gdl with every CRLF and every lone CR
-// replaced by LF, so that one text saved on Windows, on Unix or read in
-// Python's text mode is one game. It returns gdl itself when it has no CR.
-func NormalizeLineEndings(gdl []byte) []byte {
-	if bytes.IndexByte(gdl, '\r') < 0 {
-		return gdl
-	}
-	out := bytes.ReplaceAll(gdl, []byte("\r\n"), []byte("\n"))
-	return bytes.ReplaceAll(out, []byte("\r"), []byte("\n"))
-}
-
-// ContentSHA256 is the content hash of a game description: the lower-case
-// hex SHA-256 of the text after NormalizeLineEndings. Games are
-// deduplicated by it, and a client can compute it to look a text up.
-func ContentSHA256(gdl []byte) string {
-	sum := sha256.Sum256(NormalizeLineEndings(gdl))
-	return hex.EncodeToString(sum[:])
-}
 
 // CreateGame stores a game and reports whether it is new. The text is
 // stored with its line endings made LF (NormalizeLineEndings), and games
@@ -146,7 +125,7 @@ func (db *DB) ListGames(ctx context.Context, p Page) ([]Game, int64, error) {
 // the following page, 0 after the last one.
 func (db *DB) FindGames(ctx context.Context, f GameFilter) ([]Game, int64, error) {
 	const op = "list games"
-	limit, err := f.limit()
+	limit, err := pageLimit(f.Page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
@@ -155,7 +134,7 @@ func (db *DB) FindGames(ctx context.Context, f GameFilter) ([]Game, int64, error
 	}
 	q := db.read(ctx).Select(gameListColumns).Where("id > ?", f.Cursor)
 	if f.SHA256 != "" {
-		if !isSHA256(f.SHA256) {
+		if !gamequiv.IsContentSHA256(f.SHA256) {
 			return nil, 0, fmt.Errorf("%s: sha256 %.70q: want 64 lower-case hex digits: %w", op, f.SHA256, ErrInvalid)
 		}
 		q = q.Where("sha256 = ?", f.SHA256)
@@ -216,25 +195,12 @@ func asciiLower(s string) string {
 	}, s)
 }
 
-// isSHA256 reports whether s is 64 lower-case hex digits.
-func isSHA256(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // SetGameAnalysis records the class keys of a game, replacing earlier ones.
 // a.Invariants must not be empty; a.Certificate may be. Both are at most
 // MaxKeyLen bytes. A game that cannot be analysed gets SetGameError.
 func (db *DB) SetGameAnalysis(ctx context.Context, gameID int64, a Analysis) error {
 	op := fmt.Sprintf("set analysis of game %d", gameID)
-	if err := a.check(); err != nil {
+	if err := checkAnalysis(a); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	res := db.conn(ctx).Model(&gameRow{}).Where("id = ?", gameID).Updates(map[string]any{
@@ -260,7 +226,7 @@ func (db *DB) SetGameError(ctx context.Context, gameID int64, msg string) error 
 // that have neither a class nor an error, oldest first, with their GDL.
 func (db *DB) GamesAwaitingClass(ctx context.Context, limit int) ([]Game, error) {
 	const op = "games awaiting class"
-	n, err := Page{Limit: limit}.limit()
+	n, err := pageLimit(Page{Limit: limit})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -276,8 +242,8 @@ func (db *DB) GamesAwaitingClass(ctx context.Context, limit int) ([]Game, error)
 	return games, nil
 }
 
-// check validates the keys of an analysis.
-func (a Analysis) check() error {
+// checkAnalysis validates the keys of an analysis.
+func checkAnalysis(a Analysis) error {
 	switch {
 	case len(a.Certificate) > MaxKeyLen || len(a.Invariants) > MaxKeyLen:
 		return fmt.Errorf("class key longer than %d bytes: %w", MaxKeyLen, ErrInvalid)
@@ -310,8 +276,8 @@ func jsonArg(raw json.RawMessage, def string) (jsonText, error) {
 	return jsonText(raw), nil
 }
 
-// limit returns the page size to query, or ErrInvalid.
-func (p Page) limit() (int, error) {
+// pageLimit returns the page size to query, or ErrInvalid.
+func pageLimit(p Page) (int, error) {
 	switch {
 	case p.Cursor < 0 || p.Limit < 0:
 		return 0, fmt.Errorf("negative limit or cursor: %w", ErrInvalid)

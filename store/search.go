@@ -6,19 +6,6 @@ import (
 	"strings"
 )
 
-// Search finds games and classes by name, for the pickers and lists of
-// the web pages.
-type Search interface {
-	// GameNames returns the names of the games with the given ids.
-	GameNames(ctx context.Context, ids []int64) (map[int64]string, error)
-	// SearchGames returns games whose name contains q, ascending id.
-	SearchGames(ctx context.Context, q string, p Page) (games []Game, next int64, err error)
-	// SearchClasses returns classes with a member whose name contains q.
-	SearchClasses(ctx context.Context, q string, p Page) (classes []Class, next int64, err error)
-}
-
-var _ Search = (*DB)(nil)
-
 // MaxNameIDs bounds the ids of one GameNames call.
 const MaxNameIDs = 1000
 
@@ -58,7 +45,7 @@ const nameMatch = `LOWER(name) LIKE ? ESCAPE '\'`
 // matches every game, like ListGames.
 func (db *DB) SearchGames(ctx context.Context, q string, p Page) ([]Game, int64, error) {
 	const op = "search games"
-	limit, err := p.limit()
+	limit, err := pageLimit(p)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}
@@ -85,7 +72,7 @@ func (db *DB) SearchGames(ctx context.Context, q string, p Page) ([]Game, int64,
 // their members; an empty q matches every class, like ListClasses.
 func (db *DB) SearchClasses(ctx context.Context, q string, p Page) ([]Class, int64, error) {
 	const op = "search classes"
-	limit, err := p.limit()
+	limit, err := pageLimit(p)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", op, err)
 	}

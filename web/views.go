@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/gamequiv/gamequiv"
 )
 
 // HomeView is the data of PageHome.
@@ -13,78 +15,19 @@ type HomeView struct {
 	Recent []Comparison
 }
 
-// Member is a game of a class.
-type Member struct {
-	ID   int64
-	Name string
-}
-
-// Class is an equivalence class of stored games.
-type Class struct {
-	ID int64
-	// Representative is the game new games are compared with.
-	Representative int64
-	// Members are the games of the class in ascending id order.
-	Members   []Member
-	CreatedAt time.Time
-}
-
-// RepresentativeName is the name of the class's representative.
-func (c Class) RepresentativeName() string {
-	for _, m := range c.Members {
-		if m.ID == c.Representative {
-			return m.Name
-		}
-	}
-	return ""
-}
-
 // ClassesView is the data of PageClasses.
 type ClassesView struct {
 	// Query is the search in effect: classes with a game whose name
 	// contains it.
 	Query   string
-	Classes []Class
+	Classes []gamequiv.Class
 	// Next is the cursor of the following page, 0 on the last page.
 	Next int64
 }
 
 // ClassView is the data of PageClass.
 type ClassView struct {
-	Class Class
-}
-
-// GameStats is the size of a grounded game, as the API reports it.
-type GameStats struct {
-	Roles        []string       `json:"roles"`
-	Propositions int            `json:"propositions"`
-	Actions      map[string]int `json:"actions"`
-	Functions    int            `json:"functions"`
-	CircuitNodes int            `json:"circuit_nodes"`
-}
-
-// RoleCount is the number of actions of one role.
-type RoleCount struct {
-	Role  string
-	Count int
-}
-
-// ActionCounts returns the action count of each role in role order.
-func (s GameStats) ActionCounts() []RoleCount {
-	out := make([]RoleCount, 0, len(s.Roles))
-	for _, r := range s.Roles {
-		out = append(out, RoleCount{Role: r, Count: s.Actions[r]})
-	}
-	return out
-}
-
-// TotalActions returns the number of actions of all roles.
-func (s GameStats) TotalActions() int {
-	n := 0
-	for _, c := range s.Actions {
-		n += c
-	}
-	return n
+	Class gamequiv.Class
 }
 
 // Game is a stored game.
@@ -92,7 +35,7 @@ type Game struct {
 	ID     int64
 	Name   string
 	SHA256 string
-	Stats  GameStats
+	Stats  gamequiv.GameStats
 	// ClassID is the game's equivalence class, 0 while it has none.
 	ClassID int64
 	// AnalysisError says why the game could not be placed in a class.
@@ -312,7 +255,7 @@ type ComparisonsView struct {
 	// it matches when they are several (MoreChoices: more than listed) or
 	// none.
 	GameQuery   string
-	GameChoices []Member
+	GameChoices []gamequiv.Member
 	MoreChoices bool
 	// Statuses are the choices of the status filter.
 	Statuses []string
@@ -348,7 +291,7 @@ type Picker struct {
 	// Query is the search; Games the games whose name contains it; More
 	// says there are more than listed.
 	Query string
-	Games []Member
+	Games []gamequiv.Member
 	More  bool
 }
 

@@ -1,8 +1,9 @@
 // Package web holds the browser interface of gamequiv: server-rendered HTML
 // templates and the static files they use (a stylesheet and htmx), embedded
 // in the binary. It renders views and serves files and nothing else: the
-// api package routes the pages, fills the views from the same store and
-// equiv calls its JSON handlers make, and passes them to Render.
+// api package routes the pages, fills the views (of the domain types of
+// package gamequiv) from the same calls its JSON handlers make, and passes
+// them to Render.
 //
 // Templates are html/template, so every value is escaped for its context.
 // htmx (htmx.org 2.0.11, vendored in static/ with its license) polls a

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/web"
 )
 
@@ -36,18 +37,18 @@ var renderTests = []struct {
 	{name: "ClassesEmpty", page: web.PageClasses, data: web.ClassesView{}, want: []string{"No classes yet."}},
 	{
 		name: "Classes", page: web.PageClasses,
-		data: web.ClassesView{Classes: []web.Class{{ID: 3, Representative: 1, Members: []web.Member{{ID: 1, Name: evil}, {ID: 2, Name: "b"}}}}, Next: 3},
+		data: web.ClassesView{Classes: []gamequiv.Class{{ID: 3, Representative: 1, Members: []gamequiv.Member{{ID: 1, Name: evil}, {ID: 2, Name: "b"}}}}, Next: 3},
 		want: []string{`<a href="/classes/3">Class 3</a>`, `<td data-label="Members" class="num">2</td>`, `&lt;script&gt;alert(1)&lt;/script&gt;</a> <small>(representative)</small>`, `href="/classes?q=&amp;cursor=3" rel="next"`},
 	},
 	{
 		name: "ClassesSearch", page: web.PageClasses, data: web.ClassesView{Query: evil},
 		want: []string{`No class has a game whose name contains “&lt;script&gt;`, `<input id="q" name="q" type="search" maxlength="200" autocomplete="off" value="&lt;script&gt;`},
 	},
-	{name: "Class", page: web.PageClass, data: web.ClassView{Class: web.Class{ID: 3, Representative: 1, Members: []web.Member{{ID: 1, Name: "a"}}, CreatedAt: when}}, want: []string{"1 game", "2026-11-23 12:00:00 UTC", `<a href="/games/1">a</a> (new games are compared with it)`}},
+	{name: "Class", page: web.PageClass, data: web.ClassView{Class: gamequiv.Class{ID: 3, Representative: 1, Members: []gamequiv.Member{{ID: 1, Name: "a"}}, CreatedAt: when}}, want: []string{"1 game", "2026-11-23 12:00:00 UTC", `<a href="/games/1">a</a> (new games are compared with it)`}},
 	{name: "GamesEmpty", page: web.PageGames, data: web.GamesView{}, want: []string{"No games stored yet."}},
 	{
 		name: "Games", page: web.PageGames,
-		data: web.GamesView{Games: []web.Game{{ID: 1, Name: "ttt", Stats: web.GameStats{Roles: []string{"x", "o"}, Propositions: 29, Actions: map[string]int{"x": 10, "o": 10}}}, {ID: 2, Name: "bad", AnalysisError: "too big"}}},
+		data: web.GamesView{Games: []web.Game{{ID: 1, Name: "ttt", Stats: gamequiv.GameStats{Roles: []string{"x", "o"}, Propositions: 29, Actions: map[string]int{"x": 10, "o": 10}}}, {ID: 2, Name: "bad", AnalysisError: "too big"}}},
 		want: []string{`<td data-label="Roles">x, o</td>`, `<td data-label="Propositions" class="num">29</td>`, `<td data-label="Actions" class="num">20</td>`, "pending", "not analysed"},
 	},
 	{name: "GamesSearch", page: web.PageGames, data: web.GamesView{Query: "zz", Next: 4}, want: []string{"No game's name contains “zz”", `href="/games?q=zz&amp;cursor=4"`, `<a href="/games">Show all</a>`}},
@@ -55,7 +56,7 @@ var renderTests = []struct {
 	{
 		name: "Game", page: web.PageGame,
 		data: web.GameView{
-			Game:  web.Game{ID: 7, Name: evil, Stats: web.GameStats{Roles: []string{"white", "black"}, Actions: map[string]int{"white": 3, "black": 4}}, ClassID: 2},
+			Game:  web.Game{ID: 7, Name: evil, Stats: gamequiv.GameStats{Roles: []string{"white", "black"}, Actions: map[string]int{"white": 3, "black": 4}}, ClassID: 2},
 			GDL:   "(role white) ; " + evil,
 			Board: web.NewBoard("board-initial", "initial "+evil, []string{"1", "2"}, []string{"1", "2"}, []web.BoardCell{{Row: 1, Col: 0, Label: evil, Corner: "2,1"}}),
 			Symmetries: &web.Symmetries{Order: "8", Generators: []web.Generator{{
@@ -148,7 +149,7 @@ var renderTests = []struct {
 	},
 	{
 		name: "Compare", page: web.PageCompare,
-		data: web.CompareView{PickB: web.Picker{Query: evil, Games: []web.Member{{ID: 4, Name: evil}}, More: true}, B: web.Side{ID: 4}},
+		data: web.CompareView{PickB: web.Picker{Query: evil, Games: []gamequiv.Member{{ID: 4, Name: evil}}, More: true}, B: web.Side{ID: 4}},
 		want: []string{`<option value="4" selected>&lt;script&gt;alert(1)&lt;/script&gt; (game 4)</option>`, `name="b_q" form="pick"`,
 			`value="&lt;script&gt;alert(1)&lt;/script&gt;"`, `<input type="hidden" form="pick" name="b" value="4">`, "Only the first 1 are listed"},
 	},

@@ -5,21 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/gamequiv/gamequiv"
+	"github.com/gamequiv/gamequiv/service"
 )
 
 func init() {
 	register("ground", "parse, validate and ground a game; print its size", runGround)
 }
 
-// groundReport is the --json output of `gamequiv ground`.
+// groundReport is the --json output of `gamequiv ground`: the game's
+// statistics as the server stores them, the time and the warnings.
 type groundReport struct {
-	Roles        []string       `json:"roles"`
-	Propositions int            `json:"propositions"`
-	Actions      map[string]int `json:"actions"`
-	Functions    int            `json:"functions"`
-	CircuitNodes int            `json:"circuit_nodes"`
-	Ms           float64        `json:"ms"`
-	Warnings     []string       `json:"warnings,omitempty"`
+	gamequiv.GameStats
+	Ms       float64  `json:"ms"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func runGround(ctx context.Context, args []string, io stdio) int {
@@ -35,17 +35,7 @@ func runGround(ctx context.Context, args []string, io stdio) int {
 	if err != nil {
 		return fail(io, err)
 	}
-	rep := groundReport{
-		Roles:        p.Roles,
-		Propositions: len(p.Props),
-		Actions:      map[string]int{},
-		Functions:    p.NumFunctions(),
-		CircuitNodes: p.Circuit.NumNodes(),
-		Ms:           ms(time.Since(start)),
-	}
-	for r, as := range p.Actions {
-		rep.Actions[p.Roles[r]] = len(as)
-	}
+	rep := groundReport{GameStats: service.StatsOf(p), Ms: ms(time.Since(start))}
 	for _, w := range p.Warnings {
 		rep.Warnings = append(rep.Warnings, w.Error())
 	}

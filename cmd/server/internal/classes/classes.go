@@ -25,16 +25,16 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gamequiv/gamequiv/api"
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Store is what the classifier needs; *store.DB implements it.
 type Store interface {
-	store.Classes
-	store.Analyses
-	GetGame(ctx context.Context, id int64) (*store.Game, error)
+	gamequiv.Classes
+	gamequiv.Analyses
+	GetGame(ctx context.Context, id int64) (*gamequiv.Game, error)
 }
 
 // Defaults of Classifier.
@@ -60,7 +60,7 @@ type Classifier struct {
 	// Log receives errors and placements; nil discards them.
 	Log *slog.Logger
 	// Metrics, if not nil, counts the games placed.
-	Metrics *api.Metrics
+	Metrics *telemetry.Metrics
 	// Limits bounds grounding, graphs, searches and SAT of every step; its
 	// Timeout is ignored (see the budgets below).
 	Limits equiv.Limits
@@ -106,7 +106,7 @@ type Classifier struct {
 // task is a game for a lane; prep is its prepared form when the fast lane
 // got that far.
 type task struct {
-	game store.Game
+	game gamequiv.Game
 	prep *equiv.Prepared
 }
 
@@ -211,7 +211,7 @@ func (c *Classifier) dispatch(ctx context.Context, fastCh chan<- task) {
 	delay := c.PollMin
 	var cursor int64
 	for ctx.Err() == nil {
-		games, next, err := c.Store.AwaitingClass(ctx, store.Page{Cursor: cursor, Limit: c.Batch})
+		games, next, err := c.Store.AwaitingClass(ctx, gamequiv.Page{Cursor: cursor, Limit: c.Batch})
 		if err != nil {
 			if ctx.Err() == nil {
 				c.Log.Warn("games awaiting class", slog.Any("err", err))
@@ -221,7 +221,7 @@ func (c *Classifier) dispatch(ctx context.Context, fastCh chan<- task) {
 			continue
 		}
 		cursor = next
-		slices.SortStableFunc(games, func(a, b store.Game) int { return len(a.GDL) - len(b.GDL) })
+		slices.SortStableFunc(games, func(a, b gamequiv.Game) int { return len(a.GDL) - len(b.GDL) })
 		sent := 0
 		for _, g := range games {
 			if !c.claim(g.ID) {
@@ -313,8 +313,8 @@ func (c *Classifier) run(ctx context.Context, t task, slow bool) {
 }
 
 func (c *Classifier) count(outcome string) {
-	if c.Metrics != nil && outcome != "" {
-		c.Metrics.Classified.WithLabelValues(outcome).Inc()
+	if outcome != "" {
+		c.Metrics.ObserveClassified(outcome)
 	}
 }
 
@@ -328,9 +328,7 @@ func (c *Classifier) place(ctx context.Context, t task, slow bool) (outcome stri
 		if v := recover(); v != nil {
 			c.Log.Error("panic in classifier", slog.Int64("game", t.game.ID),
 				slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
-			if c.Metrics != nil {
-				c.Metrics.Panics.WithLabelValues("classifier").Inc()
-			}
+			c.Metrics.ObservePanic("classifier")
 			outcome, err = "", fmt.Errorf("panic: %v", v)
 		}
 	}()
@@ -419,8 +417,8 @@ func (c *Classifier) storeAnalysisErr(ctx context.Context, game int64, a equiv.A
 	if err != nil {
 		return fmt.Errorf("analysis of game %d: %w", game, err)
 	}
-	keys := store.Analysis{Certificate: a.Certificate, Invariants: a.Invariants}
-	return c.Store.PutGameAnalysis(ctx, game, keys, store.GameAnalysis{Doc: doc, HasGraph: a.Vertices > 0})
+	keys := gamequiv.Analysis{Certificate: a.Certificate, Invariants: a.Invariants}
+	return c.Store.PutGameAnalysis(ctx, game, keys, gamequiv.GameAnalysis{Doc: doc, HasGraph: a.Vertices > 0})
 }
 
 // rekey stores the analysis of games that got a class without one (a
@@ -449,7 +447,7 @@ func (c *Classifier) rekey(ctx context.Context) int {
 			// Keep the class; a game that cannot be analysed again is
 			// simply not a key for later games.
 			doc, _ := json.Marshal(map[string]string{"error": err.Error()})
-			err = c.Store.PutGameAnalysis(ctx, g.ID, store.Analysis{Invariants: "unanalysable"}, store.GameAnalysis{Doc: doc})
+			err = c.Store.PutGameAnalysis(ctx, g.ID, gamequiv.Analysis{Invariants: "unanalysable"}, gamequiv.GameAnalysis{Doc: doc})
 		} else {
 			err = c.storeAnalysisErr(ctx, g.ID, prep.Analysis())
 		}
@@ -504,7 +502,7 @@ func (c *Classifier) Merge(ctx context.Context, a, b int64) {
 // stops the game's placement if one runs.
 func (c *Classifier) join(ctx context.Context, game, class, via int64) {
 	if err := c.Store.AssignClass(ctx, game, class); err != nil {
-		if errors.Is(err, store.ErrConflict) {
+		if errors.Is(err, gamequiv.ErrConflict) {
 			// Placed meanwhile: merge the two classes instead.
 			c.Merge(ctx, game, via)
 			return
@@ -556,7 +554,7 @@ func (c *Classifier) loadRepresentative(ctx context.Context, id int64) (*equiv.P
 type storeBook struct{ c *Classifier }
 
 func (b *storeBook) Candidates(ctx context.Context, a *equiv.Analysis) ([]equiv.ClassRef, error) {
-	cls, err := b.c.Store.CandidateClasses(ctx, store.Analysis{Certificate: a.Certificate, Invariants: a.Invariants})
+	cls, err := b.c.Store.CandidateClasses(ctx, gamequiv.Analysis{Certificate: a.Certificate, Invariants: a.Invariants})
 	if err != nil {
 		return nil, err
 	}
@@ -569,7 +567,7 @@ func (b *storeBook) Candidates(ctx context.Context, a *equiv.Analysis) ([]equiv.
 
 func (b *storeBook) Join(ctx context.Context, game, class int64) error {
 	err := b.c.Store.AssignClass(ctx, game, class)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, gamequiv.ErrConflict) {
 		return fmt.Errorf("%w: %w", equiv.ErrPlaced, err)
 	}
 	return err
@@ -577,7 +575,7 @@ func (b *storeBook) Join(ctx context.Context, game, class int64) error {
 
 func (b *storeBook) Open(ctx context.Context, game int64) (int64, error) {
 	cl, err := b.c.Store.NewClass(ctx, game)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, gamequiv.ErrConflict) {
 		return 0, fmt.Errorf("%w: %w", equiv.ErrPlaced, err)
 	}
 	if err != nil {

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gamequiv/gamequiv/api"
 	"github.com/gamequiv/gamequiv/cmd/server/internal/classes"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 const buttonsGDL = testgames.Buttons
@@ -66,7 +66,7 @@ func newClassifier(db *store.DB) *classes.Classifier {
 	return &classes.Classifier{
 		Store:   db,
 		Log:     slog.New(slog.DiscardHandler),
-		Metrics: api.NewMetrics(),
+		Metrics: telemetry.New(),
 		PollMin: 5 * time.Millisecond,
 		PollMax: 20 * time.Millisecond,
 	}

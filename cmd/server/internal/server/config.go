@@ -15,6 +15,7 @@ import (
 	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/service"
 	"github.com/gamequiv/gamequiv/store"
 )
 
@@ -27,7 +28,7 @@ const (
 	DefaultRateBurst      = 20
 	DefaultLogLevel       = "info"
 	DefaultJobTimeout     = equiv.DefaultTimeout
-	DefaultRequestTimeout = api.DefaultRequestTimeout
+	DefaultRequestTimeout = service.DefaultComputeTimeout
 )
 
 // Config is the configuration of the server. Each field has a command-line
@@ -132,7 +133,7 @@ func DefaultConfig() Config {
 		DataDir:         DefaultData,
 		Workers:         runtime.NumCPU(),
 		MaxBody:         api.DefaultMaxBody,
-		MaxGDL:          api.DefaultMaxGDL,
+		MaxGDL:          service.DefaultMaxGDL,
 		MaxQueue:        DefaultMaxQueue,
 		RateLimit:       DefaultRateLimit,
 		RateBurst:       DefaultRateBurst,

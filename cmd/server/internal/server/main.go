@@ -21,6 +21,7 @@ import (
 	"github.com/gamequiv/gamequiv/cmd/server/internal/classes"
 	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
 	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Limits of the HTTP server.
@@ -45,7 +46,7 @@ type Main struct {
 	Compare worker.CompareFunc
 
 	db         *store.DB
-	metrics    *api.Metrics
+	metrics    *telemetry.Metrics
 	classifier *classes.Classifier
 	ln         net.Listener
 	srv        *http.Server
@@ -97,7 +98,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.metrics = api.NewMetrics()
+	m.metrics = telemetry.New()
 	m.metrics.RegisterQueue(m.db)
 	lim := cfg.Limits()
 	proxies, err := api.ParseTrustedProxies(cfg.TrustedProxies)

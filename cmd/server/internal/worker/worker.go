@@ -15,23 +15,23 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gamequiv/gamequiv/api"
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/store"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Jobs is the part of the comparison queue that workers use;
 // *store.DB implements it.
 type Jobs interface {
-	Claim(ctx context.Context, owner string, lease time.Duration) (*store.Comparison, error)
-	Heartbeat(ctx context.Context, id int64, owner string, lease time.Duration, p store.Progress) (bool, error)
-	Finish(ctx context.Context, id int64, owner string, o store.Outcome) error
+	Claim(ctx context.Context, owner string, lease time.Duration) (*gamequiv.Comparison, error)
+	Heartbeat(ctx context.Context, id int64, owner string, lease time.Duration, p gamequiv.Progress) (bool, error)
+	Finish(ctx context.Context, id int64, owner string, o gamequiv.Outcome) error
 	Release(ctx context.Context, id int64, owner string) error
 }
 
 // Games gives the workers the games' text; *store.DB implements it.
 type Games interface {
-	GetGame(ctx context.Context, id int64) (*store.Game, error)
+	GetGame(ctx context.Context, id int64) (*gamequiv.Game, error)
 }
 
 // CompareFunc is the signature of equiv.Compare.
@@ -64,7 +64,7 @@ type Pool struct {
 	// Log receives job errors and panics; nil discards them.
 	Log *slog.Logger
 	// Metrics, if not nil, records jobs and reports.
-	Metrics *api.Metrics
+	Metrics *telemetry.Metrics
 	// Workers is the number of jobs run at once; at least 1.
 	Workers int
 	// Name prefixes the lease owner of each worker (Name-1, Name-2, ...);
@@ -77,7 +77,7 @@ type Pool struct {
 	// DefaultProgressEvery.
 	ProgressEvery time.Duration
 	// Limits bounds every comparison; Limits.Timeout is the per-job
-	// timeout. A job's own limits (api.JobLimits) can only lower them.
+	// timeout. A job's own limits (gamequiv.JobLimits) can only lower them.
 	Limits equiv.Limits
 	// Compare runs a comparison; nil means equiv.Compare. Tests replace it.
 	Compare CompareFunc
@@ -135,7 +135,7 @@ func (p *Pool) work(ctx context.Context, owner string) {
 	for ctx.Err() == nil {
 		job, err := p.Jobs.Claim(ctx, owner, p.Lease)
 		if err != nil {
-			if !errors.Is(err, store.ErrNotFound) && ctx.Err() == nil {
+			if !errors.Is(err, gamequiv.ErrNotFound) && ctx.Err() == nil {
 				p.Log.Warn("claim", slog.String("worker", owner), slog.Any("err", err))
 			}
 			sleep(ctx, delay)
@@ -164,7 +164,7 @@ var (
 )
 
 // run runs one claimed job to its end and writes its outcome.
-func (p *Pool) run(ctx context.Context, owner string, job *store.Comparison) {
+func (p *Pool) run(ctx context.Context, owner string, job *gamequiv.Comparison) {
 	start := time.Now()
 	log := p.Log.With(slog.Int64("comparison", job.ID), slog.String("worker", owner))
 	logClaim(log, job)
@@ -184,20 +184,18 @@ func (p *Pool) run(ctx context.Context, owner string, job *store.Comparison) {
 	defer fcancel()
 	cause := context.Cause(jobCtx)
 	decided := err == nil && rep != nil && rep.Verdict != equiv.Unknown
-	var o store.Outcome
+	var o gamequiv.Outcome
 	var outcome string
 	switch {
 	case errors.Is(cause, errLeaseLost):
 		log.Warn("job abandoned: lease lost", durationMs(start))
-		if p.Metrics != nil {
-			p.Metrics.Abandoned.Inc()
-		}
+		p.Metrics.ObserveAbandoned()
 		p.Metrics.ObserveJob(OutcomeLeaseLost, time.Since(start))
 		return
 	case decided:
 		o, outcome = p.doneOutcome(rep), OutcomeDone
 	case errors.Is(cause, errCancelRequested):
-		o, outcome = store.Outcome{Status: store.StatusCancelled}, OutcomeCancelled
+		o, outcome = gamequiv.Outcome{Status: gamequiv.StatusCancelled}, OutcomeCancelled
 	case ctx.Err() != nil:
 		// Shutting down: give the job back for another worker or process.
 		if err := p.Jobs.Release(fctx, job.ID, owner); err != nil {
@@ -208,15 +206,15 @@ func (p *Pool) run(ctx context.Context, owner string, job *store.Comparison) {
 		p.Metrics.ObserveJob(OutcomeReleased, time.Since(start))
 		return
 	case err != nil:
-		o, outcome = store.Outcome{Status: store.StatusFailed, Error: err.Error()}, OutcomeFailed
+		o, outcome = gamequiv.Outcome{Status: gamequiv.StatusFailed, Error: err.Error()}, OutcomeFailed
 	case rep == nil:
-		o, outcome = store.Outcome{Status: store.StatusFailed, Error: "internal error: no report"}, OutcomeFailed
+		o, outcome = gamequiv.Outcome{Status: gamequiv.StatusFailed, Error: "internal error: no report"}, OutcomeFailed
 	default:
 		o, outcome = p.doneOutcome(rep), OutcomeDone
 	}
 	if err := p.Jobs.Finish(fctx, job.ID, owner, o); err != nil {
 		log.Warn("finish", slog.String("status", string(o.Status)), slog.Any("err", err), durationMs(start))
-		if errors.Is(err, store.ErrLeaseLost) {
+		if errors.Is(err, gamequiv.ErrLeaseLost) {
 			outcome = OutcomeLeaseLost
 		}
 	} else {
@@ -238,7 +236,7 @@ func durationMs(start time.Time) slog.Attr {
 
 // logClaim logs a claimed job at info; a job whose earlier worker died
 // (its lease expired) is logged as reclaimed, with the attempt number.
-func logClaim(log *slog.Logger, job *store.Comparison) {
+func logClaim(log *slog.Logger, job *gamequiv.Comparison) {
 	attrs := []slog.Attr{
 		slog.Int64("game_a", job.GameA), slog.Int64("game_b", job.GameB), slog.Int("attempt", job.Attempts),
 	}
@@ -251,15 +249,15 @@ func logClaim(log *slog.Logger, job *store.Comparison) {
 
 // logFinish logs the outcome a job wrote: its status, verdict (with the
 // reason of an unknown one) or error, and its duration.
-func logFinish(log *slog.Logger, o store.Outcome, rep *equiv.Report, start time.Time) {
+func logFinish(log *slog.Logger, o gamequiv.Outcome, rep *equiv.Report, start time.Time) {
 	attrs := []slog.Attr{slog.String("status", string(o.Status)), durationMs(start)}
 	msg := "job finished"
 	switch o.Status {
-	case store.StatusCancelled:
+	case gamequiv.StatusCancelled:
 		msg = "job cancelled"
-	case store.StatusFailed:
+	case gamequiv.StatusFailed:
 		attrs = append(attrs, slog.String("error", o.Error))
-	case store.StatusDone:
+	case gamequiv.StatusDone:
 		attrs = append(attrs, slog.String("verdict", o.Verdict))
 		if rep != nil && rep.Reason != "" {
 			attrs = append(attrs, slog.String("reason", rep.Reason))
@@ -269,23 +267,21 @@ func logFinish(log *slog.Logger, o store.Outcome, rep *equiv.Report, start time.
 }
 
 // doneOutcome is the outcome of a job with a report.
-func (p *Pool) doneOutcome(rep *equiv.Report) store.Outcome {
+func (p *Pool) doneOutcome(rep *equiv.Report) gamequiv.Outcome {
 	raw, err := json.Marshal(rep)
 	if err != nil {
-		return store.Outcome{Status: store.StatusFailed, Error: "encode report: " + err.Error()}
+		return gamequiv.Outcome{Status: gamequiv.StatusFailed, Error: "encode report: " + err.Error()}
 	}
-	return store.Outcome{Status: store.StatusDone, Verdict: string(rep.Verdict), Result: raw}
+	return gamequiv.Outcome{Status: gamequiv.StatusDone, Verdict: string(rep.Verdict), Result: raw}
 }
 
 // compare loads the job's games and compares them. A panic becomes an
 // error, logged once with its stack.
-func (p *Pool) compare(ctx context.Context, job *store.Comparison, progress func(equiv.Progress), log *slog.Logger) (rep *equiv.Report, err error) {
+func (p *Pool) compare(ctx context.Context, job *gamequiv.Comparison, progress func(equiv.Progress), log *slog.Logger) (rep *equiv.Report, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			log.Error("panic in job", slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
-			if p.Metrics != nil {
-				p.Metrics.Panics.WithLabelValues("job").Inc()
-			}
+			p.Metrics.ObservePanic("job")
 			rep, err = nil, fmt.Errorf("internal error: panic: %v", v)
 		}
 	}()
@@ -306,9 +302,9 @@ func (p *Pool) compare(ctx context.Context, job *store.Comparison, progress func
 }
 
 // jobLimits are the pool's limits lowered by the job's own.
-func (p *Pool) jobLimits(job *store.Comparison) (equiv.Limits, error) {
+func (p *Pool) jobLimits(job *gamequiv.Comparison) (equiv.Limits, error) {
 	lim := p.Limits
-	jl, err := api.ParseJobLimits(job.Limits)
+	jl, err := gamequiv.ParseJobLimits(job.Limits)
 	if err != nil {
 		return lim, err
 	}
@@ -357,16 +353,16 @@ func (h *heartbeat) loop(ctx context.Context) {
 		if cur == written && time.Since(last) < p.Lease/3 {
 			continue
 		}
-		var sp store.Progress
+		var sp gamequiv.Progress
 		if cur != nil && cur != written {
 			raw, _ := json.Marshal(cur)
-			sp = store.Progress{Phase: cur.Phase, Candidates: cur.Candidates, JSON: raw}
+			sp = gamequiv.Progress{Phase: cur.Phase, Candidates: cur.Candidates, JSON: raw}
 		}
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.Lease/3)
 		cancelRequested, err := p.Jobs.Heartbeat(hctx, h.id, h.owner, p.Lease, sp)
 		cancel()
 		switch {
-		case errors.Is(err, store.ErrLeaseLost):
+		case errors.Is(err, gamequiv.ErrLeaseLost):
 			h.cancel(errLeaseLost)
 			return
 		case err != nil:

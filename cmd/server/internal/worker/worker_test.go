@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gamequiv/gamequiv/api"
 	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
+	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 const (
@@ -46,7 +46,7 @@ func newFixture(t *testing.T) *fixture {
 		Jobs:          f.db,
 		Games:         f.db,
 		Log:           slog.New(slog.NewTextHandler(lockedWriter{f}, nil)),
-		Metrics:       api.NewMetrics(),
+		Metrics:       telemetry.New(),
 		Workers:       1,
 		Name:          "test",
 		Lease:         300 * time.Millisecond,

@@ -1,4 +1,4 @@
-package api
+package service
 
 import (
 	"context"
@@ -6,21 +6,22 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/gamequiv/gamequiv"
 )
 
 // Heavy work (grounding an upload, computing symmetries) runs under one of
-// Limits.MaxConcurrentCompute slots, which bounds its CPU and memory. A
-// request that finds every slot taken does not queue: it gets 429 busy
-// with Retry-After, so a burst of uploads cannot pile up work (and memory)
-// behind the bound.
+// Limits.MaxHeavy slots, which bounds its CPU and memory. A call that
+// finds every slot taken does not queue: it gets EBUSY with RetryAfter,
+// so a burst of uploads cannot pile up work (and memory) behind the bound.
 
-// slotKey marks a context whose request already holds a compute slot (a
-// worker of a batch).
+// slotKey marks a context whose call already holds a heavy slot (a worker
+// of a batch).
 type slotKey struct{}
 
-// acquire takes a compute slot without waiting; past the bound it returns
+// acquire takes a heavy slot without waiting; past the bound it returns
 // the busy error. A context that holds a slot already takes none.
-func (s *Server) acquire(ctx context.Context) (release func(), err error) {
+func (s *Service) acquire(ctx context.Context) (release func(), err error) {
 	if ctx.Value(slotKey{}) != nil {
 		return func() {}, nil
 	}
@@ -30,10 +31,10 @@ func (s *Server) acquire(ctx context.Context) (release func(), err error) {
 	return s.releaseSlot, nil
 }
 
-// tryAcquire takes a compute slot if one is free.
-func (s *Server) tryAcquire() bool {
+// tryAcquire takes a heavy slot if one is free.
+func (s *Service) tryAcquire() bool {
 	select {
-	case s.compute <- struct{}{}:
+	case s.heavy <- struct{}{}:
 		return true
 	default:
 		return false
@@ -41,14 +42,14 @@ func (s *Server) tryAcquire() bool {
 }
 
 // releaseSlot gives a slot back.
-func (s *Server) releaseSlot() { <-s.compute }
+func (s *Service) releaseSlot() { <-s.heavy }
 
-// busy is the error of a request that found every compute slot taken.
-func (s *Server) busy() error {
-	return &Error{
-		Code: CodeBusy,
+// busy is the error of a call that found every heavy slot taken.
+func (s *Service) busy() error {
+	return &gamequiv.Error{
+		Code: gamequiv.EBUSY,
 		Message: fmt.Sprintf("the server is busy: all %d slots for grounding games and computing symmetries are taken; retry later",
-			cap(s.compute)),
+			cap(s.heavy)),
 		RetryAfter: s.limits.BusyRetryAfter,
 	}
 }

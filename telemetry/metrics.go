@@ -1,4 +1,9 @@
-package api
+// Package telemetry holds the Prometheus metrics of the service on their
+// own registry: the HTTP layer (api) records requests, the comparison
+// workers record jobs and reports, the classifier its placements, and the
+// service layer its symmetry requests. It depends on no adapter, so that
+// each of them can record without importing another.
+package telemetry
 
 import (
 	"context"
@@ -7,13 +12,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/store"
 )
 
 // Metrics are the Prometheus metrics of the service, on their own
 // registry. The HTTP layer records requests; the workers record jobs
-// through the methods below.
+// through the methods below, which do nothing on a nil *Metrics.
 type Metrics struct {
 	// Registry holds every metric below plus the Go and process collectors.
 	Registry *prometheus.Registry
@@ -31,8 +36,8 @@ type Metrics struct {
 	SymmetryQueries *prometheus.CounterVec // source: stored, computed
 }
 
-// NewMetrics makes the metrics on a new registry.
-func NewMetrics() *Metrics {
+// New makes the metrics on a new registry.
+func New() *Metrics {
 	reg := prometheus.NewRegistry()
 	m := &Metrics{
 		Registry: reg,
@@ -117,15 +122,50 @@ func (m *Metrics) ObserveJob(outcome string, d time.Duration) {
 	m.JobDuration.Observe(d.Seconds())
 }
 
+// ObserveAbandoned counts a job stopped because its lease was lost.
+func (m *Metrics) ObserveAbandoned() {
+	if m != nil {
+		m.Abandoned.Inc()
+	}
+}
+
+// ObservePanic counts a recovered panic; where is http, job or classifier.
+func (m *Metrics) ObservePanic(where string) {
+	if m != nil {
+		m.Panics.WithLabelValues(where).Inc()
+	}
+}
+
+// ObserveClassified counts a game placed by the classifier, by outcome.
+func (m *Metrics) ObserveClassified(outcome string) {
+	if m != nil {
+		m.Classified.WithLabelValues(outcome).Inc()
+	}
+}
+
+// ObserveSymmetries counts a symmetry request by source: stored or
+// computed.
+func (m *Metrics) ObserveSymmetries(source string) {
+	if m != nil {
+		m.SymmetryQueries.WithLabelValues(source).Inc()
+	}
+}
+
 // RegisterQueue adds gauges read from the store at each scrape: the queue
 // depth and the number of comparisons in each status.
-func (m *Metrics) RegisterQueue(cs store.Comparisons) {
+func (m *Metrics) RegisterQueue(cs StatusCounter) {
 	m.Registry.MustRegister(&queueCollector{cs: cs})
+}
+
+// StatusCounter counts the comparisons of each status;
+// gamequiv.Comparisons (and so *store.DB) implements it.
+type StatusCounter interface {
+	CountByStatus(ctx context.Context) (map[gamequiv.Status]int64, error)
 }
 
 // queueCollector reads the queue figures from the store at scrape time.
 type queueCollector struct {
-	cs store.Comparisons
+	cs StatusCounter
 }
 
 var (
@@ -148,8 +188,8 @@ func (q *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(queueDepthDesc, err)
 		return
 	}
-	ch <- prometheus.MustNewConstMetric(queueDepthDesc, prometheus.GaugeValue, float64(counts[store.StatusQueued]))
-	for _, s := range []store.Status{store.StatusQueued, store.StatusRunning, store.StatusDone, store.StatusFailed, store.StatusCancelled} {
+	ch <- prometheus.MustNewConstMetric(queueDepthDesc, prometheus.GaugeValue, float64(counts[gamequiv.StatusQueued]))
+	for _, s := range gamequiv.Statuses {
 		ch <- prometheus.MustNewConstMetric(comparisonsDesc, prometheus.GaugeValue, float64(counts[s]), string(s))
 	}
 }

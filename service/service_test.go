@@ -1,0 +1,166 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/gamequiv/gamequiv"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/internal/testgames"
+	"github.com/gamequiv/gamequiv/service"
+	"github.com/gamequiv/gamequiv/store/storetest"
+)
+
+// newService returns a service over a fresh SQLite store.
+func newService(t *testing.T, lim service.Limits) (*service.Service, context.Context) {
+	t.Helper()
+	db := storetest.OpenSQLite(t)
+	return service.New(service.Config{Store: db, Limits: lim}), context.Background()
+}
+
+func upload(name, gdl string) *gamequiv.GameUpload {
+	return &gamequiv.GameUpload{Name: name, GDL: []byte(gdl)}
+}
+
+// submitSideTests are requests that fail on one side; the error must say
+// which, as a *gamequiv.SideError, whatever its text.
+var submitSideTests = []struct {
+	name string
+	req  gamequiv.ComparisonRequest
+	side string
+	code string // the *gamequiv.Error code, or "" for a GDL error
+}{
+	{name: "ErrARequired", req: gamequiv.ComparisonRequest{B: gamequiv.GameRef{ID: 1}}, side: "a", code: gamequiv.EINVALID},
+	{name: "ErrBRequired", req: gamequiv.ComparisonRequest{A: gamequiv.GameRef{ID: 1}}, side: "b", code: gamequiv.EINVALID},
+	{name: "ErrBEmptyText", req: gamequiv.ComparisonRequest{A: gamequiv.GameRef{ID: 1}, B: gamequiv.GameRef{Inline: upload("b", " ")}}, side: "b"},
+	{name: "ErrANameTooLong", req: gamequiv.ComparisonRequest{A: gamequiv.GameRef{Inline: upload(string(make([]byte, 201)), testgames.Buttons)}, B: gamequiv.GameRef{ID: 1}}, side: "a", code: gamequiv.EINVALID},
+	// Valid text that does not ground: the error comes from the grounder,
+	// after side a was stored.
+	{name: "ErrBUnsafe", req: gamequiv.ComparisonRequest{A: gamequiv.GameRef{Inline: upload("a", testgames.Buttons)}, B: gamequiv.GameRef{Inline: upload("b", "(role r) (<= (legal r ?x) (true (on ?y)))")}}, side: "b"},
+}
+
+func TestSubmit_SideErrors(t *testing.T) {
+	for _, tc := range submitSideTests {
+		t.Run(tc.name, func(t *testing.T) {
+			svc, ctx := newService(t, service.Limits{})
+			_, _, err := svc.Submit(ctx, tc.req)
+			if got := gamequiv.SideOf(err); got != tc.side {
+				t.Fatalf("Submit: SideOf(%v) = %q, want %q", err, got, tc.side)
+			}
+			var de *gamequiv.Error
+			switch {
+			case tc.code != "" && (!errors.As(err, &de) || de.Code != tc.code):
+				t.Errorf("Submit: %v, want code %q", err, tc.code)
+			case tc.code == "":
+				var ge *grounding.Error
+				var gl grounding.ErrorList
+				if !errors.As(err, &ge) && !errors.As(err, &gl) {
+					t.Errorf("Submit: %v (%T), want a grounding error", err, errors.Unwrap(err))
+				}
+			}
+		})
+	}
+}
+
+func TestSubmit(t *testing.T) {
+	svc, ctx := newService(t, service.Limits{MaxQueue: 2})
+	req := gamequiv.ComparisonRequest{A: gamequiv.GameRef{Inline: upload("a", testgames.Buttons)}, B: gamequiv.GameRef{Inline: upload("b", testgames.ButtonsRenamed)}}
+	c, created, err := svc.Submit(ctx, req)
+	if err != nil || !created || c.Status != gamequiv.StatusQueued {
+		t.Fatalf("Submit = %+v, %t, %v; want a new queued comparison", c, created, err)
+	}
+	t.Run("Again", func(t *testing.T) {
+		again, created, err := svc.Submit(ctx, req)
+		if err != nil || created || again.ID != c.ID {
+			t.Errorf("Submit again = %+v, %t, %v; want comparison %d, not created", again, created, err, c.ID)
+		}
+	})
+	t.Run("ErrQueueFull", func(t *testing.T) {
+		if _, _, err := svc.Submit(ctx, gamequiv.ComparisonRequest{A: gamequiv.GameRef{ID: c.GameB}, B: gamequiv.GameRef{ID: c.GameA}}); err != nil {
+			t.Fatalf("Submit of a second comparison: %v", err)
+		}
+		_, _, err := svc.Submit(ctx, gamequiv.ComparisonRequest{A: gamequiv.GameRef{ID: c.GameA}, B: gamequiv.GameRef{ID: c.GameA}})
+		var de *gamequiv.Error
+		if !errors.As(err, &de) || de.Code != gamequiv.EQUEUEFULL || de.RetryAfter <= 0 {
+			t.Errorf("Submit over MaxQueue = %v, want EQUEUEFULL with a RetryAfter", err)
+		}
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		svc, ctx := newService(t, service.Limits{})
+		_, _, err := svc.Submit(ctx, gamequiv.ComparisonRequest{A: gamequiv.GameRef{ID: 98}, B: gamequiv.GameRef{ID: 99}})
+		var de *gamequiv.Error
+		if !errors.As(err, &de) || de.Code != gamequiv.ENOTFOUND || gamequiv.SideOf(err) != "" {
+			t.Errorf("Submit of missing games = %v, want ENOTFOUND about neither side", err)
+		}
+	})
+}
+
+func TestAddGame(t *testing.T) {
+	svc, ctx := newService(t, service.Limits{MaxGDL: int64(len(testgames.Buttons))})
+	a, err := svc.AddGame(ctx, *upload("", testgames.Buttons))
+	if err != nil || !a.Created || a.Game.Name != gamequiv.DefaultGameName {
+		t.Fatalf("AddGame unnamed = %+v, %v; want a new game named %q", a, err, gamequiv.DefaultGameName)
+	}
+	var st gamequiv.GameStats
+	if err := json.Unmarshal(a.Game.Stats, &st); err != nil || st.TotalActions() != 2 || len(st.Roles) != 1 {
+		t.Errorf("stats = %s (%v), want 1 role and 2 actions", a.Game.Stats, err)
+	}
+	t.Run("Alias", func(t *testing.T) {
+		again, err := svc.AddGame(ctx, *upload("buttons", testgames.Buttons))
+		if err != nil || again.Created || !again.AliasAdded || again.Game.ID != a.Game.ID {
+			t.Errorf("AddGame same text, new name = %+v, %v; want game %d with the alias added", again, err, a.Game.ID)
+		}
+	})
+	t.Run("ErrTooLarge", func(t *testing.T) {
+		_, err := svc.AddGame(ctx, *upload("x", testgames.Buttons+" "))
+		var de *gamequiv.Error
+		if !errors.As(err, &de) || de.Code != gamequiv.ETOOLARGE {
+			t.Errorf("AddGame over MaxGDL = %v, want ETOOLARGE", err)
+		}
+	})
+}
+
+// TestAddGames adds a batch larger than MaxHeavy: every game is answered
+// on its own, in order. (The busy answer past the bound is tested through
+// the API, in api/heavy_test.go.)
+func TestAddGames(t *testing.T) {
+	svc, ctx := newService(t, service.Limits{MaxHeavy: 1})
+	res, err := svc.AddGames(ctx, []gamequiv.GameUpload{
+		*upload("a", testgames.Buttons), *upload("b", "(role"), *upload("c", testgames.ButtonsOtherGoal),
+	})
+	if err != nil || len(res) != 3 {
+		t.Fatalf("AddGames = %d results, %v; want 3", len(res), err)
+	}
+	if res[0].Err != nil || res[2].Err != nil || res[1].Err == nil {
+		t.Errorf("AddGames errors = %v, %v, %v; want only the second", res[0].Err, res[1].Err, res[2].Err)
+	}
+}
+
+// TestSymmetries_StoredFailure reads back a failure stored by an earlier
+// version (a whole problem+json document) and one stored now: both are
+// answered as the same *gamequiv.Error, without computing anything.
+func TestSymmetries_StoredFailure(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	svc := service.New(service.Config{Store: db})
+	ctx := context.Background()
+	for i, doc := range []string{
+		`{"type":"urn:gamequiv:problem:limit_exceeded","title":"Unprocessable Entity","status":422,"detail":"too many atoms","code":"limit_exceeded","limit":"MaxAtoms"}`,
+		`{"code":"limit_exceeded","detail":"too many atoms","limit":"MaxAtoms"}`,
+	} {
+		g, _, err := db.CreateGame(ctx, fmt.Sprint("g", i), []byte(fmt.Sprintf("%s; copy %d\n", testgames.Buttons, i)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.PutSymmetryFailure(ctx, g.ID, []byte(doc)); err != nil {
+			t.Fatal(err)
+		}
+		_, err = svc.Symmetries(ctx, g.ID)
+		var de *gamequiv.Error
+		if !errors.As(err, &de) || de.Code != gamequiv.ELIMIT || de.Limit != "MaxAtoms" || de.Error() != "too many atoms" {
+			t.Errorf("Symmetries with stored failure %s = %v, want ELIMIT MaxAtoms %q", doc, err, "too many atoms")
+		}
+	}
+}
