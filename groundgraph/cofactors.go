@@ -104,8 +104,8 @@ func (b *builder) cofactorInputs(ff *FuncFeatures, cn *cone, classes []int) []in
 // their support shares its colour with another vertex after refinement.
 // Elsewhere the colours are already unique and the corners could split
 // nothing. Colour refinement is canonical, so the choice is the same in
-// both games of an SCGE. It reports whether it found any corner (the
-// graph must then be built again).
+// both games of an SCGE. It reports whether it searched any (the graph
+// must then be built again).
 func (b *builder) cofactorCorners(ctx context.Context, g *Graph) (bool, error) {
 	if b.opt.MaxCornerWeight < 0 || b.opt.MaxCornerCofactors < 0 {
 		return false, nil
@@ -145,7 +145,7 @@ func (b *builder) cofactorCorners(ctx context.Context, g *Graph) (bool, error) {
 		return false, err
 	}
 	for _, i := range cand {
-		if len(b.funcs[i].Corners) > 0 || b.funcs[i].tooManyCofactorCorners > 0 {
+		if b.funcs[i].CornerRadius > 0 { // searched: its colour changes
 			return true, nil
 		}
 	}
