@@ -96,6 +96,7 @@ type variant struct {
 	// forceHeadFilter uses the head filter wherever it applies, without
 	// the trial join first.
 	forceHeadFilter bool
+	noInline        bool // check relations not unfolded (inline.go)
 }
 
 func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v variant) (*Program, error) {
@@ -119,6 +120,9 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs
+	}
+	if !v.noInline {
+		c.inlineChecks()
 	}
 	if !noDemand {
 		c.addDemand(sccs)
