@@ -12,7 +12,7 @@ import (
 // Limits bounds the work of Ground. A zero field means its default.
 type Limits struct {
 	MaxAtoms         int64         // ground atoms of all relations, static and fluent; default 2,000,000
-	MaxInstances     int64         // ground rule instances of fluent relations; default 4,000,000
+	MaxInstances     int64         // join matches while building the circuit; default 10,000,000
 	MaxCircuitNodes  int           // circuit nodes; default 4,000,000
 	MaxTermDepth     int           // nesting depth of a derived term; default 64
 	MaxRuleExpansion int           // alternatives one rule's or/not nesting expands to; default 1024
@@ -27,10 +27,13 @@ type Limits struct {
 	LenientUnsafe bool
 }
 
-// Default limits of Ground.
+// Default limits of Ground. DefaultMaxInstances bounds time only: a join
+// match costs about a microsecond and no memory of its own (the gates it
+// makes count against MaxCircuitNodes), so ten million stay well inside
+// DefaultTimeout (racer4 needs 5.6 million).
 const (
 	DefaultMaxAtoms         = 2_000_000
-	DefaultMaxInstances     = 4_000_000
+	DefaultMaxInstances     = 10_000_000
 	DefaultMaxCircuitNodes  = 4_000_000
 	DefaultMaxTermDepth     = 64
 	DefaultMaxRuleExpansion = 1024
