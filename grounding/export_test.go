@@ -31,3 +31,8 @@ func GroundForceHeadFilter(ctx context.Context, f *File, lim Limits) (*Program, 
 func GroundNoInline(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noInline: true})
 }
+
+// GroundNoArgFree is Ground with argument-free relations kept as written (argfree.go).
+func GroundNoArgFree(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noArgFree: true})
+}

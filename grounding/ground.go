@@ -100,6 +100,7 @@ type variant struct {
 	// the trial join first.
 	forceHeadFilter bool
 	noInline        bool // check relations not unfolded (inline.go)
+	noArgFree       bool // argument-free relations kept as written (argfree.go)
 }
 
 func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v variant) (*Program, error) {
@@ -126,6 +127,9 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 	}
 	if !v.noInline {
 		c.inlineChecks()
+	}
+	if !v.noArgFree {
+		c.dropFreeArgs()
 	}
 	if !noDemand {
 		c.addDemand(sccs)

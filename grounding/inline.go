@@ -159,17 +159,8 @@ func (c *compiler) unfoldCall(nr *nrule, at int, def *nrule) *nrule {
 	}
 	cp.body = append(cp.body, nr.body[:at]...)
 	for _, b := range def.body {
+		b = substBasic(b, sub)
 		b.pos = call.pos
-		b.args = substPats(b.args, sub)
-		b.a, b.b = substPat(b.a, sub), substPat(b.b, sub)
-		if b.kind == bAny {
-			subs := make([]basic, len(b.subs))
-			for i, s := range b.subs {
-				s.a, s.b = substPat(s.a, sub), substPat(s.b, sub)
-				subs[i] = s
-			}
-			b.subs = subs
-		}
 		cp.body = append(cp.body, b)
 	}
 	cp.body = append(cp.body, nr.body[at+1:]...)
