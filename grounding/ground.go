@@ -69,11 +69,14 @@ func (l Limits) WithDefaults() Limits {
 // over-approximated domain (true from init, next and base; does from legal and
 // input; negated fluent literals ignored), rules are instantiated over it, and
 // every keyword proposition becomes a literal of one circuit over "true p" and
-// "does r a". Auxiliary fluent relations keep only the atoms their callers
-// can ask for (demand.go), and every join is planned from the relations'
-// sizes, not from the order of the body. Recursion through fluent relations
-// is unrolled to its least fixpoint. Validation problems come back as an ErrorList, exceeded limits as a
-// *LimitError, cancellation as ctx.Err().
+// "does r a". Relations that only test their arguments with distinct are
+// unfolded into their callers (inline.go), argument positions a relation's
+// truth does not depend on are dropped (argfree.go), auxiliary fluent
+// relations keep only the atoms their callers can ask for (demand.go), and
+// every join is planned from the relations' sizes, not from the order of
+// the body. Recursion through fluent relations is unrolled to its least
+// fixpoint. Validation problems come back as an ErrorList, exceeded limits
+// as a *LimitError, cancellation as ctx.Err().
 func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return ground(ctx, f, lim, memoProbe)
 }
