@@ -437,22 +437,25 @@ func (g *grounder) circuit(p *Program) error {
 					nextPlaceholder++
 				}
 			}
+			lo := b.c.NumNodes()
 			tmpl := evalComp(comp)
 			// The least fixpoint: start from all false; each round derives what
 			// is provable in one more step, so after as many rounds as the
 			// component has atoms nothing new can appear.
 			cur := make([]Lit, nextPlaceholder-first)
-			memo := &substMemo{}
+			memo := b.newSubstMemo(lo, b.c.NumNodes(), first)
+			var prev []Lit
 			for round := 0; round <= len(cur) && e.err == nil && b.err == nil; round++ {
-				memo.next()
+				memo.next(prev)
 				next := make([]Lit, 0, len(cur))
 				for _, ls := range tmpl {
 					for _, l := range ls {
-						next = append(next, b.substitute(l, first, cur, memo))
+						s, _ := b.substitute(l, first, cur, memo)
+						next = append(next, s)
 					}
 				}
 				same := slices.Equal(next, cur)
-				cur = next
+				prev, cur = cur, next
 				if same || !e.tick() {
 					break
 				}
