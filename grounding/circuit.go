@@ -210,42 +210,82 @@ func (b *builder) Or(ls ...Lit) Lit {
 	return b.And(neg...).Not()
 }
 
-// substMemo remembers rebuilt nodes for one round of substitutions; a new
-// generation forgets them all at once.
+// substMemo remembers, per gate of a template, its substitute in the
+// current round of substitutions and whether that changed since the round
+// before; a gate none of whose fanins changed keeps its substitute without
+// being rebuilt, so a fixpoint's later rounds cost only what changes.
 type substMemo struct {
-	val   []Lit
-	stamp []int32
-	gen   int32
+	// The template's gates are lo..hi-1; dep[n-lo] says whether gate n
+	// reaches a placeholder. Every other gate, and every template gate
+	// that reaches none, is its own substitute.
+	lo, hi  int
+	dep     []bool
+	val     []Lit   // val[n-lo]: gate n's substitute in round stamp[n-lo]
+	changed []bool  // changed[n-lo]: val differs from the round before
+	stamp   []int32 // round of val; 0 for none
+	gen     int32   // the current round, from 1
+	prev    []Lit   // the placeholders' values in the round before; nil in the first
 }
 
-func (m *substMemo) next() { m.gen++ }
+// newSubstMemo prepares substitutions into the template gates lo..hi-1
+// of b, whose placeholders are the inputs from first on.
+func (b *builder) newSubstMemo(lo, hi, first int) *substMemo {
+	k := max(hi-lo, 0)
+	m := &substMemo{lo: lo, hi: hi, dep: make([]bool, k), val: make([]Lit, k), changed: make([]bool, k), stamp: make([]int32, k)}
+	for n := lo; n < hi; n++ {
+		for _, f := range b.c.Fanins(n) {
+			fn := f.Node()
+			if in, ok := b.c.IsInput(fn); ok && in >= first || fn >= lo && fn < hi && m.dep[fn-lo] {
+				m.dep[n-lo] = true
+				break
+			}
+		}
+	}
+	return m
+}
+
+// next starts a round whose placeholders had the values prev in the round
+// before (nil before the first round).
+func (m *substMemo) next(prev []Lit) {
+	m.gen++
+	m.prev = prev
+}
 
 // substitute rebuilds the cone of l with placeholder input first+k replaced
-// by cur[k]. Placeholders are inputs numbered from first; the other inputs
-// and the constant stay as they are.
-func (b *builder) substitute(l Lit, first int, cur []Lit, m *substMemo) Lit {
+// by cur[k]. Placeholders are inputs numbered from first; the other inputs,
+// the constant and the gates that reach no placeholder stay as they are.
+// changed says whether the result differs from the round before.
+func (b *builder) substitute(l Lit, first int, cur []Lit, m *substMemo) (r Lit, changed bool) {
 	n := l.Node()
 	if in, ok := b.c.IsInput(n); ok && in >= first {
-		return cur[in-first] ^ l&1
+		k := in - first
+		return cur[k] ^ l&1, m.prev == nil || m.prev[k] != cur[k]
 	}
-	if !b.c.IsGate(n) {
-		return l
+	if !b.c.IsGate(n) || n < m.lo || n >= m.hi || !m.dep[n-m.lo] {
+		return l, false
 	}
-	if n < len(m.stamp) && m.stamp[n] == m.gen {
-		return m.val[n] ^ l&1
+	i := n - m.lo
+	if m.stamp[i] == m.gen {
+		return m.val[i] ^ l&1, m.changed[i]
 	}
+	had := m.stamp[i] != 0 && m.stamp[i] == m.gen-1
 	fs := b.c.Fanins(n)
 	args := make([]Lit, len(fs))
-	for i, f := range fs {
-		args[i] = b.substitute(f, first, cur, m)
+	any := false
+	for j, f := range fs {
+		var c bool
+		args[j], c = b.substitute(f, first, cur, m)
+		any = any || c
 	}
-	r := b.And(args...)
-	if grow := b.c.NumNodes() - len(m.stamp); grow > 0 {
-		m.stamp = append(m.stamp, make([]int32, grow)...)
-		m.val = append(m.val, make([]Lit, grow)...)
+	m.stamp[i] = m.gen
+	if had && !any {
+		m.changed[i] = false
+		return m.val[i] ^ l&1, false
 	}
-	m.stamp[n], m.val[n] = m.gen, r
-	return r ^ l&1
+	r = b.And(args...)
+	m.changed[i] = !had || r != m.val[i]
+	m.val[i] = r
+	return r ^ l&1, m.changed[i]
 }
 
 // compact keeps only the nodes that roots reach (plus the constant and the

@@ -4,9 +4,12 @@
 // for every reasoning function (legal, next, goal, terminal).
 //
 // The pipeline is Parse (text to File, errors as FILE:LINE:COL), then Ground
-// (validation, static relations evaluated completely, fluent relations
+// (validation, check relations unfolded and free argument positions
+// dropped, static relations evaluated completely, fluent relations
 // instantiated over over-approximated domains with planned joins, demand
 // driven, recursion unrolled to its least fixpoint), or Load for both.
+// Alternatives exposes how a rule body's and/or/not is read, for tools that
+// rewrite descriptions.
 // Every resource is bounded by Limits; a bound that is reached comes back as
 // a *LimitError naming the setting.
 //

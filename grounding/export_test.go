@@ -26,3 +26,13 @@ func GroundNoHeadFilter(ctx context.Context, f *File, lim Limits) (*Program, err
 func GroundForceHeadFilter(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{forceHeadFilter: true})
 }
+
+// GroundNoInline is Ground without unfolding check relations (inline.go).
+func GroundNoInline(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noInline: true})
+}
+
+// GroundNoArgFree is Ground with argument-free relations kept as written (argfree.go).
+func GroundNoArgFree(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noArgFree: true})
+}

@@ -12,7 +12,7 @@ import (
 // Limits bounds the work of Ground. A zero field means its default.
 type Limits struct {
 	MaxAtoms         int64         // ground atoms of all relations, static and fluent; default 2,000,000
-	MaxInstances     int64         // ground rule instances of fluent relations; default 4,000,000
+	MaxInstances     int64         // join matches while building the circuit; default 10,000,000
 	MaxCircuitNodes  int           // circuit nodes; default 4,000,000
 	MaxTermDepth     int           // nesting depth of a derived term; default 64
 	MaxRuleExpansion int           // alternatives one rule's or/not nesting expands to; default 1024
@@ -27,10 +27,13 @@ type Limits struct {
 	LenientUnsafe bool
 }
 
-// Default limits of Ground.
+// Default limits of Ground. DefaultMaxInstances bounds time only: a join
+// match costs about a microsecond and no memory of its own (the gates it
+// makes count against MaxCircuitNodes), so ten million stay well inside
+// DefaultTimeout (racer4 needs 5.6 million).
 const (
 	DefaultMaxAtoms         = 2_000_000
-	DefaultMaxInstances     = 4_000_000
+	DefaultMaxInstances     = 10_000_000
 	DefaultMaxCircuitNodes  = 4_000_000
 	DefaultMaxTermDepth     = 64
 	DefaultMaxRuleExpansion = 1024
@@ -66,11 +69,14 @@ func (l Limits) WithDefaults() Limits {
 // over-approximated domain (true from init, next and base; does from legal and
 // input; negated fluent literals ignored), rules are instantiated over it, and
 // every keyword proposition becomes a literal of one circuit over "true p" and
-// "does r a". Auxiliary fluent relations keep only the atoms their callers
-// can ask for (demand.go), and every join is planned from the relations'
-// sizes, not from the order of the body. Recursion through fluent relations
-// is unrolled to its least fixpoint. Validation problems come back as an ErrorList, exceeded limits as a
-// *LimitError, cancellation as ctx.Err().
+// "does r a". Relations that only test their arguments with distinct are
+// unfolded into their callers (inline.go), argument positions a relation's
+// truth does not depend on are dropped (argfree.go), auxiliary fluent
+// relations keep only the atoms their callers can ask for (demand.go), and
+// every join is planned from the relations' sizes, not from the order of
+// the body. Recursion through fluent relations is unrolled to its least
+// fixpoint. Validation problems come back as an ErrorList, exceeded limits
+// as a *LimitError, cancellation as ctx.Err().
 func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return ground(ctx, f, lim, memoProbe)
 }
@@ -96,6 +102,8 @@ type variant struct {
 	// forceHeadFilter uses the head filter wherever it applies, without
 	// the trial join first.
 	forceHeadFilter bool
+	noInline        bool // check relations not unfolded (inline.go)
+	noArgFree       bool // argument-free relations kept as written (argfree.go)
 }
 
 func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v variant) (*Program, error) {
@@ -119,6 +127,12 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, c.errs
+	}
+	if !v.noInline {
+		c.inlineChecks()
+	}
+	if !v.noArgFree {
+		c.dropFreeArgs()
 	}
 	if !noDemand {
 		c.addDemand(sccs)
@@ -423,22 +437,25 @@ func (g *grounder) circuit(p *Program) error {
 					nextPlaceholder++
 				}
 			}
+			lo := b.c.NumNodes()
 			tmpl := evalComp(comp)
 			// The least fixpoint: start from all false; each round derives what
 			// is provable in one more step, so after as many rounds as the
 			// component has atoms nothing new can appear.
 			cur := make([]Lit, nextPlaceholder-first)
-			memo := &substMemo{}
+			memo := b.newSubstMemo(lo, b.c.NumNodes(), first)
+			var prev []Lit
 			for round := 0; round <= len(cur) && e.err == nil && b.err == nil; round++ {
-				memo.next()
+				memo.next(prev)
 				next := make([]Lit, 0, len(cur))
 				for _, ls := range tmpl {
 					for _, l := range ls {
-						next = append(next, b.substitute(l, first, cur, memo))
+						s, _ := b.substitute(l, first, cur, memo)
+						next = append(next, s)
 					}
 				}
 				same := slices.Equal(next, cur)
-				cur = next
+				prev, cur = cur, next
 				if same || !e.tick() {
 					break
 				}

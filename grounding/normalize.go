@@ -367,19 +367,13 @@ func (c *compiler) compileRule(r *Rule) {
 	if !ok {
 		return
 	}
-	alts := [][]aLit{{}}
-	for _, l := range r.Body {
-		ls, ok := dnf(l, false, c.lim.MaxRuleExpansion)
-		if ok {
-			alts = product(alts, ls)
+	alts, reached, ok := bodyAlternatives(r.Body, c.lim.MaxRuleExpansion)
+	if !ok {
+		if c.limitErr == nil {
+			c.limitErr = &LimitError{What: "MaxRuleExpansion", Limit: int64(c.lim.MaxRuleExpansion), Got: int64(reached),
+				Where: fmt.Sprintf("or/not nesting of the rule at %s:%s", c.file, r.Pos)}
 		}
-		if !ok || len(alts) > c.lim.MaxRuleExpansion {
-			if c.limitErr == nil {
-				c.limitErr = &LimitError{What: "MaxRuleExpansion", Limit: int64(c.lim.MaxRuleExpansion), Got: int64(max(len(alts), c.lim.MaxRuleExpansion+1)),
-					Where: fmt.Sprintf("or/not nesting of the rule at %s:%s", c.file, r.Pos)}
-			}
-			return
-		}
+		return
 	}
 	reported := map[string]bool{}
 	for _, alt := range alts {

@@ -6,74 +6,10 @@ import "github.com/gamequiv/gamequiv/grounding"
 // too complex to transform (and is left alone).
 const maxAlts = 256
 
-// alit is one literal of an alternative after negation is pushed inward: an
-// atom or a distinct, possibly negated.
-type alit struct {
-	neg bool
-	lit *grounding.Literal
-}
-
-// alternatives expands a body into its disjunctive normal form, the way the
-// grounder reads or, and and not. ok is false beyond maxAlts alternatives.
-func alternatives(body []*grounding.Literal) (alts [][]alit, ok bool) {
-	alts = [][]alit{{}}
-	for _, l := range body {
-		ls, ok := dnf(l, false)
-		if !ok {
-			return nil, false
-		}
-		alts = product(alts, ls)
-		if len(alts) > maxAlts {
-			return nil, false
-		}
-	}
-	return alts, true
-}
-
-func dnf(l *grounding.Literal, neg bool) ([][]alit, bool) {
-	switch l.Kind {
-	case grounding.LitAtom, grounding.LitDistinct:
-		return [][]alit{{{neg: neg, lit: l}}}, true
-	case grounding.LitNot:
-		return dnf(l.Sub[0], !neg)
-	}
-	if (l.Kind == grounding.LitAnd) != neg { // a conjunction
-		out := [][]alit{{}}
-		for _, s := range l.Sub {
-			alts, ok := dnf(s, neg)
-			if !ok {
-				return nil, false
-			}
-			out = product(out, alts)
-			if len(out) > maxAlts {
-				return nil, false
-			}
-		}
-		return out, true
-	}
-	var out [][]alit
-	for _, s := range l.Sub {
-		alts, ok := dnf(s, neg)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, alts...)
-		if len(out) > maxAlts {
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-func product(xs, ys [][]alit) [][]alit {
-	out := make([][]alit, 0, len(xs)*len(ys))
-	for _, x := range xs {
-		for _, y := range ys {
-			c := make([]alit, 0, len(x)+len(y))
-			out = append(out, append(append(c, x...), y...))
-		}
-	}
-	return out
+// alternatives expands a body the way the grounder reads or, and and not
+// (grounding.Alternatives). ok is false beyond maxAlts alternatives.
+func alternatives(body []*grounding.Literal) ([][]grounding.BodyLiteral, bool) {
+	return grounding.Alternatives(body, maxAlts)
 }
 
 // strictlySafe reports whether, in every alternative of r's body, each
@@ -90,8 +26,8 @@ func strictlySafe(r *grounding.Rule) bool {
 	for _, alt := range alts {
 		bound := map[string]bool{}
 		for _, a := range alt {
-			if !a.neg && a.lit.Kind == grounding.LitAtom {
-				for _, v := range termVars(a.lit.Atom, nil) {
+			if !a.Neg && a.Lit.Kind == grounding.LitAtom {
+				for _, v := range termVars(a.Lit.Atom, nil) {
 					bound[v] = true
 				}
 			}
@@ -102,7 +38,7 @@ func strictlySafe(r *grounding.Rule) bool {
 			}
 		}
 		for _, a := range alt {
-			for _, v := range litVars(a.lit, nil) {
+			for _, v := range litVars(a.Lit, nil) {
 				if !bound[v] {
 					return false
 				}
