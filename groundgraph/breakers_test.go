@@ -76,7 +76,7 @@ func TestBreakersPairWalls(t *testing.T) {
 	if got := autOrder(t, g); got.Cmp(big.NewInt(1)) != 0 {
 		t.Errorf("automorphism group order = %v, want 1", got)
 	}
-	bare := mustBuild(t, game, groundgraph.Options{MaxBreakerArcs: -1, MaxCornerCofactors: -1})
+	bare := mustBuild(t, game, groundgraph.Options{MaxBreakerArcs: -1})
 	if got := autOrder(t, bare); got.Cmp(big.NewInt(1)) <= 0 {
 		t.Errorf("without breakers: automorphism group order = %v, want more than 1 (the test would not show what breakers do)", got)
 	}
@@ -111,5 +111,35 @@ func TestCofactorCorners(t *testing.T) {
 	bare := mustBuild(t, game, groundgraph.Options{MaxCornerCofactors: -1})
 	if got := autOrder(t, bare); got.Cmp(big.NewInt(16)) <= 0 {
 		t.Errorf("without cofactor corners: automorphism group order = %v, want more than 16", got)
+	}
+}
+
+// TestMaxBreakerArcs checks the limit at and one below the breakers of one
+// function and anchor: at the count they are kept, below it all dropped.
+func TestMaxBreakerArcs(t *testing.T) {
+	const game, name = "ggp-base/ghostMaze2p.kif", "(legal explorer (move east))"
+	breakers := func(g *groundgraph.Graph) int {
+		n := 0
+		for _, ff := range g.Functions() {
+			if g.Program().FunctionName(ff.Function) != name {
+				continue
+			}
+			for _, c := range ff.Corners {
+				if !c.FromTrue {
+					n += len(c.Breakers)
+				}
+			}
+		}
+		return n
+	}
+	all := breakers(mustBuild(t, game, groundgraph.Options{}))
+	if all == 0 {
+		t.Fatalf("%s has no breakers", name)
+	}
+	if got := breakers(mustBuild(t, game, groundgraph.Options{MaxBreakerArcs: all})); got != all {
+		t.Errorf("MaxBreakerArcs %d: %d breakers, want all %d", all, got, all)
+	}
+	if got := breakers(mustBuild(t, game, groundgraph.Options{MaxBreakerArcs: all - 1})); got != 0 {
+		t.Errorf("MaxBreakerArcs %d: %d breakers, want none", all-1, got)
 	}
 }

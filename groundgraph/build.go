@@ -141,6 +141,10 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 		g = b.graph()
 	}
 	t2 := time.Now()
+	// The cofactor round's corner stats, also when it rebuilt nothing.
+	g.stats.CornerFuncs = b.stats.CornerFuncs
+	g.stats.CornerPoints = b.stats.CornerPoints
+	g.stats.SkippedCorners = b.stats.SkippedCorners
 	g.stats.GateWords = b.gateWords.Load()
 	g.stats.DependsOnCalls = b.dependsOn.Load()
 	g.stats.Support = t1.Sub(t0)
@@ -417,8 +421,9 @@ func (b *builder) corners(ctx context.Context) error {
 // the functions whose search wanted to go past it (no corners below it),
 // with what the first round left. Planning all of them with the larger
 // radius would spend the bound on levels most functions never search.
-// Every choice is made on worst-case costs, quantities every SCGE
-// preserves, so both games search the same levels.
+// Every choice is made on worst-case costs and on whether a search wanted
+// to go on (a property of the function's semantics at that radius),
+// quantities every SCGE preserves, so both games search the same levels.
 func (b *builder) planCorners(ctx context.Context, cand []int) error {
 	budget := b.opt.MaxCornerTotal - b.stats.CornerPoints
 	var all []int
@@ -469,7 +474,7 @@ func (b *builder) planCorners(ctx context.Context, cand []int) error {
 	for _, i := range chosen {
 		if wantMore[i] && full[i] > b.funcs[i].CornerRadius {
 			more = append(more, i)
-			cost[i] = fullCost[i] - cost[i]
+			cost[i] = fullCost[i] // the search starts again at level 1
 		}
 	}
 	extended, extra := chooseByCost(more, cost, budget-total)
@@ -515,6 +520,9 @@ func chooseByCost(cand []int, cost []int64, budget int64) (chosen []int, total i
 // idx, each up to its CornerRadius, and reports for each whether its
 // search stopped at that radius though it would have gone on.
 func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, error) {
+	if len(idx) == 0 {
+		return map[int]bool{}, nil
+	}
 	idx = slices.Clone(idx)
 	slices.Sort(idx)
 	// Functions with the same literal and kind class (next or of the state)
@@ -539,7 +547,11 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 	}
 	wantMore := make(map[int]bool, len(uniq))
 	var mu sync.Mutex
-	tick := b.tick("corners", len(uniq))
+	stage := "corners"
+	if len(b.funcs[uniq[0]].roles) > 0 {
+		stage = "cofactor corners"
+	}
+	tick := b.tick(stage, len(uniq))
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		defer tick()
 		ff := &b.funcs[uniq[k]]

@@ -138,9 +138,10 @@
 // and the graph's group falls from 9.8e10 to the game's 16.
 //
 // A function's colour hashes its kind, its goal value, k, the multiset of
-// the action counts of its semantic roles, its corner radius and the sizes
-// of its corners (or the fact that an anchor has more than Options.MaxCorners
-// of them), and, when tabled, its model count and the multisets of its
+// the action counts of its semantic roles, its corner radius, the sizes
+// and breaker counts of its corners (or the fact that an anchor has more
+// than Options.MaxCorners of them, and how many of its cofactors' anchors
+// do), and, when tabled, its model count and the multisets of its
 // influences and interactions. A vertex's semantic colour hashes its kind
 // and:
 //
@@ -214,9 +215,14 @@
 //     init onto init), goal values and kinds are preserved by definition.
 //     Every bound that decides whether a feature is computed depends only on
 //     semantic row counts or proposition counts (and on exact counts of
-//     corners), and the tabled set (like the set of corner searches) is
-//     chosen from their multiset, so A and B compute the same features for
-//     corresponding functions.
+//     corners and of breakers, and on whether a corner search at a radius
+//     wanted to go on, a semantic fact), and the tabled set (like the set of
+//     corner searches) is chosen from their multiset, so A and B compute the
+//     same features for corresponding functions. The functions that get
+//     cofactor corners are chosen by the refined colours of the graph built
+//     without them: by the argument above that graph is preserved, and
+//     refinement commutes with isomorphisms, so φ maps the chosen functions
+//     of A onto those of B and both graphs are built again.
 //     Colours hash these values in a fixed order, taking every collection
 //     of inputs as a multiset, so equal features give equal semantic
 //     colours. Colour refinement commutes with isomorphisms and the number

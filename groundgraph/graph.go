@@ -197,6 +197,13 @@ func (g *Graph) Label(v int) string {
 			b.WriteByte(' ')
 			b.WriteString(p.Props[q])
 		}
+		// A cofactor's corner: the joint move, each role's class by its
+		// first action and size.
+		for ri, ci := range t.Classes {
+			c := ff.actClasses[ri][ci]
+			r := ff.roles[ri]
+			fmt.Fprintf(&b, " under (does %s %s)×%d", p.Roles[r], p.Actions[r][c[0]], len(c))
+		}
 		b.WriteByte(')')
 		return b.String()
 	case Influence:
@@ -204,7 +211,7 @@ func (g *Graph) Label(v int) string {
 	case ActionClass:
 		return fmt.Sprintf("(action-class %s %s %d)", p.FunctionName(g.funcs[x.Index].Function), g.Label(x.Pair[0]), x.Value)
 	case CornerBreakers:
-		ff := g.funcs[x.Index]
+		ff := &g.funcs[x.Index]
 		t := ff.Corners[x.Corner]
 		var b strings.Builder
 		fmt.Fprintf(&b, "(breakers %s from-%t", p.FunctionName(ff.Function), t.FromTrue)

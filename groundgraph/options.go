@@ -91,8 +91,10 @@ type Options struct {
 	// d ≤ MaxCornerWeight with 2·Σ_{k≤d} C(n,k) ≤ MaxCornerPoints. 0 means
 	// DefaultMaxCornerWeight; a negative value disables corners.
 	MaxCornerWeight int
-	// MaxCornerPoints bounds the points of one function's corner search; 0 means
-	// DefaultMaxCornerPoints.
+	// MaxCornerPoints bounds the points of one function's corner search
+	// (both anchors, and every cofactor of a next function that reads
+	// moves: the radius is the largest d with cofactors·2·Σ_{k≤d} C(n,k)
+	// within the bound); 0 means DefaultMaxCornerPoints.
 	MaxCornerPoints int64
 	// MaxCornerTotal bounds the points of all corner searches: functions are
 	// taken by increasing cost, equal costs together, within the bound. 0
@@ -113,9 +115,10 @@ type Options struct {
 	// vertices (their counts stay in the function's colour). 0 means
 	// DefaultMaxCornerPairs.
 	MaxCornerPairs int
-	// MaxBreakerArcs: the corners of a function from one anchor get
-	// CornerBreakers vertices when they have at most this many breakers in
-	// all (see CornerSet.Breakers). 0 means DefaultMaxBreakerArcs; a
+	// MaxBreakerArcs: the corners of a function (of one cofactor, for a
+	// next function that reads moves) from one anchor get CornerBreakers
+	// vertices when they have at most this many breakers in all (see
+	// CornerSet.Breakers). 0 means DefaultMaxBreakerArcs; a
 	// negative value disables breakers.
 	MaxBreakerArcs int
 	// MaxCornerCofactors: a next function without a table that reads
@@ -142,7 +145,7 @@ type Options struct {
 	Workers int
 	// Progress, if set, is told how the analysis of the reasoning functions
 	// advances: stage names the analysis ("semantic supports", "truth
-	// tables", "corners"), done of total functions of that stage. It is
+	// tables", "corners", "cofactor corners"), done of total functions of that stage. It is
 	// called from several goroutines and must be quick. It never changes
 	// the graph.
 	Progress func(stage string, done, total int)
@@ -216,7 +219,7 @@ type Stats struct {
 	LargestTableBits int   // log2 of the largest table built (rounded up)
 	SkippedTables    int   // functions whose tables the bounds excluded
 	CornerFuncs      int   // functions whose corners were searched
-	CornerPoints     int64 // points evaluated by corner searches
+	CornerPoints     int64 // points planned for corner searches (worst case; searches stop early)
 	SkippedCorners   int   // functions whose corner search the bounds excluded
 	DependsOnCalls   int64 // SAT questions (satcheck.FindDependence) on inputs that simulation left undecided
 
