@@ -254,10 +254,15 @@ func (c *Checker) decideSAT(ctx context.Context, fa, fb grounding.Lit, j *joint)
 }
 
 func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outcome, error) {
+	if c.opt.Mode&NoSweep == 0 && len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates {
+		return c.sweepMiter(ctx, j, ca, cb)
+	}
 	f, err := miter(j, ca, cb, &c.opt)
 	if err != nil {
 		return outcome{}, err
 	}
+	f.what = fmt.Sprintf("miter %q node %d (%d gates) vs %q node %d (%d gates), %d inputs",
+		c.a.p.Name, ca.Root>>1, len(ca.Gates), c.b.p.Name, cb.Root>>1, len(cb.Gates), len(j.vars))
 	sat, model, err := c.pool.solve(ctx, f)
 	if err != nil {
 		return outcome{}, err
