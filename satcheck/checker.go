@@ -206,7 +206,7 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 		}
 		return outcome{j: j, model: make([]bool, len(j.vars))}, nil
 	}
-	ca, err := c.a.cone(fa)
+	ca, err := c.a.coneOf(fa)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -214,7 +214,7 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 		c.stats.structural.Add(1)
 		return outcome{equal: true}, nil
 	}
-	cb, err := c.b.cone(fb)
+	cb, err := c.b.coneOf(fb)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -242,11 +242,11 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 
 // decideSAT builds the cones again and goes straight to the SAT stage.
 func (c *Checker) decideSAT(ctx context.Context, fa, fb grounding.Lit, j *joint) (outcome, error) {
-	ca, err := c.a.cone(fa)
+	ca, err := c.a.coneOf(fa)
 	if err != nil {
 		return outcome{}, err
 	}
-	cb, err := c.b.cone(fb)
+	cb, err := c.b.coneOf(fb)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -426,11 +426,11 @@ func (c *Checker) WriteDIMACS(w io.Writer, kind grounding.FuncKind, fa, fb groun
 	if err != nil {
 		return err
 	}
-	ca, err := c.a.cone(fa)
+	ca, err := c.a.coneOf(fa)
 	if err != nil {
 		return err
 	}
-	cb, err := c.b.cone(fb)
+	cb, err := c.b.coneOf(fb)
 	if err != nil {
 		return err
 	}

@@ -34,9 +34,38 @@ const (
 	DefaultSweepWindow   = 1000 // gates of the swept graph per proof window
 )
 
+// sweepFirstWindow is the first, small proof window of a candidate pair.
+const sweepFirstWindow = 24
+
 // sweepCexWords bounds the counterexample words added to the signatures (64
 // counterexamples each) when a proposed pair turns out different.
-const sweepCexWords = 4
+const sweepCexWords = 32
+
+// sweepMinSimWords is the least number of random words a sweep simulates.
+// Functions of game states are conjunctions of many propositions, rarely
+// true on uniform random states; more words, at several densities (see
+// biasProps), leave fewer false candidates for SAT to refute one by one.
+const sweepMinSimWords = 32
+
+// biasProps redraws the free propositions of some words of vec at densities
+// other than 1/2: word i has density 1/2, 1/4, 3/4, 1/8, 7/8, ... in turn, so
+// that nodes true only on sparse or dense states are simulated too.
+func biasProps(j *joint, vec []uint64, w int, rng *rand.Rand) {
+	for i := 1; i < w; i++ {
+		k := (i+1)/2%4 + 1 // 1..4: density 2^-k or 1-2^-k
+		dense := i%2 == 0
+		for _, v := range j.props {
+			x := ^uint64(0)
+			for range k {
+				x &= rng.Uint64()
+			}
+			if dense {
+				x = ^x
+			}
+			vec[int(v)*w+i] = x
+		}
+	}
+}
 
 // sweepGraph is two cones merged over the joint variables: node 0 is the
 // constant false, nodes 1..len(j.vars) the joint variables, gates follow in
@@ -150,7 +179,7 @@ type sweeper struct {
 	repr   []uint32          // repr[n]: literal n is merged into (n<<1 when none)
 	red    map[string]uint32 // swept gates by their swept fanins
 	rfan   [][]uint32        // rfan[n]: swept fanins of a representative gate n
-	class  map[string]uint32 // normalized signature -> representative literal of that phase
+	class  map[uint64]uint32 // hash of a normalized signature -> representative literal of that phase
 	done   int               // gates processed (nodes nv+1 .. nv+done)
 	merged int64
 	key    []byte
@@ -168,10 +197,11 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		c.stats.structural.Add(1)
 		return outcome{equal: true}, nil
 	}
-	s := &sweeper{c: c, j: j, g: g, rw: max(c.opt.SimWords, 1)}
+	s := &sweeper{c: c, j: j, g: g, rw: max(c.opt.SimWords, sweepMinSimWords)}
 	s.w = s.rw + sweepCexWords
 	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(ra)<<32|uint64(rb)))
 	vec := j.randomVectors(s.rw, nil, rng)
+	biasProps(j, vec, s.rw, rng)
 	s.in = make([]uint64, len(j.vars)*s.w)
 	for v := range j.vars {
 		copy(s.in[v*s.w:], vec[v*s.rw:(v+1)*s.rw])
@@ -189,7 +219,7 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 	s.red = map[string]uint32{}
 	s.rfan = make([][]uint32, nn)
 	s.gen = make([]int32, nn)
-	s.class = map[string]uint32{}
+	s.class = map[uint64]uint32{}
 	s.classify(litFalse)
 	for v := 1; v <= g.nv; v++ {
 		s.classify(uint32(v) << 1)
@@ -280,31 +310,51 @@ func (s *sweeper) inputAt(bit int) []bool {
 	return m
 }
 
-// sigKey is the normalized signature of node n (complemented so that bit 0
-// is 0) and the phase that normalization applied.
-func (s *sweeper) sigKey(n uint32) (string, uint32) {
+// sigHash hashes the normalized signature of node n (complemented so that
+// bit 0 is 0) and returns the phase that normalization applied.
+func (s *sweeper) sigHash(n uint32) (uint64, uint32) {
 	w := s.sig[int(n)*s.w : int(n+1)*s.w]
 	ph := uint32(w[0] & 1)
 	neg := -uint64(ph)
-	s.key = s.key[:0]
+	h := uint64(0x9e3779b97f4a7c15)
 	nv := s.valid()
 	for i := 0; i*64 < nv; i++ {
 		x := w[i] ^ neg
 		if rem := nv - 64*i; rem < 64 {
 			x &= 1<<rem - 1
 		}
-		s.key = binary.LittleEndian.AppendUint64(s.key, x)
+		h = (h ^ x) * 0x100000001b3
+		h ^= h >> 29
 	}
-	return string(s.key), ph
+	return h, ph
 }
 
-// classify records representative node n under its signature, unless the
-// class has one already.
+// sameSig reports whether literals x and y have the same signature on the valid bits.
+func (s *sweeper) sameSig(x, y uint32) bool { return s.diffBit(x, y) < 0 }
+
+// classify records literal l (a representative) under its signature, unless
+// the class has one already.
 func (s *sweeper) classify(l uint32) {
-	k, ph := s.sigKey(l >> 1)
-	if _, ok := s.class[k]; !ok {
-		s.class[k] = l ^ ph
+	h, ph := s.sigHash(l >> 1)
+	if _, ok := s.class[h]; !ok {
+		s.class[h] = l ^ ph
 	}
+}
+
+// candidate returns the representative literal equal to n on every
+// simulated vector, if there is one.
+func (s *sweeper) candidate(n uint32) (uint32, bool) {
+	h, ph := s.sigHash(n)
+	r, ok := s.class[h]
+	if !ok {
+		s.class[h] = (n << 1) ^ ph
+		return 0, false
+	}
+	cand := r ^ ph
+	if !s.sameSig(n<<1, cand) {
+		return 0, false // a hash collision: no candidate
+	}
+	return cand, true
 }
 
 // reclassify rebuilds the classes after new counterexample bits.
@@ -341,33 +391,18 @@ func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
 	}
 	s.red[string(s.key)] = n << 1
 	s.rfan[n] = fs
-	k, ph := s.sigKey(n)
-	r, ok := s.class[k]
+	cand, ok := s.candidate(n)
 	if !ok {
-		s.class[k] = (n << 1) ^ ph
 		return nil
 	}
-	// n^ph and r have the same signature: prove n = r^ph.
-	cand := r ^ ph
-	sat, model, err := s.prove(ctx, n<<1, cand, s.c.opt.SweepWindow)
-	if err != nil {
-		if errors.Is(err, ErrLimit) {
-			return nil // too large to prove here: keep n apart
-		}
-		return err
-	}
-	if !sat {
-		s.repr[n] = cand
-		s.merged++
-		return nil
-	}
-	if model == nil && s.c.opt.SweepWindow > 0 {
-		// The window was too small to decide: ask about the whole cone,
-		// which either proves the pair or gives a real counterexample.
-		sat, model, err = s.prove(ctx, n<<1, cand, 0)
+	// n and cand have the same signature: prove them equal, in growing
+	// windows (most pairs differ only near the top once their fanins are
+	// merged), then over the whole cone, whose answer is exact.
+	for _, win := range s.windows() {
+		sat, model, err := s.prove(ctx, n<<1, cand, win)
 		if err != nil {
 			if errors.Is(err, ErrLimit) {
-				return nil
+				return nil // too large to prove here: keep n apart
 			}
 			return err
 		}
@@ -376,10 +411,33 @@ func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
 			s.merged++
 			return nil
 		}
+		if model != nil {
+			s.addCex(model)
+			s.classify(n << 1)
+			return nil
+		}
 	}
-	s.addCex(model)
-	s.classify(n << 1)
-	return nil
+	return nil // undecided within the windows: keep n apart
+}
+
+// windows lists the proof windows of one candidate pair: a small one, the
+// configured one, then the whole cone while counterexamples can still refine
+// the classes (past that, a whole-cone proof that fails would be repeated by
+// every later node of the same class).
+func (s *sweeper) windows() []int {
+	w := s.c.opt.SweepWindow
+	if w == 0 {
+		return []int{0}
+	}
+	ws := make([]int, 0, 3)
+	if w > sweepFirstWindow {
+		ws = append(ws, sweepFirstWindow)
+	}
+	ws = append(ws, w)
+	if s.nce < 64*sweepCexWords {
+		ws = append(ws, 0)
+	}
+	return ws
 }
 
 // addCex adds a real counterexample to the signatures and rebuilds the classes.

@@ -2,8 +2,10 @@ package satcheck_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/gamequiv/gamequiv/grounding"
 	"github.com/gamequiv/gamequiv/satcheck"
@@ -193,5 +195,33 @@ func TestSweepMultiplier(t *testing.T) {
 	}
 	if eq {
 		t.Fatalf("bits 6 and 5 of the product found equal (stats %+v)", c.Stats())
+	}
+}
+
+// TestSweepCancel: bit 7 of an 8×8 multiplier, x·y against y·x, is hard
+// for sweeping too (the partial sums of the two orders are different
+// functions, so little merges and the final miter is hard); a deadline stops
+// the sweep at once, and a cancelled context starts nothing.
+func TestSweepCancel(t *testing.T) {
+	a, b, fa, fb := multipliers(8, 7)
+	im := identity(a).InputMap(a, b)
+	c := mustChecker(t, a, b, satcheck.Options{SweepMinGates: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := c.CheckFunc(ctx, grounding.FuncTerminal, fa, fb, im); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("CheckFunc = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("CheckFunc returned after %v, want at once", d)
+	}
+	done, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	c = mustChecker(t, a, b, satcheck.Options{SweepMinGates: 1})
+	if _, err := c.CheckFunc(done, grounding.FuncTerminal, fa, fb, im); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled CheckFunc = %v, want context.Canceled", err)
+	}
+	if st := c.Stats(); st.SATCalls != 0 {
+		t.Errorf("a cancelled context started %d solves", st.SATCalls)
 	}
 }

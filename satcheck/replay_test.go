@@ -1,0 +1,125 @@
+package satcheck_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// TestReplayVerification re-runs the verification of a mapping that
+// `gamequiv compare --json A B` printed, pair by pair, once with one miter per
+// pair (NoSweep) and once with SAT sweeping, and logs the slowest pairs of
+// each. It measures the verify phase without the graph and search phases, and
+// with GAMEQUIV_SAT_DUMP set it dumps the slow miters (dump.go). It runs only
+// when GAMEQUIV_REPLAY_A, GAMEQUIV_REPLAY_B (the two .kif files) and
+// GAMEQUIV_REPLAY_REPORT (the JSON report) are set; GAMEQUIV_REPLAY_MODES
+// may be "sweep" or "nosweep" to run one of the two.
+func TestReplayVerification(t *testing.T) {
+	pa, pb, rp := os.Getenv("GAMEQUIV_REPLAY_A"), os.Getenv("GAMEQUIV_REPLAY_B"), os.Getenv("GAMEQUIV_REPLAY_REPORT")
+	if pa == "" || pb == "" || rp == "" {
+		t.Skip("set GAMEQUIV_REPLAY_A, GAMEQUIV_REPLAY_B and GAMEQUIV_REPLAY_REPORT to replay a verification")
+	}
+	ctx := context.Background()
+	load := func(path string) *grounding.Program {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := grounding.Load(ctx, path, src, grounding.Limits{})
+		if err != nil {
+			t.Fatalf("ground %s: %v", path, err)
+		}
+		return p
+	}
+	a, b := load(pa), load(pb)
+	raw, err := os.ReadFile(rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep equiv.Report
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatalf("report %s: %v", rp, err)
+	}
+	if rep.Mapping == nil {
+		t.Fatalf("report %s has no mapping (verdict %s)", rp, rep.Verdict)
+	}
+	m, err := rep.Mapping.Indexes(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := m.InputMap(a, b)
+	pairs := satcheck.Pairs(a, b, m)
+	modes := []struct {
+		name string
+		opt  satcheck.Options
+	}{{"nosweep", satcheck.Options{Mode: satcheck.NoSweep}}, {"sweep", satcheck.Options{}}}
+	for _, md := range modes {
+		if only := os.Getenv("GAMEQUIV_REPLAY_MODES"); only != "" && only != md.name {
+			continue
+		}
+		c := mustChecker(t, a, b, md.opt)
+		type timed struct {
+			name string
+			d    time.Duration
+		}
+		var ts []timed
+		start := time.Now()
+		for _, pr := range pairs {
+			t0 := time.Now()
+			eq, err := c.CheckFunc(ctx, pr.Kind, pr.A, pr.B, im)
+			if err != nil {
+				t.Fatalf("%s %s: %v", md.name, pr.Name, err)
+			}
+			if !eq {
+				t.Fatalf("%s %s: different under the verified mapping", md.name, pr.Name)
+			}
+			ts = append(ts, timed{pr.Name, time.Since(t0)})
+		}
+		total := time.Since(start)
+		slices.SortFunc(ts, func(x, y timed) int { return int(y.d - x.d) })
+		t.Logf("%s: %d pairs in %v, stats %+v", md.name, len(pairs), total, c.Stats())
+		for _, x := range ts[:min(5, len(ts))] {
+			t.Logf("%s:   %v %s", md.name, x.d, x.name)
+		}
+	}
+}
+
+// TestReplayCompare runs the whole comparison of GAMEQUIV_REPLAY_A and
+// GAMEQUIV_REPLAY_B (GAMEQUIV_REPLAY_TIMEOUT, default 5m), for profiling the
+// SAT questions in place (go test -cpuprofile); GAMEQUIV_REPLAY_NOSWEEP=1
+// turns sweeping off. It runs only when GAMEQUIV_REPLAY_COMPARE=1.
+func TestReplayCompare(t *testing.T) {
+	if os.Getenv("GAMEQUIV_REPLAY_COMPARE") != "1" {
+		t.Skip("set GAMEQUIV_REPLAY_COMPARE=1, GAMEQUIV_REPLAY_A and GAMEQUIV_REPLAY_B to replay a comparison")
+	}
+	src := func(path string) equiv.Source {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return equiv.Source{Name: path, GDL: b}
+	}
+	lim := equiv.Limits{Timeout: 5 * time.Minute}
+	if s := os.Getenv("GAMEQUIV_REPLAY_TIMEOUT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lim.Timeout = d
+	}
+	if os.Getenv("GAMEQUIV_REPLAY_NOSWEEP") == "1" {
+		lim.SAT.Mode |= satcheck.NoSweep
+	}
+	rep, err := equiv.Compare(context.Background(), src(os.Getenv("GAMEQUIV_REPLAY_A")), src(os.Getenv("GAMEQUIV_REPLAY_B")), lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %s; stats %+v", rep.Verdict, rep.Reason, rep.Stats)
+}
