@@ -262,7 +262,7 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		return outcome{}, err
 	}
 	f.what = fmt.Sprintf("miter %q node %d (%d gates) vs %q node %d (%d gates), %d inputs",
-		c.a.p.Name, ca.Root>>1, len(ca.Gates), c.b.p.Name, cb.Root>>1, len(cb.Gates), len(j.vars))
+		c.a.p.Name, rootNode(ca), len(ca.Gates), c.b.p.Name, rootNode(cb), len(cb.Gates), len(j.vars))
 	sat, model, err := c.pool.solve(ctx, f)
 	if err != nil {
 		return outcome{}, err
@@ -275,6 +275,19 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		m[v] = model[v+1] // DIMACS variable v+2
 	}
 	return outcome{j: j, model: m}, nil
+}
+
+// rootNode is the circuit node of cn's root (for messages): a gate, an
+// input node, or 0 for a constant.
+func rootNode(cn *cone) int32 {
+	slot := int(cn.Root >> 1)
+	switch {
+	case slot == 0:
+		return 0
+	case slot < cn.FirstGate():
+		return cn.Inputs[slot-1] + 1
+	}
+	return cn.Gates[slot-cn.FirstGate()]
 }
 
 // simulatePair evaluates both cones on the joint variable vectors.

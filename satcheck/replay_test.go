@@ -1,9 +1,12 @@
 package satcheck_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -20,7 +23,9 @@ import (
 // with GAMEQUIV_SAT_DUMP set it dumps the slow miters (dump.go). It runs only
 // when GAMEQUIV_REPLAY_A, GAMEQUIV_REPLAY_B (the two .kif files) and
 // GAMEQUIV_REPLAY_REPORT (the JSON report) are set; GAMEQUIV_REPLAY_MODES
-// may be "sweep" or "nosweep" to run one of the two.
+// may be "sweep" or "nosweep" to run one of the two. With
+// GAMEQUIV_REPLAY_DIMACS set to a directory it only writes the miter of every
+// pair there (Checker.WriteDIMACS), to time external solvers on.
 func TestReplayVerification(t *testing.T) {
 	pa, pb, rp := os.Getenv("GAMEQUIV_REPLAY_A"), os.Getenv("GAMEQUIV_REPLAY_B"), os.Getenv("GAMEQUIV_REPLAY_REPORT")
 	if pa == "" || pb == "" || rp == "" {
@@ -56,6 +61,30 @@ func TestReplayVerification(t *testing.T) {
 	}
 	im := m.InputMap(a, b)
 	pairs := satcheck.Pairs(a, b, m)
+	if dir := os.Getenv("GAMEQUIV_REPLAY_DIMACS"); dir != "" {
+		// Write every pair's miter instead (the CNF one SAT call without
+		// sweeping would solve), named by pair index, with an index file.
+		c := mustChecker(t, a, b, satcheck.Options{})
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var index []byte
+		for i, pr := range pairs {
+			var buf bytes.Buffer
+			if err := c.WriteDIMACS(&buf, pr.Kind, pr.A, pr.B, im); err != nil {
+				t.Fatalf("%s: %v", pr.Name, err)
+			}
+			name := fmt.Sprintf("%04d.cnf", i+1)
+			if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			index = fmt.Appendf(index, "%s\t%s\n", name, pr.Name)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "index.txt"), index, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	modes := []struct {
 		name string
 		opt  satcheck.Options
@@ -80,7 +109,7 @@ func TestReplayVerification(t *testing.T) {
 			if !eq {
 				t.Fatalf("%s %s: different under the verified mapping", md.name, pr.Name)
 			}
-			ts = append(ts, timed{pr.Name, time.Since(t0)})
+			ts = append(ts, timed{fmt.Sprintf("%s (nodes %d vs %d)", pr.Name, pr.A.Node(), pr.B.Node()), time.Since(t0)})
 		}
 		total := time.Since(start)
 		slices.SortFunc(ts, func(x, y timed) int { return int(y.d - x.d) })
