@@ -412,8 +412,9 @@ func miter(j *joint, ca, cb *cone, o *Options) (*cnf, error) {
 // DIMACS CNF: satisfiable exactly when the functions differ. Comment lines
 // name every input variable. When the question is vacuous (a next function
 // and a role without actions) the formula written is unsatisfiable. The CNF
-// is the one the SAT stage would solve, whatever the Mode, so any external
-// solver can cross-check a verdict.
+// is the one miter the SAT stage solves without sweeping (Mode NoSweep, or
+// cones under Options.SweepMinGates gates), whatever the Mode, so any
+// external solver can cross-check a verdict.
 func (c *Checker) WriteDIMACS(w io.Writer, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32) error {
 	if len(inputMap) != c.a.numInputs() {
 		return mappingErrorf("input map has %d entries, want %d", len(inputMap), c.a.numInputs())

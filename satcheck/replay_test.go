@@ -1,3 +1,5 @@
+//go:build unix
+
 package satcheck_test
 
 import (
@@ -8,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -97,11 +100,12 @@ func TestReplayVerification(t *testing.T) {
 		type timed struct {
 			name string
 			d    time.Duration
+			cpu  time.Duration // process CPU time (user+system) during the check
 		}
 		var ts []timed
-		start := time.Now()
+		start, startCPU := time.Now(), cpuTime()
 		for _, pr := range pairs {
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			eq, err := c.CheckFunc(ctx, pr.Kind, pr.A, pr.B, im)
 			if err != nil {
 				t.Fatalf("%s %s: %v", md.name, pr.Name, err)
@@ -109,13 +113,13 @@ func TestReplayVerification(t *testing.T) {
 			if !eq {
 				t.Fatalf("%s %s: different under the verified mapping", md.name, pr.Name)
 			}
-			ts = append(ts, timed{fmt.Sprintf("%s (nodes %d vs %d)", pr.Name, pr.A.Node(), pr.B.Node()), time.Since(t0)})
+			ts = append(ts, timed{fmt.Sprintf("%s (nodes %d vs %d)", pr.Name, pr.A.Node(), pr.B.Node()), time.Since(t0), cpuTime() - c0})
 		}
-		total := time.Since(start)
+		total, totalCPU := time.Since(start), cpuTime()-startCPU
 		slices.SortFunc(ts, func(x, y timed) int { return int(y.d - x.d) })
-		t.Logf("%s: %d pairs in %v, stats %+v", md.name, len(pairs), total, c.Stats())
-		for _, x := range ts[:min(5, len(ts))] {
-			t.Logf("%s:   %v %s", md.name, x.d, x.name)
+		t.Logf("%s: %d pairs in %v (CPU %v), stats %+v", md.name, len(pairs), total, totalCPU, c.Stats())
+		for _, x := range ts[:min(8, len(ts))] {
+			t.Logf("%s:   %v (CPU %v) %s", md.name, x.d, x.cpu, x.name)
 		}
 	}
 }
@@ -151,4 +155,13 @@ func TestReplayCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%s: %s; stats %+v", rep.Verdict, rep.Reason, rep.Stats)
+}
+
+// cpuTime is the CPU time of the process so far (user + system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
