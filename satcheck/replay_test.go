@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -25,7 +27,8 @@ import (
 // each. It measures the verify phase without the graph and search phases, and
 // with GAMEQUIV_SAT_DUMP set it dumps the slow miters (dump.go). It runs only
 // when GAMEQUIV_REPLAY_A, GAMEQUIV_REPLAY_B (the two .kif files) and
-// GAMEQUIV_REPLAY_REPORT (the JSON report) are set; GAMEQUIV_REPLAY_MODES
+// GAMEQUIV_REPLAY_REPORT (the JSON report, or the JSON of `gamequiv mutate
+// --json --ops rename-symbols`, whose renaming gives the mapping) are set; GAMEQUIV_REPLAY_MODES
 // may be "sweep" or "nosweep" to run one of the two. With
 // GAMEQUIV_REPLAY_DIMACS set to a directory it only writes the miter of every
 // pair there (Checker.WriteDIMACS), to time external solvers on.
@@ -51,12 +54,18 @@ func TestReplayVerification(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep equiv.Report
+	var rep struct {
+		equiv.Report
+		Renaming map[string]string `json:"renaming"` // `gamequiv mutate --json` output
+	}
 	if err := json.Unmarshal(raw, &rep); err != nil {
 		t.Fatalf("report %s: %v", rp, err)
 	}
+	if rep.Mapping == nil && rep.Renaming != nil {
+		rep.Mapping = renamingMapping(a, rep.Renaming)
+	}
 	if rep.Mapping == nil {
-		t.Fatalf("report %s has no mapping (verdict %s)", rp, rep.Verdict)
+		t.Fatalf("report %s has no mapping (verdict %s) and no renaming", rp, rep.Verdict)
 	}
 	m, err := rep.Mapping.Indexes(a, b)
 	if err != nil {
@@ -92,6 +101,13 @@ func TestReplayVerification(t *testing.T) {
 		name string
 		opt  satcheck.Options
 	}{{"nosweep", satcheck.Options{Mode: satcheck.NoSweep}}, {"sweep", satcheck.Options{}}}
+	if w := os.Getenv("GAMEQUIV_REPLAY_SWEEP_WINDOW"); w != "" {
+		n, err := strconv.Atoi(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modes[1].opt.SweepWindow = n
+	}
 	for _, md := range modes {
 		if only := os.Getenv("GAMEQUIV_REPLAY_MODES"); only != "" && only != md.name {
 			continue
@@ -122,6 +138,44 @@ func TestReplayVerification(t *testing.T) {
 			t.Logf("%s:   %v (CPU %v) %s", md.name, x.d, x.cpu, x.name)
 		}
 	}
+}
+
+// renamingMapping is the mapping that a symbol renaming (the "renaming" of
+// `gamequiv mutate --json --ops rename-symbols`) induces on a's names.
+func renamingMapping(a *grounding.Program, ren map[string]string) *equiv.Mapping {
+	rename := func(name string) string {
+		var out strings.Builder
+		tok := 0
+		flush := func(i int) {
+			if w := name[tok:i]; w != "" {
+				if r, ok := ren[w]; ok {
+					w = r
+				}
+				out.WriteString(w)
+			}
+		}
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; c == '(' || c == ')' || c == ' ' {
+				flush(i)
+				out.WriteByte(c)
+				tok = i + 1
+			}
+		}
+		flush(len(name))
+		return out.String()
+	}
+	m := &equiv.Mapping{Roles: map[string]string{}, Propositions: map[string]string{}, Actions: map[string]map[string]string{}}
+	for r, role := range a.Roles {
+		m.Roles[role] = rename(role)
+		m.Actions[role] = map[string]string{}
+		for _, act := range a.Actions[r] {
+			m.Actions[role][act] = rename(act)
+		}
+	}
+	for _, p := range a.Props {
+		m.Propositions[p] = rename(p)
+	}
+	return m
 }
 
 // TestReplayCompare runs the whole comparison of GAMEQUIV_REPLAY_A and

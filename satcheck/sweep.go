@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 )
 
@@ -434,7 +435,7 @@ func (s *sweeper) windows() []int {
 		ws = append(ws, sweepFirstWindow)
 	}
 	ws = append(ws, w)
-	if s.nce < 64*sweepCexWords {
+	if sweepWholeInternal && s.nce < 64*sweepCexWords {
 		ws = append(ws, 0)
 	}
 	return ws
@@ -554,3 +555,8 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool,
 	}
 	return true, model, nil
 }
+
+// sweepWholeInternal allows whole-cone proofs of internal pairs (see
+// windows). GAMEQUIV_SWEEP_NO_WHOLE=1 turns them off, for measuring their
+// worth (BENCHMARKS.md): the final miter of the roots is always whole.
+var sweepWholeInternal = os.Getenv("GAMEQUIV_SWEEP_NO_WHOLE") == ""
