@@ -257,6 +257,11 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 	if c.opt.Mode&NoSweep == 0 && len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates {
 		return c.sweepMiter(ctx, j, ca, cb)
 	}
+	return c.plainMiter(ctx, j, ca, cb)
+}
+
+// plainMiter decides the pair with one SAT call on the miter of both cones.
+func (c *Checker) plainMiter(ctx context.Context, j *joint, ca, cb *cone) (outcome, error) {
 	f, err := miter(j, ca, cb, &c.opt)
 	if err != nil {
 		return outcome{}, err

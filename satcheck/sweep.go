@@ -35,6 +35,11 @@ const (
 	DefaultSweepWindow   = 1000 // gates of the swept graph per proof window
 )
 
+// maxSweepSigWords bounds the simulation signatures of one sweep (nodes ×
+// words, 8 bytes each: 256 MiB); a larger graph is simulated with fewer
+// words, or not swept.
+const maxSweepSigWords = 1 << 25
+
 // sweepFirstWindow is the first, small proof window of a candidate pair.
 const sweepFirstWindow = 24
 
@@ -173,6 +178,7 @@ type sweeper struct {
 	g   *sweepGraph
 	w   int      // signature words: random ones then counterexample words
 	rw  int      // random words
+	cw  int      // counterexample words
 	sig []uint64 // sig[n*w:]: value of node n
 	in  []uint64 // in[v*w:]: vector of joint variable v
 	nce int      // counterexamples added
@@ -198,8 +204,15 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		c.stats.structural.Add(1)
 		return outcome{equal: true}, nil
 	}
-	s := &sweeper{c: c, j: j, g: g, rw: max(c.opt.SimWords, sweepMinSimWords)}
-	s.w = s.rw + sweepCexWords
+	s := &sweeper{c: c, j: j, g: g, rw: max(c.opt.SimWords, sweepMinSimWords), cw: sweepCexWords}
+	if nn := g.numNodes(); nn*(s.rw+s.cw) > maxSweepSigWords {
+		// A huge graph: fewer words, then no sweeping at all.
+		s.rw, s.cw = max(c.opt.SimWords, 1), 4
+		if nn*(s.rw+s.cw) > maxSweepSigWords {
+			return c.plainMiter(ctx, j, ca, cb)
+		}
+	}
+	s.w = s.rw + s.cw
 	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(ra)<<32|uint64(rb)))
 	vec := j.randomVectors(s.rw, nil, rng)
 	biasProps(j, vec, s.rw, rng)
@@ -435,7 +448,7 @@ func (s *sweeper) windows() []int {
 		ws = append(ws, sweepFirstWindow)
 	}
 	ws = append(ws, w)
-	if sweepWholeInternal && s.nce < 64*sweepCexWords {
+	if sweepWholeInternal && s.nce < 64*s.cw {
 		ws = append(ws, 0)
 	}
 	return ws
@@ -443,7 +456,7 @@ func (s *sweeper) windows() []int {
 
 // addCex adds a real counterexample to the signatures and rebuilds the classes.
 func (s *sweeper) addCex(m []bool) {
-	if s.nce >= 64*sweepCexWords {
+	if s.nce >= 64*s.cw {
 		return
 	}
 	bit := 64*s.rw + s.nce
