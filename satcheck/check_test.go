@@ -117,6 +117,8 @@ var checkModes = []struct {
 	{"SimThenSAT", satcheck.Options{Mode: satcheck.NoStructure | satcheck.NoExhaustive | satcheck.NoCache}},
 	{"ExhaustiveOnly", satcheck.Options{Mode: satcheck.NoStructure | satcheck.NoSimulation | satcheck.NoCache}},
 	{"OneWordSim", satcheck.Options{SimWords: 1, ExhaustiveBits: 1}},
+	{"SweepOnly", sweepOnly},
+	{"SATOnlyNoSweep", satcheck.Options{Mode: satcheck.SATOnly | satcheck.NoSweep}},
 }
 
 func TestCheckFunc(t *testing.T) {

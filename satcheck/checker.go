@@ -206,7 +206,7 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 		}
 		return outcome{j: j, model: make([]bool, len(j.vars))}, nil
 	}
-	ca, err := c.a.cone(fa)
+	ca, err := c.a.coneOf(fa)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -214,7 +214,7 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 		c.stats.structural.Add(1)
 		return outcome{equal: true}, nil
 	}
-	cb, err := c.b.cone(fb)
+	cb, err := c.b.coneOf(fb)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -242,11 +242,11 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 
 // decideSAT builds the cones again and goes straight to the SAT stage.
 func (c *Checker) decideSAT(ctx context.Context, fa, fb grounding.Lit, j *joint) (outcome, error) {
-	ca, err := c.a.cone(fa)
+	ca, err := c.a.coneOf(fa)
 	if err != nil {
 		return outcome{}, err
 	}
-	cb, err := c.b.cone(fb)
+	cb, err := c.b.coneOf(fb)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -254,10 +254,20 @@ func (c *Checker) decideSAT(ctx context.Context, fa, fb grounding.Lit, j *joint)
 }
 
 func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outcome, error) {
+	if c.opt.Mode&NoSweep == 0 && len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates {
+		return c.sweepMiter(ctx, j, ca, cb)
+	}
+	return c.plainMiter(ctx, j, ca, cb)
+}
+
+// plainMiter decides the pair with one SAT call on the miter of both cones.
+func (c *Checker) plainMiter(ctx context.Context, j *joint, ca, cb *cone) (outcome, error) {
 	f, err := miter(j, ca, cb, &c.opt)
 	if err != nil {
 		return outcome{}, err
 	}
+	f.what = fmt.Sprintf("miter %q node %d (%d gates) vs %q node %d (%d gates), %d inputs",
+		c.a.p.Name, rootNode(ca), len(ca.Gates), c.b.p.Name, rootNode(cb), len(cb.Gates), len(j.vars))
 	sat, model, err := c.pool.solve(ctx, f)
 	if err != nil {
 		return outcome{}, err
@@ -270,6 +280,19 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		m[v] = model[v+1] // DIMACS variable v+2
 	}
 	return outcome{j: j, model: m}, nil
+}
+
+// rootNode is the circuit node of cn's root (for messages): a gate, an
+// input node, or 0 for a constant.
+func rootNode(cn *cone) int32 {
+	slot := int(cn.Root >> 1)
+	switch {
+	case slot == 0:
+		return 0
+	case slot < cn.FirstGate():
+		return cn.Inputs[slot-1] + 1
+	}
+	return cn.Gates[slot-cn.FirstGate()]
 }
 
 // simulatePair evaluates both cones on the joint variable vectors.
@@ -394,8 +417,9 @@ func miter(j *joint, ca, cb *cone, o *Options) (*cnf, error) {
 // DIMACS CNF: satisfiable exactly when the functions differ. Comment lines
 // name every input variable. When the question is vacuous (a next function
 // and a role without actions) the formula written is unsatisfiable. The CNF
-// is the one the SAT stage would solve, whatever the Mode, so any external
-// solver can cross-check a verdict.
+// is the one miter the SAT stage solves without sweeping (Mode NoSweep, or
+// cones under Options.SweepMinGates gates), whatever the Mode, so any
+// external solver can cross-check a verdict.
 func (c *Checker) WriteDIMACS(w io.Writer, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32) error {
 	if len(inputMap) != c.a.numInputs() {
 		return mappingErrorf("input map has %d entries, want %d", len(inputMap), c.a.numInputs())
@@ -421,11 +445,11 @@ func (c *Checker) WriteDIMACS(w io.Writer, kind grounding.FuncKind, fa, fb groun
 	if err != nil {
 		return err
 	}
-	ca, err := c.a.cone(fa)
+	ca, err := c.a.coneOf(fa)
 	if err != nil {
 		return err
 	}
-	cb, err := c.b.cone(fb)
+	cb, err := c.b.coneOf(fb)
 	if err != nil {
 		return err
 	}

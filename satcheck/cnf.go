@@ -11,7 +11,8 @@ import (
 type cnf struct {
 	nvars   int
 	clauses [][]int
-	buf     []int // backing store of clauses, grown in chunks
+	buf     []int  // backing store of clauses, grown in chunks
+	what    string // what the formula asks, for the debug dump (dump.go)
 }
 
 const falseVar = 1

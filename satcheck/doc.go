@@ -49,7 +49,16 @@
 //  5. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
 //     the exactly-one constraint of each role whose actions the pair reads,
 //     solved by a fresh gophersat solver. UNSAT proves equality; a model is a
-//     counterexample.
+//     counterexample. When the two cones hold Options.SweepMinGates gates or
+//     more, the miter is decided by SAT sweeping instead (sweep.go): both
+//     cones are merged into one structurally hashed graph over the joint
+//     inputs, simulated, and swept in topological order, each internal node
+//     whose signature matches an earlier node's (or a constant's) being
+//     proven equal to it by a small SAT question over a window of the graph
+//     before it is merged; the roots are equal when they end on the same node,
+//     or when the final miter over the swept graph is UNSAT. A single miter of
+//     a rewritten goal or terminal function can take gophersat many minutes
+//     (and CaDiCaL tens of seconds); sweeping answers in about a second.
 //
 // Exactly-one constraints are stated over all actions of the role, not only
 // the ones that appear: a role's actions that neither function reads are
@@ -109,6 +118,16 @@
 // them all, a model gives witnesses. Cones, their bit-parallel simulation
 // and the structural hash come from grounding's circuit toolkit
 // (grounding.Cone, grounding.ConeSim, grounding.StrashIndex).
+//
+// # Debugging slow SAT questions
+//
+// With the environment variable GAMEQUIV_SAT_DUMP set to a directory, every
+// CNF handed to gophersat is written there as DIMACS before it is solved and
+// removed again when the solve took less than GAMEQUIV_SAT_DUMP_MIN_MS
+// milliseconds (default 1000); index.txt lists the files kept with their
+// size, answer, solve time and what they ask (dump.go). WriteDIMACS writes
+// the plain miter of one pair, and `gamequiv compare --dump-cnf DIR` the
+// miters of every pair of a verified mapping, for external solvers.
 //
 // # Limits, cancellation, concurrency
 //

@@ -134,6 +134,7 @@ func FindDependence(ctx context.Context, p *grounding.Program, f grounding.Lit, 
 	fm.add(fx, fy)
 	fm.add(-fx, -fy)
 	fm.groups(j, -1, nil)
+	fm.what = fmt.Sprintf("finddep: cone of %d gates, %d inputs, %d candidates", len(cn.Gates), len(j.vars), len(units))
 	pool, _ := defaults()
 	sat, model, err := pool.solve(ctx, fm)
 	if err != nil || !sat {

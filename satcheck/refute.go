@@ -56,11 +56,11 @@ func (c *Checker) Refutes(ctx context.Context, kind grounding.FuncKind, fa, fb g
 	if err != nil {
 		return false, err
 	}
-	ca, err := c.a.cone(fa)
+	ca, err := c.a.coneOf(fa)
 	if err != nil {
 		return false, err
 	}
-	cb, err := c.b.cone(fb)
+	cb, err := c.b.coneOf(fb)
 	if err != nil {
 		return false, err
 	}

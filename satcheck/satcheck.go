@@ -39,8 +39,10 @@ const (
 	NoSimulation                  // skip random bit-parallel simulation
 	NoExhaustive                  // skip complete truth tables on small supports
 	NoCache                       // neither read nor fill the cache of decided pairs
+	NoSweep                       // solve each miter whole, without SAT sweeping (sweep.go)
 
-	// SATOnly decides every non-constant pair with a SAT call.
+	// SATOnly decides every non-constant pair with a SAT call (sweeping may
+	// still split it into several).
 	SATOnly = NoStructure | NoSimulation | NoExhaustive | NoCache
 )
 
@@ -90,6 +92,14 @@ type Options struct {
 	// Seed seeds the random simulation; zero means DefaultSeed. The same seed
 	// gives the same counterexamples.
 	Seed uint64
+	// SweepMinGates: a miter over at least this many gates (both cones
+	// together) is decided by SAT sweeping (sweep.go) instead of one SAT
+	// call. Zero means DefaultSweepMinGates; Mode NoSweep turns sweeping off.
+	SweepMinGates int
+	// SweepWindow bounds the gates encoded when sweeping proves one pair of
+	// internal nodes; when the window cannot decide, the pair's whole cone is
+	// encoded. Zero means DefaultSweepWindow; negative encodes whole cones.
+	SweepWindow int
 	// Progress, if set, is told how Verify advances: proven of total pairs
 	// of reasoning functions. It must be quick; it changes no result.
 	Progress func(proven, total int)
@@ -116,6 +126,15 @@ func (o Options) withDefaults() Options {
 	if o.MaxConcurrentSolves <= 0 {
 		o.MaxConcurrentSolves = runtime.GOMAXPROCS(0)
 	}
+	if o.SweepMinGates <= 0 {
+		o.SweepMinGates = DefaultSweepMinGates
+	}
+	if o.SweepWindow == 0 {
+		o.SweepWindow = DefaultSweepWindow
+	}
+	if o.SweepWindow < 0 {
+		o.SweepWindow = 0
+	}
 	if o.MaxCacheEntries <= 0 {
 		o.MaxCacheEntries = DefaultMaxCacheEntries
 	}
@@ -137,12 +156,13 @@ type Stats struct {
 	SATCalls    int64 // SAT solves started
 	SATUnsat    int64 // solves that proved a pair equal
 	Abandoned   int64 // solves left running in the background after a cancellation
+	SweepMerged int64 // internal node pairs proven equal and merged by SAT sweeping
 }
 
 // counters is the concurrent form of Stats.
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, simulations, simRefuted atomic.Int64
-	satCalls, satUnsat, abandoned                                               atomic.Int64
+	satCalls, satUnsat, abandoned, sweepMerged                                  atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -157,6 +177,7 @@ func (c *counters) snapshot() Stats {
 		SATCalls:    c.satCalls.Load(),
 		SATUnsat:    c.satUnsat.Load(),
 		Abandoned:   c.abandoned.Load(),
+		SweepMerged: c.sweepMerged.Load(),
 	}
 }
 

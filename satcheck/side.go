@@ -20,6 +20,9 @@ type side struct {
 	mu   sync.Mutex
 	supp map[int32][]int32 // node -> sorted support, filled on demand
 
+	cones     map[grounding.Lit]*cone // read-only cones of function literals (coneOf)
+	coneWords int                     // fanin entries held by cones
+
 	strashOnce sync.Once
 	strash     *grounding.StrashIndex
 
@@ -183,6 +186,38 @@ func (s *side) cone(root grounding.Lit) (*cone, error) {
 	cn, err := grounding.NewCone(s.c, root)
 	if err != nil {
 		return nil, malformedf(s.p.Name, "%v", err)
+	}
+	return cn, nil
+}
+
+// maxConeCacheWords bounds the fanin entries of the cones a side keeps
+// (4 bytes each, plus about as much again for starts and gates); past it the
+// cache is emptied and refilled.
+const maxConeCacheWords = 1 << 24
+
+// coneOf returns the cone of root, built once per literal and shared: the
+// search asks about the same large functions under thousands of partial
+// mappings, and rebuilding a cone costs more than the simulation it serves.
+// Callers must treat the cone as read-only (Simulate only, never Fanout).
+func (s *side) coneOf(root grounding.Lit) (*cone, error) {
+	s.mu.Lock()
+	cn, ok := s.cones[root]
+	s.mu.Unlock()
+	if ok {
+		return cn, nil
+	}
+	cn, err := s.cone(root)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cones == nil || s.coneWords+len(cn.Fanin) > maxConeCacheWords {
+		s.cones, s.coneWords = map[grounding.Lit]*cone{}, 0
+	}
+	if len(cn.Fanin) <= maxConeCacheWords {
+		s.cones[root] = cn
+		s.coneWords += len(cn.Fanin)
 	}
 	return cn, nil
 }

@@ -63,10 +63,12 @@ func (p *pool) solve(ctx context.Context, f *cnf) (sat bool, model []bool, err e
 			}
 			done <- r
 		}()
+		d := startDump(f, f.what)
 		s := solver.New(solver.ParseSliceNb(f.clauses, f.nvars))
 		if s.Solve() == solver.Sat {
 			r.sat, r.model = true, s.Model()
 		}
+		d.finish(r.sat)
 	}()
 	select {
 	case r := <-done:

@@ -91,7 +91,7 @@ func TestCancel(t *testing.T) {
 	}
 	a, b, fa, fb := multipliers(8, 7)
 	im := identity(a).InputMap(a, b)
-	c := mustChecker(t, a, b, satcheck.Options{Mode: satcheck.SATOnly, MaxConcurrentSolves: 1})
+	c := mustChecker(t, a, b, satcheck.Options{Mode: satcheck.SATOnly | satcheck.NoSweep, MaxConcurrentSolves: 1})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()

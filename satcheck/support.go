@@ -226,6 +226,7 @@ func (an *analysis) depends(ctx context.Context, u unit) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	f.what = fmt.Sprintf("depends: cone of %d gates, %d inputs", len(an.cn.Gates), len(an.j.vars))
 	sat, _, err := pool.solve(ctx, f)
 	return sat, err
 }

@@ -1,0 +1,575 @@
+package satcheck
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+)
+
+// SAT sweeping: instead of one miter over two whole cones, which gophersat
+// may take minutes on when the two circuits are written differently, both
+// cones are merged into one graph over the joint variables (structurally
+// hashed, so identical sub-circuits become one node), simulated on random
+// one-hot-respecting vectors, and swept in topological order: a node whose
+// signature equals an earlier node's (or its complement's, or a constant's)
+// is proven equal to it by a small SAT question and only then merged. With
+// the internal equivalences merged, the two roots usually land on the same
+// node, and the final miter is never built.
+//
+// Soundness: a merge happens only after an UNSAT answer to "x ≠ y" over a
+// window of the merged graph whose cut nodes are free variables (an
+// over-approximation of the values they can take) under the group
+// constraints, which hold for every input the functions are compared on. So
+// every merged pair is equal under those constraints, substituting one for the
+// other changes no function, and the roots are declared equal only when they
+// are the same literal of the swept graph or the final full miter is UNSAT.
+// Simulation only proposes candidates; it never decides an equality.
+
+// Default sweeping settings (Options.SweepMinGates, Options.SweepWindow).
+const (
+	DefaultSweepMinGates = 256  // smaller pairs go straight to one miter
+	DefaultSweepWindow   = 1000 // gates of the swept graph per proof window
+)
+
+// maxSweepSigWords bounds the simulation signatures of one sweep (nodes ×
+// words, 8 bytes each: 256 MiB); a larger graph is simulated with fewer
+// words, or not swept.
+const maxSweepSigWords = 1 << 25
+
+// sweepFirstWindow is the first, small proof window of a candidate pair.
+const sweepFirstWindow = 24
+
+// sweepCexWords bounds the counterexample words added to the signatures (64
+// counterexamples each) when a proposed pair turns out different.
+const sweepCexWords = 32
+
+// sweepMinSimWords is the least number of random words a sweep simulates.
+// Functions of game states are conjunctions of many propositions, rarely
+// true on uniform random states; more words, at several densities (see
+// biasProps), leave fewer false candidates for SAT to refute one by one.
+const sweepMinSimWords = 32
+
+// biasProps redraws the free propositions of some words of vec at densities
+// other than 1/2: word i has density 1/2, 1/4, 3/4, 1/8, 7/8, ... in turn, so
+// that nodes true only on sparse or dense states are simulated too.
+func biasProps(j *joint, vec []uint64, w int, rng *rand.Rand) {
+	for i := 1; i < w; i++ {
+		k := (i+1)/2%4 + 1 // 1..4: density 2^-k or 1-2^-k
+		dense := i%2 == 0
+		for _, v := range j.props {
+			x := ^uint64(0)
+			for range k {
+				x &= rng.Uint64()
+			}
+			if dense {
+				x = ^x
+			}
+			vec[int(v)*w+i] = x
+		}
+	}
+}
+
+// sweepGraph is two cones merged over the joint variables: node 0 is the
+// constant false, nodes 1..len(j.vars) the joint variables, gates follow in
+// topological order. Literals are node<<1 | negated.
+type sweepGraph struct {
+	nv     int
+	start  []int32  // fanins of gate node n are fanin[start[n-nv-1]:start[n-nv]]
+	fanin  []uint32 // as built (structurally hashed, not swept)
+	strash map[string]uint32
+	key    []byte // scratch
+}
+
+const (
+	litFalse uint32 = 0
+	litTrue  uint32 = 1
+)
+
+func newSweepGraph(nv int) *sweepGraph {
+	return &sweepGraph{nv: nv, start: []int32{0}, strash: map[string]uint32{}}
+}
+
+func (g *sweepGraph) numNodes() int        { return g.nv + len(g.start) }
+func (g *sweepGraph) isGate(n uint32) bool { return int(n) > g.nv }
+func (g *sweepGraph) gateFanin(n uint32) []uint32 {
+	i := int(n) - g.nv - 1
+	return g.fanin[g.start[i]:g.start[i+1]]
+}
+
+// normalizeAnd simplifies AND(fs) in place: sorted, duplicate- and
+// true-free. It returns a constant or single literal when the gate reduces to
+// one (ok false), else the remaining fanins.
+func normalizeAnd(fs []uint32) (out []uint32, lit uint32, ok bool) {
+	slices.Sort(fs)
+	fs = slices.Compact(fs)
+	if len(fs) > 0 && fs[0] == litFalse {
+		return nil, litFalse, false
+	}
+	if len(fs) > 0 && fs[0] == litTrue {
+		fs = fs[1:]
+	}
+	for i := 1; i < len(fs); i++ {
+		if fs[i] == fs[i-1]^1 {
+			return nil, litFalse, false
+		}
+	}
+	switch len(fs) {
+	case 0:
+		return nil, litTrue, false
+	case 1:
+		return nil, fs[0], false
+	}
+	return fs, 0, true
+}
+
+// and returns the literal of AND(fs), creating a gate only when no equal
+// structure exists. fs is clobbered.
+func (g *sweepGraph) and(fs []uint32) uint32 {
+	fs, lit, ok := normalizeAnd(fs)
+	if !ok {
+		return lit
+	}
+	g.key = g.key[:0]
+	for _, l := range fs {
+		g.key = binary.LittleEndian.AppendUint32(g.key, l)
+	}
+	if l, ok := g.strash[string(g.key)]; ok {
+		return l
+	}
+	n := uint32(g.numNodes())
+	g.fanin = append(g.fanin, fs...)
+	g.start = append(g.start, int32(len(g.fanin)))
+	g.strash[string(g.key)] = n << 1
+	return n << 1
+}
+
+// addCone copies cn into g with cone input k read as joint literal in(k) and
+// returns the literal of its root.
+func (g *sweepGraph) addCone(cn *cone, vars []int32) uint32 {
+	lit := make([]uint32, cn.NumSlots())
+	lit[0] = litFalse
+	for k := range cn.Inputs {
+		if v := vars[k]; v >= 0 {
+			lit[1+k] = uint32(v+1) << 1
+		} else {
+			lit[1+k] = litFalse
+		}
+	}
+	first := cn.FirstGate()
+	var fs []uint32
+	for gi := range cn.Gates {
+		fs = fs[:0]
+		for _, l := range cn.GateFanin(gi) {
+			fs = append(fs, lit[l>>1]^(l&1))
+		}
+		lit[first+gi] = g.and(fs)
+	}
+	return lit[cn.Root>>1] ^ (cn.Root & 1)
+}
+
+// sweeper holds the state of one sweep.
+type sweeper struct {
+	c   *Checker
+	j   *joint
+	g   *sweepGraph
+	w   int      // signature words: random ones then counterexample words
+	rw  int      // random words
+	cw  int      // counterexample words
+	sig []uint64 // sig[n*w:]: value of node n
+	in  []uint64 // in[v*w:]: vector of joint variable v
+	nce int      // counterexamples added
+
+	repr   []uint32          // repr[n]: literal n is merged into (n<<1 when none)
+	red    map[string]uint32 // swept gates by their swept fanins
+	rfan   [][]uint32        // rfan[n]: swept fanins of a representative gate n
+	class  map[uint64]uint32 // hash of a normalized signature -> representative literal of that phase
+	done   int               // gates processed (nodes nv+1 .. nv+done)
+	merged int64
+	key    []byte
+	gen    []int32 // gen[n] == curGen: node n already visited by the current window
+	curGen int32
+}
+
+// sweepMiter decides ca ≡ cb over j by sweeping. It returns the outcome like
+// solveMiter: equal, or a separating assignment of the joint variables.
+func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone) (outcome, error) {
+	g := newSweepGraph(len(j.vars))
+	ra := g.addCone(ca, j.aVar)
+	rb := g.addCone(cb, j.bVar)
+	if ra == rb {
+		c.stats.structural.Add(1)
+		return outcome{equal: true}, nil
+	}
+	s := &sweeper{c: c, j: j, g: g, rw: max(c.opt.SimWords, sweepMinSimWords), cw: sweepCexWords}
+	if nn := g.numNodes(); nn*(s.rw+s.cw) > maxSweepSigWords {
+		// A huge graph: fewer words, then no sweeping at all.
+		s.rw, s.cw = max(c.opt.SimWords, 1), 4
+		if nn*(s.rw+s.cw) > maxSweepSigWords {
+			return c.plainMiter(ctx, j, ca, cb)
+		}
+	}
+	s.w = s.rw + s.cw
+	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(ra)<<32|uint64(rb)))
+	vec := j.randomVectors(s.rw, nil, rng)
+	biasProps(j, vec, s.rw, rng)
+	s.in = make([]uint64, len(j.vars)*s.w)
+	for v := range j.vars {
+		copy(s.in[v*s.w:], vec[v*s.rw:(v+1)*s.rw])
+	}
+	s.simulateAll(0, s.rw)
+	if bit := s.diffBit(ra, rb); bit >= 0 {
+		c.stats.simRefuted.Add(1)
+		return outcome{j: j, model: s.inputAt(bit)}, nil
+	}
+	nn := g.numNodes()
+	s.repr = make([]uint32, nn)
+	for n := range s.repr {
+		s.repr[n] = uint32(n) << 1
+	}
+	s.red = map[string]uint32{}
+	s.rfan = make([][]uint32, nn)
+	s.gen = make([]int32, nn)
+	s.class = map[uint64]uint32{}
+	s.classify(litFalse)
+	for v := 1; v <= g.nv; v++ {
+		s.classify(uint32(v) << 1)
+	}
+	top := max(ra>>1, rb>>1)
+	for n := uint32(g.nv + 1); n <= top; n++ {
+		if err := ctx.Err(); err != nil {
+			return outcome{}, err
+		}
+		if err := s.sweepNode(ctx, n); err != nil {
+			return outcome{}, err
+		}
+	}
+	c.stats.sweepMerged.Add(s.merged)
+	xa, xb := s.resolve(ra), s.resolve(rb)
+	if xa == xb {
+		return outcome{equal: true}, nil
+	}
+	// The roots did not merge: the final miter over the swept graph, whole.
+	sat, m, err := s.prove(ctx, xa, xb, 0)
+	if err != nil {
+		return outcome{}, err
+	}
+	if !sat {
+		return outcome{equal: true}, nil
+	}
+	return outcome{j: j, model: m}, nil
+}
+
+func (s *sweeper) resolve(l uint32) uint32 { return s.repr[l>>1] ^ (l & 1) }
+
+// simulateAll computes signature words [lo, hi) of every node.
+func (s *sweeper) simulateAll(lo, hi int) {
+	g, w := s.g, s.w
+	nn := g.numNodes()
+	if s.sig == nil {
+		s.sig = make([]uint64, nn*w)
+	}
+	for v := 0; v < g.nv; v++ {
+		copy(s.sig[(v+1)*w+lo:(v+1)*w+hi], s.in[v*w+lo:v*w+hi])
+	}
+	for n := g.nv + 1; n < nn; n++ {
+		out := s.sig[n*w+lo : n*w+hi]
+		for i := range out {
+			out[i] = ^uint64(0)
+		}
+		for _, l := range g.gateFanin(uint32(n)) {
+			in := s.sig[int(l>>1)*w+lo : int(l>>1)*w+hi]
+			neg := -uint64(l & 1)
+			for i := range out {
+				out[i] &= in[i] ^ neg
+			}
+		}
+	}
+}
+
+// valid is the number of signature bits in use.
+func (s *sweeper) valid() int { return 64*s.rw + s.nce }
+
+func (s *sweeper) bitOf(l uint32, bit int) bool {
+	x := s.sig[int(l>>1)*s.w+bit/64]>>(bit%64)&1 == 1
+	return x != (l&1 == 1)
+}
+
+// diffBit returns a valid bit where literals x and y differ, or -1.
+func (s *sweeper) diffBit(x, y uint32) int {
+	for bit := range s.valid() {
+		if bit%64 == 0 && bit+64 <= s.valid() {
+			wx := s.sig[int(x>>1)*s.w+bit/64] ^ -uint64(x&1)
+			wy := s.sig[int(y>>1)*s.w+bit/64] ^ -uint64(y&1)
+			if wx == wy {
+				continue
+			}
+		}
+		if s.bitOf(x, bit) != s.bitOf(y, bit) {
+			return bit
+		}
+	}
+	return -1
+}
+
+// inputAt reads the joint assignment of signature bit `bit`.
+func (s *sweeper) inputAt(bit int) []bool {
+	m := make([]bool, len(s.j.vars))
+	for v := range m {
+		m[v] = s.in[v*s.w+bit/64]>>(bit%64)&1 == 1
+	}
+	return m
+}
+
+// sigHash hashes the normalized signature of node n (complemented so that
+// bit 0 is 0) and returns the phase that normalization applied.
+func (s *sweeper) sigHash(n uint32) (uint64, uint32) {
+	w := s.sig[int(n)*s.w : int(n+1)*s.w]
+	ph := uint32(w[0] & 1)
+	neg := -uint64(ph)
+	h := uint64(0x9e3779b97f4a7c15)
+	nv := s.valid()
+	for i := 0; i*64 < nv; i++ {
+		x := w[i] ^ neg
+		if rem := nv - 64*i; rem < 64 {
+			x &= 1<<rem - 1
+		}
+		h = (h ^ x) * 0x100000001b3
+		h ^= h >> 29
+	}
+	return h, ph
+}
+
+// sameSig reports whether literals x and y have the same signature on the valid bits.
+func (s *sweeper) sameSig(x, y uint32) bool { return s.diffBit(x, y) < 0 }
+
+// classify records literal l (a representative) under its signature, unless
+// the class has one already.
+func (s *sweeper) classify(l uint32) {
+	h, ph := s.sigHash(l >> 1)
+	if _, ok := s.class[h]; !ok {
+		s.class[h] = l ^ ph
+	}
+}
+
+// candidate returns the representative literal equal to n on every
+// simulated vector, if there is one.
+func (s *sweeper) candidate(n uint32) (uint32, bool) {
+	h, ph := s.sigHash(n)
+	r, ok := s.class[h]
+	if !ok {
+		s.class[h] = (n << 1) ^ ph
+		return 0, false
+	}
+	cand := r ^ ph
+	if !s.sameSig(n<<1, cand) {
+		return 0, false // a hash collision: no candidate
+	}
+	return cand, true
+}
+
+// reclassify rebuilds the classes after new counterexample bits.
+func (s *sweeper) reclassify() {
+	clear(s.class)
+	s.classify(litFalse)
+	for n := 1; n <= s.g.nv+s.done; n++ {
+		if s.repr[n] == uint32(n)<<1 {
+			s.classify(uint32(n) << 1)
+		}
+	}
+}
+
+// sweepNode rebuilds gate n over swept fanins and merges it into an earlier
+// node when the structure or a proof says they are equal.
+func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
+	defer func() { s.done++ }()
+	var fs []uint32
+	for _, l := range s.g.gateFanin(n) {
+		fs = append(fs, s.resolve(l))
+	}
+	fs, lit, ok := normalizeAnd(fs)
+	if !ok {
+		s.repr[n] = lit
+		return nil
+	}
+	s.key = s.key[:0]
+	for _, l := range fs {
+		s.key = binary.LittleEndian.AppendUint32(s.key, l)
+	}
+	if l, ok := s.red[string(s.key)]; ok {
+		s.repr[n] = s.resolve(l)
+		return nil
+	}
+	s.red[string(s.key)] = n << 1
+	s.rfan[n] = fs
+	cand, ok := s.candidate(n)
+	if !ok {
+		return nil
+	}
+	// n and cand have the same signature: prove them equal, in growing
+	// windows (most pairs differ only near the top once their fanins are
+	// merged), then over the whole cone, whose answer is exact.
+	for _, win := range s.windows() {
+		sat, model, err := s.prove(ctx, n<<1, cand, win)
+		if err != nil {
+			if errors.Is(err, ErrLimit) {
+				return nil // too large to prove here: keep n apart
+			}
+			return err
+		}
+		if !sat {
+			s.repr[n] = cand
+			s.merged++
+			return nil
+		}
+		if model != nil {
+			s.addCex(model)
+			s.classify(n << 1)
+			return nil
+		}
+	}
+	return nil // undecided within the windows: keep n apart
+}
+
+// windows lists the proof windows of one candidate pair: a small one, the
+// configured one, then the whole cone while counterexamples can still refine
+// the classes (past that, a whole-cone proof that fails would be repeated by
+// every later node of the same class).
+func (s *sweeper) windows() []int {
+	w := s.c.opt.SweepWindow
+	if w == 0 {
+		return []int{0}
+	}
+	ws := make([]int, 0, 3)
+	if w > sweepFirstWindow {
+		ws = append(ws, sweepFirstWindow)
+	}
+	ws = append(ws, w)
+	if sweepWholeInternal && s.nce < 64*s.cw {
+		ws = append(ws, 0)
+	}
+	return ws
+}
+
+// addCex adds a real counterexample to the signatures and rebuilds the classes.
+func (s *sweeper) addCex(m []bool) {
+	if s.nce >= 64*s.cw {
+		return
+	}
+	bit := 64*s.rw + s.nce
+	for v, x := range m {
+		if x {
+			s.in[v*s.w+bit/64] |= 1 << (bit % 64)
+		}
+	}
+	s.nce++
+	wi := bit / 64
+	s.simulateAll(wi, wi+1)
+	s.reclassify()
+}
+
+// prove asks whether literals x and y of the swept graph can differ. window
+// > 0 encodes at most that many gates, nearest the two literals first, with
+// the rest of the cut as free variables; then a satisfying answer proves
+// nothing and model is nil, unless the window held the whole cone. window 0
+// encodes the whole cone, and a model is a separating joint assignment.
+func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool, model []bool, err error) {
+	j := s.j
+	s.curGen++
+	gen := s.curGen
+	// Breadth-first from the two nodes over swept fanins.
+	queue := []uint32{x >> 1, y >> 1}
+	var gates []uint32
+	cut := false
+	z := size{vars: 1 + int64(len(j.vars)), clauses: 3}
+	for i := 0; i < len(queue); i++ {
+		n := queue[i]
+		if s.gen[n] == gen {
+			continue
+		}
+		s.gen[n] = gen
+		if !s.g.isGate(n) {
+			continue
+		}
+		if window > 0 && len(gates) >= window {
+			cut = true
+			continue
+		}
+		gates = append(gates, n)
+		z.vars++
+		z.clauses += int64(len(s.rfan[n]) + 1)
+		for _, l := range s.rfan[n] {
+			queue = append(queue, l>>1)
+		}
+	}
+	for _, gr := range j.groups {
+		z.amo(len(gr.members))
+		z.clauses++
+	}
+	if err := z.check(&s.c.opt); err != nil {
+		return false, nil, err
+	}
+	f := newCNF()
+	for range j.vars {
+		f.newVar()
+	}
+	// DIMACS variable of a node: joint variable node v is v+1; gates and
+	// cut nodes get fresh variables.
+	varOf := make(map[uint32]int, len(gates))
+	nodeVar := func(n uint32) int {
+		switch {
+		case n == 0:
+			return falseVar
+		case !s.g.isGate(n):
+			return int(n) + 1
+		}
+		if v, ok := varOf[n]; ok {
+			return v
+		}
+		v := f.newVar()
+		varOf[n] = v
+		return v
+	}
+	litOf := func(l uint32) int {
+		if l&1 == 1 {
+			return -nodeVar(l >> 1)
+		}
+		return nodeVar(l >> 1)
+	}
+	long := make([]int, 0, 8)
+	for _, n := range gates {
+		gv := nodeVar(n)
+		long = append(long[:0], gv)
+		for _, l := range s.rfan[n] {
+			xl := litOf(l)
+			f.add(-gv, xl)
+			long = append(long, -xl)
+		}
+		f.add(long...)
+	}
+	lx, ly := litOf(x), litOf(y)
+	f.add(lx, ly)
+	f.add(-lx, -ly)
+	f.groups(j, -1, nil)
+	f.what = fmt.Sprintf("sweep: %d gates (window %d, cut %v), %d inputs", len(gates), window, cut, len(j.vars))
+	sat, m, err := s.c.pool.solve(ctx, f)
+	if err != nil || !sat {
+		return false, nil, err
+	}
+	if cut {
+		return true, nil, nil
+	}
+	model = make([]bool, len(j.vars))
+	for v := range model {
+		model[v] = m[v+1] // DIMACS variable v+2
+	}
+	return true, model, nil
+}
+
+// sweepWholeInternal allows whole-cone proofs of internal pairs (see
+// windows). GAMEQUIV_SWEEP_NO_WHOLE=1 turns them off, for measuring their
+// worth (BENCHMARKS.md): the final miter of the roots is always whole.
+var sweepWholeInternal = os.Getenv("GAMEQUIV_SWEEP_NO_WHOLE") == ""
