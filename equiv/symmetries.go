@@ -104,7 +104,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	for _, perm := range grp.Generators {
 		m, ok, err := verify(perm)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("verify generator %d of the graph group: %w", len(gens), err)
 		}
 		if !ok {
 			all = false

@@ -26,6 +26,12 @@ var symmetryGames = []struct {
 	{"ggp-base/coins.kif", 0},
 	{"ggp-base/coins_atomic.kif", 0},
 	{"ggp-base/pentago.kif", 0},
+	// Graph groups larger than the game group, small enough for brute force.
+	{"ggp-base/roshambo2.kif", 2},
+	{"ggp-base/test_case_2b.kif", 1},
+	{"ggp-base/simpleMutex.kif", 1},
+	{"ggp-base/buttons.kif", 1},
+	{"ggp-base/pancakes.kif", 1},
 }
 
 // maxBruteElements bounds the graph groups whose elements are verified one

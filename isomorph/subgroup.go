@@ -58,7 +58,7 @@ func (gr *Group) Subgroup(ctx context.Context, test CosetTest, lim Limits) (*Gro
 				continue
 			}
 			gr.transversal(lv, q, cs.t)
-			x, err := cs.find(ctx, Mapping(cs.t), i+1)
+			x, err := cs.find(ctx, Mapping(cs.t), i+1, gens)
 			if err != nil {
 				return nil, err
 			}
@@ -69,6 +69,7 @@ func (gr *Group) Subgroup(ctx context.Context, test CosetTest, lim Limits) (*Gro
 			gens = append(gens, Perm(x))
 			orbit = reach.close(orbit, gens)
 		}
+		cs.hOrbit[i] = len(orbit)
 		order.Mul(order, big.NewInt(int64(len(orbit))))
 	}
 	return newGroup(gr.n, gens, order, gr.Base, cs.stats), nil
@@ -88,6 +89,10 @@ type cosetSearch struct {
 	prod     [][]int32 // prod[j]: the coset representative at level j
 	t        []int32
 	fixedBuf []int32
+	// hOrbit[j] is the length of the orbit of Base[j] under H's
+	// stabiliser of Base[0:j], once level j is done (1 before).
+	hOrbit []int
+	tried  []*markSet // per level: images tried, closed under the known stabiliser
 }
 
 func newCosetSearch(gr *Group, test CosetTest, lim Limits) *cosetSearch {
@@ -117,13 +122,24 @@ func newCosetSearch(gr *Group, test CosetTest, lim Limits) *cosetSearch {
 	}
 	cs.partial = make(Mapping, gr.n)
 	cs.prod = make([][]int32, k+1)
+	cs.hOrbit = make([]int, k)
+	for j := range cs.hOrbit {
+		cs.hOrbit[j] = 1
+	}
 	return cs
 }
 
 // find searches the coset f∘G_from, where G_from is gr's pointwise
 // stabiliser of Base[0:from], for an element that test accepts; it returns
 // a fresh slice, or nil.
-func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int) (Mapping, error) {
+//
+// gens are accepted elements found so far. If x is accepted and k is an
+// accepted element fixing the images x(Base[0:j]), k∘x is accepted, lies in
+// the same coset and maps Base[j] to k(x(Base[j])): at each level the
+// search tries one image per orbit of the known elements that fix the
+// images chosen above (for a coset without accepted elements this skips
+// the subtrees equivalent to one already exhausted).
+func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Perm) (Mapping, error) {
 	for v := range cs.partial {
 		cs.partial[v] = -1
 	}
@@ -138,9 +154,15 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int) (Mapping, 
 	}
 	cs.level(from)
 	copy(cs.prod[from], f)
+	var root []Perm
+	for _, g := range gens {
+		if fixesImages(g, f, cs.gr.Base[:from]) {
+			root = append(root, g)
+		}
+	}
 	var found Mapping
-	var rec func(j int, fixed []int32) (bool, error)
-	rec = func(j int, fixed []int32) (bool, error) {
+	var rec func(j int, fixed []int32, stab []Perm) (bool, error)
+	rec = func(j int, fixed []int32, stab []Perm) (bool, error) {
 		cs.stats.Nodes++
 		if cs.stats.Nodes > cs.maxNodes {
 			return false, &LimitError{What: "search nodes", Limit: cs.maxNodes, Got: cs.stats.Nodes}
@@ -163,15 +185,43 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int) (Mapping, 
 		lv := cs.gr.chain[j]
 		cs.level(j + 1)
 		cur, next := cs.prod[j], cs.prod[j+1]
+		b := cs.gr.Base[j]
+		var tried *markSet // images of b equivalent under stab to one tried
+		if len(stab) > 0 {
+			tried = cs.triedSet(j)
+			defer tried.clear()
+		}
+		// If an accepted x lies below, so do x∘h for every h in H's
+		// stabiliser of Base[0:j] (known: j is below the level being
+		// computed), whose images of b are the hOrbit[j] points x(Δ),
+		// Δ the orbit of b under that stabiliser; so one of the first
+		// len(orbit)-hOrbit[j]+1 images tried holds one (Leon's criterion).
+		tries := len(lv.orbit) - cs.hOrbit[j] + 1
 		for q := range lv.orbit {
+			if q >= tries {
+				break
+			}
 			cs.gr.transversal(lv, q, cs.t)
+			img := cur[cs.t[b]]
+			if len(stab) > 0 {
+				if tried.has(img) {
+					continue
+				}
+				tried.addOrbit(img, stab)
+			}
 			for v := range next {
 				next[v] = cur[cs.t[v]]
 			}
 			for _, v := range cs.newly[j+1] {
 				cs.partial[v] = next[v]
 			}
-			ok, err := rec(j+1, cs.newly[j+1])
+			var below []Perm
+			for _, g := range stab {
+				if g[img] == img {
+					below = append(below, g)
+				}
+			}
+			ok, err := rec(j+1, cs.newly[j+1], below)
 			for _, v := range cs.newly[j+1] {
 				cs.partial[v] = -1
 			}
@@ -181,10 +231,62 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int) (Mapping, 
 		}
 		return false, nil
 	}
-	if _, err := rec(from, cs.fixedBuf); err != nil {
+	if _, err := rec(from, cs.fixedBuf, root); err != nil {
 		return nil, err
 	}
 	return found, nil
+}
+
+// fixesImages reports whether g fixes f(b) for every b in base.
+func fixesImages(g Perm, f Mapping, base []int32) bool {
+	for _, b := range base {
+		if g[f[b]] != f[b] {
+			return false
+		}
+	}
+	return true
+}
+
+// triedSet returns level j's empty set of tried images.
+func (cs *cosetSearch) triedSet(j int) *markSet {
+	for len(cs.tried) <= j {
+		cs.tried = append(cs.tried, nil)
+	}
+	if cs.tried[j] == nil {
+		cs.tried[j] = &markSet{in: make([]bool, cs.gr.n)}
+	}
+	return cs.tried[j]
+}
+
+// markSet is a set of points that remembers its members, so that clearing
+// it costs their number rather than the graph's order.
+type markSet struct {
+	in   []bool
+	list []int32
+}
+
+func (m *markSet) has(v int32) bool { return m.in[v] }
+
+// addOrbit adds v, not yet in the set, and its orbit under gens.
+func (m *markSet) addOrbit(v int32, gens []Perm) {
+	start := len(m.list)
+	m.in[v] = true
+	m.list = append(m.list, v)
+	for q := start; q < len(m.list); q++ {
+		for _, g := range gens {
+			if w := g[m.list[q]]; !m.in[w] {
+				m.in[w] = true
+				m.list = append(m.list, w)
+			}
+		}
+	}
+}
+
+func (m *markSet) clear() {
+	for _, v := range m.list {
+		m.in[v] = false
+	}
+	m.list = m.list[:0]
 }
 
 // level makes sure prod[j] is allocated.

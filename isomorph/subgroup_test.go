@@ -42,6 +42,7 @@ var subgroupGraphs = []struct {
 	{"hypercube4", func(tb testing.TB) *isomorph.Graph { return hypercube(tb, 4) }},
 	{"cycle9", func(tb testing.TB) *isomorph.Graph { return cycle(tb, 9) }},
 	{"complete6", func(tb testing.TB) *isomorph.Graph { return complete(tb, 6) }},
+	{"complete7", func(tb testing.TB) *isomorph.Graph { return complete(tb, 7) }},
 	{"paley13", func(tb testing.TB) *isomorph.Graph { return paley(tb, 13) }},
 	{"board3x3", func(tb testing.TB) *isomorph.Graph { return board(tb, 3, 3, 3) }},
 }
@@ -58,7 +59,7 @@ func TestSubgroupBrute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for trial := range 8 {
+		for trial := range 60 {
 			set := make([]bool, g.Order())
 			for v := range set {
 				set[v] = rng.IntN(3) == 0
