@@ -1,0 +1,216 @@
+package satcheck
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// ActionClassesIncremental is ActionClasses for several roles of one
+// function at once, with the same (exact) result: classes[i] is
+// ActionClasses(ctx, p, f, roles[i]). It is the ground graph's entry point
+// (groundgraph calls it for every next function that reads moves), and
+// differs only in cost:
+//
+//   - the function's cone, input space and random vectors are built once
+//     for all its roles;
+//   - simulation evaluates the cone once with none of the role's read
+//     actions made (the "other" choice) and then, for each read action,
+//     re-evaluates only that action's fanout with the action made
+//     (grounding.ConeSim.Flip), instead of copying the vectors and
+//     simulating the whole cone once per action. Both give the same output
+//     vectors, hence the same candidate classes, which SAT then settles
+//     exactly as in ActionClasses.
+func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int) ([][][]int, error) {
+	for _, r := range roles {
+		if r < 0 || r >= len(p.Roles) {
+			return nil, fmt.Errorf("satcheck: role %d out of range [0,%d)", r, len(p.Roles))
+		}
+	}
+	an, err := analyze(p, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][][]int, len(roles))
+	var sim *grounding.ConeSim // the cone on the simulation vectors, shared by the roles
+	var base []uint64
+	w, rows := an.w, 64*an.w
+	exact := an.small()
+	for ri, r := range roles {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		nActs := len(p.Actions[r])
+		gi := slices.IndexFunc(an.j.groups, func(g group) bool { return int(g.role) == r })
+		if gi < 0 {
+			all := make([]int, nActs)
+			for a := range all {
+				all[a] = a
+			}
+			out[ri] = [][]int{all}
+			continue
+		}
+		if sim == nil {
+			switch {
+			case exact:
+				base, w, rows = an.j.exhaustiveVectors()
+			case supportSim && an.w > 0:
+				if an.sim == nil {
+					an.sim = an.j.randomVectors(an.w, nil, an.rng)
+				}
+				base = an.sim
+			}
+			if base != nil {
+				sim = grounding.NewConeSim(an.cn, w)
+			}
+		}
+		var keys []string
+		if sim != nil {
+			keys = an.choiceOutputs(sim, base, rows, gi)
+		}
+		cs, err := an.settleClasses(ctx, r, gi, exact, keys)
+		if err != nil {
+			return nil, err
+		}
+		out[ri] = cs
+	}
+	return out, nil
+}
+
+// choiceOutputs returns, for each choice of group gi, f's outputs on the
+// vectors base (laid out as sim's inputs, w words per joint variable, rows
+// valid rows) with the role making that choice, as strings (the keys of
+// ActionClasses's simChoice). One evaluation with every member off gives
+// the "other" choice; each member's choice flips that member on and
+// re-evaluates its fanout only.
+func (an *analysis) choiceOutputs(sim *grounding.ConeSim, base []uint64, rows, gi int) []string {
+	w := sim.W
+	g := &an.j.groups[gi]
+	for k := range an.cn.Inputs {
+		copy(sim.In(k), base[k*w:(k+1)*w])
+	}
+	for _, m := range g.members {
+		clear(sim.In(int(m)))
+	}
+	res := make([]uint64, w)
+	key := func() string {
+		if r := rows % 64; r != 0 {
+			res[rows/64] &= 1<<r - 1 // rows past the space are not inputs
+		}
+		b := make([]byte, 0, 8*len(res))
+		for _, o := range res {
+			for s := 0; s < 64; s += 8 {
+				b = append(b, byte(o>>s))
+			}
+		}
+		return string(b)
+	}
+	keys := make([]string, g.radix())
+	sim.Eval(res)
+	if g.other {
+		keys[len(g.members)] = key()
+	}
+	for c, m := range g.members {
+		sim.Flip(int(m), w, res)
+		keys[c] = key()
+	}
+	return keys
+}
+
+// settleClasses is the SAT half of ActionClasses: it partitions the
+// choices of group gi (of role r), starting from the candidate classes of
+// equal simulation keys (all choices together when keys is nil), into the
+// classes of equal cofactors, and returns them as action classes.
+func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, keys []string) ([][]int, error) {
+	p := an.s.p
+	nActs := len(p.Actions[r])
+	g := &an.j.groups[gi]
+	choiceActions := make([][]int, g.radix())
+	read := map[int]bool{}
+	for c, m := range g.members {
+		a := int(an.j.vars[m].bIn - an.s.base[r])
+		choiceActions[c] = []int{a}
+		read[a] = true
+	}
+	if g.other {
+		for a := range nActs {
+			if !read[a] {
+				choiceActions[len(g.members)] = append(choiceActions[len(g.members)], a)
+			}
+		}
+	}
+	choices := make([]int, g.radix())
+	for c := range choices {
+		choices[c] = c
+	}
+	pending := groupBy(choices, func(c int) string {
+		if keys == nil {
+			return ""
+		}
+		return keys[c]
+	})
+	var classes [][]int
+	var hasher *grounding.CofactorHasher
+	for len(pending) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cand := pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+		same, rest := slices.Clone(cand), []int(nil)
+		if len(same) > 1 && !exact {
+			if hasher == nil {
+				hasher = grounding.NewCofactorHasher(an.cn)
+			}
+			groups := an.cofactorGroups(hasher, gi, same)
+			reps := make([]int, len(groups))
+			for i, grp := range groups {
+				reps[i] = grp[0]
+			}
+			var split []int
+			for len(reps) > 1 {
+				c, assign, err := an.choiceDiffers(ctx, gi, reps[0], reps[1:])
+				if err != nil {
+					return nil, err
+				}
+				if c < 0 {
+					break
+				}
+				out := an.evalChoices(gi, assign, reps)
+				if out[slices.Index(reps, c)] == out[0] {
+					return nil, fmt.Errorf("satcheck: action classes: SAT's witness does not separate choices %d and %d", reps[0], c)
+				}
+				kept := reps[:1]
+				for i, r := range reps[1:] {
+					if out[i+1] != out[0] {
+						split = append(split, r)
+					} else {
+						kept = append(kept, r)
+					}
+				}
+				reps = kept
+			}
+			same = same[:0]
+			for _, grp := range groups {
+				if slices.Contains(split, grp[0]) {
+					rest = append(rest, grp...)
+				} else {
+					same = append(same, grp...)
+				}
+			}
+		}
+		if len(rest) > 0 {
+			pending = append(pending, rest)
+		}
+		var class []int
+		for _, c := range same {
+			class = append(class, choiceActions[c]...)
+		}
+		slices.Sort(class)
+		classes = append(classes, class)
+	}
+	slices.SortFunc(classes, func(x, y []int) int { return x[0] - y[0] })
+	return classes, nil
+}
