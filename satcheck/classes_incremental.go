@@ -152,65 +152,225 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		return keys[c]
 	})
 	var classes [][]int
+	emit := func(cs []int) {
+		var class []int
+		for _, c := range cs {
+			class = append(class, choiceActions[c]...)
+		}
+		slices.Sort(class)
+		classes = append(classes, class)
+	}
 	var hasher *grounding.CofactorHasher
+	var wsim *grounding.ConeSim // simulator of the witness neighbourhoods
 	for len(pending) > 0 {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		cand := pending[len(pending)-1]
 		pending = pending[:len(pending)-1]
-		same, rest := slices.Clone(cand), []int(nil)
-		if len(same) > 1 && !exact {
-			if hasher == nil {
-				hasher = grounding.NewCofactorHasher(an.cn)
-			}
-			groups := an.cofactorGroups(hasher, gi, same)
-			reps := make([]int, len(groups))
-			for i, grp := range groups {
-				reps[i] = grp[0]
-			}
-			var split []int
-			for len(reps) > 1 {
-				c, assign, err := an.choiceDiffers(ctx, gi, reps[0], reps[1:])
-				if err != nil {
-					return nil, err
-				}
-				if c < 0 {
-					break
-				}
-				out := an.evalChoices(gi, assign, reps)
-				if out[slices.Index(reps, c)] == out[0] {
-					return nil, fmt.Errorf("satcheck: action classes: SAT's witness does not separate choices %d and %d", reps[0], c)
-				}
-				kept := reps[:1]
-				for i, r := range reps[1:] {
-					if out[i+1] != out[0] {
-						split = append(split, r)
-					} else {
-						kept = append(kept, r)
-					}
-				}
-				reps = kept
-			}
-			same = same[:0]
-			for _, grp := range groups {
-				if slices.Contains(split, grp[0]) {
-					rest = append(rest, grp...)
-				} else {
-					same = append(same, grp...)
-				}
-			}
+		if len(cand) == 1 || exact {
+			emit(cand)
+			continue
 		}
-		if len(rest) > 0 {
-			pending = append(pending, rest)
+		// Choices whose cofactor circuits simplify to the same one are
+		// equal by structural hashing; SAT compares one representative
+		// of each such group.
+		if hasher == nil {
+			hasher = grounding.NewCofactorHasher(an.cn)
 		}
-		var class []int
-		for _, c := range same {
-			class = append(class, choiceActions[c]...)
+		groups := an.cofactorGroups(hasher, gi, cand)
+		reps := make([]int, len(groups))
+		for i, grp := range groups {
+			reps[i] = grp[0]
 		}
-		slices.Sort(class)
-		classes = append(classes, class)
+		if len(reps) == 1 {
+			emit(cand)
+			continue
+		}
+		c, assign, err := an.choiceDiffersShared(ctx, gi, reps[0], reps[1:])
+		if err != nil {
+			return nil, err
+		}
+		if c < 0 {
+			emit(cand) // every representative equals the first
+			continue
+		}
+		// The witness separates reps[0] from c. Choices that differ there
+		// often differ near it too: the representatives are split by
+		// their outputs on the witness and on random neighbours of it,
+		// and each part is settled again.
+		if wsim == nil {
+			wsim = grounding.NewConeSim(an.cn, witnessWords)
+		}
+		keys := an.choiceOutputs(wsim, an.witnessVectors(gi, assign, witnessWords), 64*witnessWords, gi)
+		if keys[c] == keys[reps[0]] {
+			return nil, fmt.Errorf("satcheck: action classes: SAT's witness does not separate choices %d and %d", reps[0], c)
+		}
+		parts := groupBy(reps, func(r int) string { return keys[r] })
+		for _, part := range parts {
+			var members []int
+			for _, r := range part {
+				members = append(members, groups[slices.Index(reps, r)]...)
+			}
+			pending = append(pending, members)
+		}
 	}
 	slices.SortFunc(classes, func(x, y []int) int { return x[0] - y[0] })
 	return classes, nil
+}
+
+// witnessWords is the number of 64-sample words of a witness's
+// neighbourhood (settleClasses).
+const witnessWords = 4
+
+// witnessVectors returns w words of samples of the joint variables near
+// assign: sample 0 is assign itself; in the others each free proposition
+// is flipped with probability 1/8 and each other role re-chooses with
+// probability 1/4. Group gi's members are left false (choiceOutputs sets
+// them).
+func (an *analysis) witnessVectors(gi int, assign []bool, w int) []uint64 {
+	j := an.j
+	vec := make([]uint64, len(j.vars)*w)
+	for v, b := range assign {
+		if b {
+			fill64(vec[v*w:(v+1)*w], ^uint64(0))
+		}
+	}
+	keep := ^uint64(1) // bit 0 of word 0: assign unchanged
+	for _, v := range j.props {
+		for i := range w {
+			flip := an.rng.Uint64() & an.rng.Uint64() & an.rng.Uint64()
+			if i == 0 {
+				flip &= keep
+			}
+			vec[int(v)*w+i] ^= flip
+		}
+	}
+	for g2 := range j.groups {
+		if g2 == gi {
+			continue
+		}
+		g := &j.groups[g2]
+		for bit := 1; bit < 64*w; bit++ {
+			if an.rng.IntN(4) != 0 {
+				continue
+			}
+			for _, m := range g.members {
+				vec[int(m)*w+bit/64] &^= 1 << (bit % 64)
+			}
+			if c := an.rng.IntN(g.radix()); c < len(g.members) {
+				vec[int(g.members[c])*w+bit/64] |= 1 << (bit % 64)
+			}
+		}
+	}
+	return vec
+}
+
+// choiceDiffersShared is choiceDiffers with both sides encoded by
+// sharedCones: the sides differ only in the role's choice, so only the
+// fanout of its actions is encoded twice, and the x side's fixed choice
+// folds away. Same question, same kind of answer.
+func (an *analysis) choiceDiffersShared(ctx context.Context, gi, c1 int, set []int) (int, []bool, error) {
+	pool, opt := defaults()
+	j, cn := an.j, an.cn
+	g := &j.groups[gi]
+	z := size{vars: 1 + int64(len(j.vars)) + int64(len(g.members)), clauses: 3 + 2*int64(len(g.members))}
+	z.cone(cn)
+	z.cone(cn)
+	for i, gr := range j.groups {
+		n := 1
+		if i == gi {
+			n = 2
+		}
+		for range n {
+			z.amo(len(gr.members))
+			if !gr.other {
+				z.clauses++
+			}
+		}
+	}
+	if err := z.check(opt); err != nil {
+		return -1, nil, err
+	}
+	f := newCNF()
+	for range j.vars {
+		f.newVar()
+	}
+	const trueLit = -falseVar
+	pos := map[int32]int{} // joint variable -> position in g.members
+	for k, m := range g.members {
+		pos[m] = k
+	}
+	in := make([]bool, g.radix())
+	for _, c := range set {
+		in[c] = true
+	}
+	x := func(k int) int {
+		if p, ok := pos[int32(k)]; ok {
+			if p == c1 {
+				return trueLit
+			}
+			return falseVar
+		}
+		return k + 2
+	}
+	ys := map[int32]int{}
+	var yg []int    // literals of the y side's members in set
+	var ygPos []int // their positions in g.members
+	for k, m := range g.members {
+		if in[k] {
+			ys[m] = f.newVar()
+			yg = append(yg, ys[m])
+			ygPos = append(ygPos, k)
+		}
+	}
+	y := func(k int) int {
+		if l, ok := ys[int32(k)]; ok {
+			return l
+		}
+		if _, ok := pos[int32(k)]; ok {
+			return falseVar // a member outside set
+		}
+		return k + 2
+	}
+	if !g.other || !in[len(g.members)] {
+		f.add(yg...)
+	}
+	roots := f.sharedCones(cn, x, y)
+	fx, fy := roots[0], roots[1]
+	if fx == fy {
+		return -1, nil, nil // the same literal: equal everywhere
+	}
+	f.add(fx, fy)
+	f.add(-fx, -fy)
+	for i := range j.groups {
+		if i == gi {
+			f.amo(yg)
+			continue
+		}
+		gr := &j.groups[i]
+		ls := make([]int, len(gr.members))
+		for k, m := range gr.members {
+			ls[k] = int(m) + 2
+		}
+		f.group(gr, ls)
+	}
+	sat, model, err := pool.solve(ctx, f)
+	if err != nil || !sat {
+		return -1, nil, err
+	}
+	assign := make([]bool, len(j.vars))
+	for k := range assign {
+		if p, ok := pos[int32(k)]; ok {
+			assign[k] = p == c1
+		} else {
+			assign[k] = model[k+1]
+		}
+	}
+	for i, l := range yg {
+		if model[l-1] {
+			return ygPos[i], assign, nil
+		}
+	}
+	return len(g.members), assign, nil // no member: the "other" choice
 }

@@ -50,8 +50,18 @@ func TestActionClassesIncrementalBrute(t *testing.T) {
 
 // TestActionClassesIncrementalCorpus checks that ActionClassesIncremental
 // gives ActionClasses's classes on every next function of a corpus game
-// whose moves matter.
+// whose moves matter, from truth tables and, with tables off, from
+// simulation and SAT.
 func TestActionClassesIncrementalCorpus(t *testing.T) {
+	for _, bits := range []int{16, 0} {
+		t.Run(fmt.Sprintf("bits=%d", bits), func(t *testing.T) {
+			defer satcheck.SetSupportStages(bits, true)()
+			testActionClassesIncrementalCorpus(t)
+		})
+	}
+}
+
+func testActionClassesIncrementalCorpus(t *testing.T) {
 	p := groundGame(t, "breakthroughSmall", readGame(t, "ggp-base/breakthroughSmall.kif"))
 	ctx := context.Background()
 	roles := make([]int, len(p.Roles))
