@@ -34,7 +34,10 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	if b.opt.MaxClassActions < 0 {
 		return nil
 	}
-	firstOf := map[grounding.Lit]int{} // first function of each literal
+	// Functions with the same cone up to a renaming of propositions
+	// (b.shapeOf) have the same classes: the renaming is a bijection of
+	// the states and leaves the actions alone.
+	firstOf := map[string]int{} // first function of each shape
 	var uniq []int
 	dup := map[int]int{}
 	for i := range b.funcs {
@@ -51,11 +54,11 @@ func (b *builder) actionClasses(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		if j, seen := firstOf[ff.Function.Lit]; seen {
+		if j, seen := firstOf[b.shapeOf[i]]; seen {
 			dup[i] = j
 			continue
 		}
-		firstOf[ff.Function.Lit] = i
+		firstOf[b.shapeOf[i]] = i
 		uniq = append(uniq, i)
 	}
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
