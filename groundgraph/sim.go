@@ -213,7 +213,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 		}
 		b.dependsOn.Add(1)
-		ws, err := satcheck.FindDependence(ctx, p, f.Lit, cands)
+		ws, err := satcheck.FindDependenceShared(ctx, p, f.Lit, cands)
 		if err != nil {
 			return nil, err
 		}

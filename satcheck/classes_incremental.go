@@ -178,7 +178,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		if hasher == nil {
 			hasher = grounding.NewCofactorHasher(an.cn)
 		}
-		groups := an.cofactorGroups(hasher, gi, cand)
+		groups := an.cofactorGroupsWith(hasher, gi, cand)
 		reps := make([]int, len(groups))
 		for i, grp := range groups {
 			reps[i] = grp[0]
@@ -373,4 +373,23 @@ func (an *analysis) choiceDiffersShared(ctx context.Context, gi, c1 int, set []i
 		}
 	}
 	return len(g.members), assign, nil // no member: the "other" choice
+}
+
+// cofactorGroupsWith is cofactorGroups with each choice's cofactor rebuilt
+// from the one with no member made, over the made member's fanout only
+// (grounding.CofactorHasher.LiteralWith): the same literals, hence the same
+// groups.
+func (an *analysis) cofactorGroupsWith(h *grounding.CofactorHasher, gi int, set []int) [][]int {
+	g := &an.j.groups[gi]
+	member := make(map[int]bool, len(g.members)) // cone inputs of the members
+	for _, m := range g.members {
+		member[int(m)] = true
+	}
+	none := h.SetBase(func(k int) (bool, bool) { return false, member[k] })
+	return groupBy(set, func(c int) uint32 {
+		if c == len(g.members) {
+			return none // the "other" choice: no member made
+		}
+		return h.LiteralWith(int(g.members[c]), true)
+	})
 }
