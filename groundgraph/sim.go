@@ -197,6 +197,44 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 		}
 	}
+	// Sensitized rounds: for each proposition still undecided, samples
+	// where a path from it to the root is sensitized (see sensitizer),
+	// and boundary rounds from the witnesses they give.
+	var z *sensitizer
+	for round := 0; round < sensitizeRounds && !st.done(); round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if z == nil {
+			z = newSensitizer(cn)
+		}
+		var seeds []sample
+		for k := range nP {
+			if st.propDep[k] {
+				continue
+			}
+			for a := range sensitizeAttempts {
+				if x := z.sample(k, srs, a%4 == 3, rng); x != nil {
+					seeds = append(seeds, x)
+					break
+				}
+			}
+			if len(seeds) == 64*boundaryWords {
+				break
+			}
+		}
+		if len(seeds) == 0 {
+			break
+		}
+		found := st.run(newConeSim(cn, boundaryWords), boundaryPool(seeds, nIn, boundaryWords), false)
+		if len(found) == 0 {
+			break
+		}
+		boundary = found
+		if err := runBoundary(); err != nil {
+			return nil, err
+		}
+	}
 	// The inputs simulation left undecided: one SAT call settles them all
 	// when none matters (the common case), and each call that finds a
 	// dependency gives a witness, from which boundary rounds continue.
@@ -279,6 +317,10 @@ const (
 	// samples it returns.
 	justifyAttempts = 256
 	justifySamples  = 64
+	// sensitizeRounds bounds the sensitized rounds, sensitizeAttempts the
+	// tries per undecided proposition and round.
+	sensitizeRounds   = 4
+	sensitizeAttempts = 8
 )
 
 // cancelCheckEvery is how many flips (of one input on a whole batch) run
