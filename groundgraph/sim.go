@@ -209,18 +209,21 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			z = newSensitizer(cn)
 		}
 		var seeds []sample
-		for k := range nP {
+		// Each attempt costs up to the cone: a big cone gets fewer.
+		budget := max(64, maxSensitizeWork/int64(cn.NumSlots()))
+		for k := 0; k < nP && budget > 0 && len(seeds) < 64*boundaryWords; k++ {
 			if st.propDep[k] {
 				continue
 			}
+			if k%cancelCheckEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			for a := range sensitizeAttempts {
+				budget--
 				if x := z.sample(k, srs, a%4 == 3, rng); x != nil {
 					seeds = append(seeds, x)
 					break
 				}
-			}
-			if len(seeds) == 64*boundaryWords {
-				break
 			}
 		}
 		if len(seeds) == 0 {
@@ -321,6 +324,9 @@ const (
 	// tries per undecided proposition and round.
 	sensitizeRounds   = 4
 	sensitizeAttempts = 8
+	// maxSensitizeWork bounds the slots one sensitized round may visit
+	// (attempts × cone slots).
+	maxSensitizeWork = 1 << 27
 )
 
 // cancelCheckEvery is how many flips (of one input on a whole batch) run
