@@ -19,7 +19,7 @@ import (
 // automorphisms). Such a function's actions are instead partitioned by
 // cofactor: two actions of a role are in one class when the function, with
 // the role making the one, is the same function of everything else as with
-// the role making the other (satcheck.ActionClasses, exact). An SCGE maps
+// the role making the other (satcheck.ActionClassesIncremental, exact). An SCGE maps
 // the classes of f onto those of σf, so the partition is invariant, and
 // each class becomes an ActionClass vertex with arcs action → class → f.
 
@@ -34,7 +34,10 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	if b.opt.MaxClassActions < 0 {
 		return nil
 	}
-	firstOf := map[grounding.Lit]int{} // first function of each literal
+	// Functions with the same cone up to a renaming of propositions
+	// (b.shapeOf) have the same classes: the renaming is a bijection of
+	// the states and leaves the actions alone.
+	firstOf := map[string]int{} // first function of each shape
 	var uniq []int
 	dup := map[int]int{}
 	for i := range b.funcs {
@@ -51,23 +54,20 @@ func (b *builder) actionClasses(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		if j, seen := firstOf[ff.Function.Lit]; seen {
+		if j, seen := firstOf[b.shapeOf[i]]; seen {
 			dup[i] = j
 			continue
 		}
-		firstOf[ff.Function.Lit] = i
+		firstOf[b.shapeOf[i]] = i
 		uniq = append(uniq, i)
 	}
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		ff := &b.funcs[uniq[k]]
-		ff.actClasses = make([][][]int, len(ff.roles))
-		for ri, r := range ff.roles {
-			cs, err := satcheck.ActionClasses(ctx, b.p, ff.Function.Lit, r)
-			if err != nil {
-				return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
-			}
-			ff.actClasses[ri] = cs
+		cs, err := satcheck.ActionClassesIncremental(ctx, b.p, ff.Function.Lit, ff.roles)
+		if err != nil {
+			return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
 		}
+		ff.actClasses = cs
 		return nil
 	})
 	if err != nil {

@@ -194,6 +194,18 @@ type builder struct {
 
 	gateWords atomic.Int64 // gate evaluations × words of all tables
 	dependsOn atomic.Int64 // calls of satcheck.DependsOn
+
+	// shapeOf[i]: the key of function i's cone up to a renaming of its
+	// propositions (grounding.Cone.PropRenamingKey, and whether it reads
+	// moves), for the functions whose supports were computed.
+	shapeOf map[int]string
+}
+
+// coneShape is a function's cone up to a renaming of its propositions:
+// the key, and its propositions in the key's order.
+type coneShape struct {
+	key   string
+	props []int32
 }
 
 // supports computes each function's semantic support and the size of its
@@ -218,10 +230,44 @@ func (b *builder) supports(ctx context.Context) error {
 			uniq = append(uniq, i)
 		}
 	}
-	tick := b.tick("semantic supports", len(uniq))
+	// Functions whose cones are the same circuit up to a renaming of
+	// their propositions (kalaha's pits, battle's capture counters) have
+	// the same support up to that renaming: it is computed for the first
+	// of them and mapped to the others.
+	shapes := make([]coneShape, len(uniq))
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+		cn, err := newCone(&p.Circuit, b.funcs[uniq[k]].Function.Lit)
+		if err != nil {
+			return err
+		}
+		shapes[k].key, shapes[k].props = cn.PropRenamingKey(func(in int32) bool { return int(in) < nProps })
+		if b.funcs[uniq[k]].Function.Kind == grounding.FuncNext {
+			shapes[k].key += "n" // reads moves
+		} else {
+			shapes[k].key += "s"
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	repOf := make([]int, len(uniq)) // position in uniq of the function computed for k
+	byShape := map[string]int{}
+	var reps []int
+	for k := range uniq {
+		if r, ok := byShape[shapes[k].key]; ok {
+			repOf[k] = r
+			continue
+		}
+		byShape[shapes[k].key] = k
+		repOf[k] = k
+		reps = append(reps, k)
+	}
+	b.shapeOf = make(map[int]string, len(b.funcs))
+	tick := b.tick("semantic supports", len(reps))
+	err = parallel(ctx, len(reps), b.opt.Workers, func(k int) error {
 		defer tick()
-		ff := &b.funcs[uniq[k]]
+		ff := &b.funcs[uniq[reps[k]]]
 		f := ff.Function
 		supp, err := b.semanticSupport(ctx, f)
 		if err != nil {
@@ -233,11 +279,33 @@ func (b *builder) supports(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	for k, i := range uniq {
+		b.shapeOf[i] = shapes[k].key
+		r := repOf[k]
+		if r == k {
+			continue
+		}
+		rename := make(map[int]int, len(shapes[r].props))
+		for j, in := range shapes[r].props {
+			rename[int(in)] = int(shapes[k].props[j])
+		}
+		var supp []int
+		for _, in := range b.funcs[uniq[r]].Support {
+			if in < nProps {
+				supp = append(supp, rename[in])
+			} else {
+				supp = append(supp, in)
+			}
+		}
+		slices.Sort(supp)
+		b.funcs[i].Support = supp
+	}
 	for i := range b.funcs {
 		ff := &b.funcs[i]
 		f := ff.Function
 		if j := firstOf[suppKey{f.Lit, f.Kind == grounding.FuncNext}]; j != i {
 			ff.Support = slices.Clone(b.funcs[j].Support)
+			b.shapeOf[i] = b.shapeOf[j]
 		}
 		supp := ff.Support
 		rows := uint64(1)

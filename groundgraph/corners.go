@@ -163,8 +163,7 @@ func (w *cornersWork) atAnchor(anchor bool) (pos []int, s *coneSim, base uint64,
 		fill(s.In(k), base)
 	}
 	out = make([]uint64, cornerBatchWords)
-	s.Eval(out)
-	w.ops += int64(len(cn.Gates) * cornerBatchWords)
+	w.ops += s.EvalN(1, out) // one point: the anchor
 	return pos, s, base, out, out[0]&1 == 1
 }
 
@@ -178,7 +177,7 @@ func (w *cornersWork) atAnchor(anchor bool) (pos []int, s *coneSim, base uint64,
 // for) instead of the whole cone. The subsets that change f are then read
 // in colex order.
 func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, tooMany bool, err error) {
-	n, cn := len(w.props), w.cn
+	n := len(w.props)
 	w.counts, w.wantMore = nil, false
 	pos, s, base, out, f0 := w.atAnchor(anchor)
 	f0mask := uint64(0)
@@ -237,8 +236,9 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 					nextComb(bset, n)
 				}
 			}
-			s.Eval(out)
-			w.ops += int64(len(cn.Gates) * cornerBatchWords)
+			// Only the words that hold lanes: the first levels have few
+			// bases, and small games' corner searches are mostly those.
+			w.ops += s.EvalN((nb+63)/64, out)
 			r0 := done - int64(nb)
 			lanes := 0 // lanes whose subset lies below j
 			for j := range n {

@@ -274,14 +274,24 @@
 // (one to three propositions flipped, or another move for one role), and,
 // for a function of the state, samples where it takes a value random
 // samples rarely give (Connect Four's draw: a full board without a line),
-// built by justifying that value back through the cone. This finds almost
-// every dependency; satcheck.FindDependence (SAT) decides the rest, one
+// built by justifying that value back through the cone, and, for each
+// input still undecided, samples where a path from it to the root is
+// sensitized (kalaha's stores read hundreds of pit counts, each through
+// one sum term that must hold alone). This finds almost every dependency;
+// satcheck.FindDependenceShared (SAT, on a miter whose two sides share
+// every gate outside the candidates' fanout) decides the rest, one
 // call for all of a function's undecided inputs when none of them matters,
 // else one call per batch of dependencies it finds, whose witnesses start
 // further boundary rounds (Stats.DependsOnCalls counts the calls). satcheck runs one
 // SAT solve at a time process-wide, and these calls dominate on the few big
 // games whose dependencies need rare contexts (kalaha_2009's stores).
-// Functions with the same literal share their support and corner search.
+// Functions with the same literal share their support and corner search;
+// functions whose cones are the same circuit up to a renaming of their
+// propositions (grounding.Cone.PropRenamingKey) share their support,
+// mapped through the renaming, and their action classes. Truth tables
+// reduce each gate's action fanins to a condition on the word's role
+// digits (tableEval), and action classes re-evaluate one action's fanout
+// per action (satcheck.ActionClassesIncremental).
 // Features cost at most Options.MaxTableRows table rows and
 // Options.MaxCornerTotal corner points over all functions, each 64 rows
 // evaluating the function's cone once (corner points of radius k are

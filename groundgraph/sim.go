@@ -197,6 +197,47 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 		}
 	}
+	// Sensitized rounds: for each proposition still undecided, samples
+	// where a path from it to the root is sensitized (see sensitizer),
+	// and boundary rounds from the witnesses they give.
+	var z *sensitizer
+	for round := 0; round < sensitizeRounds && !st.done(); round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if z == nil {
+			z = newSensitizer(cn)
+		}
+		var seeds []sample
+		// Each attempt costs up to the cone: a big cone gets fewer.
+		budget := max(64, maxSensitizeWork/int64(cn.NumSlots()))
+		for k := 0; k < nP && budget > 0 && len(seeds) < 64*boundaryWords; k++ {
+			if st.propDep[k] {
+				continue
+			}
+			if k%cancelCheckEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			for a := range sensitizeAttempts {
+				budget--
+				if x := z.sample(k, srs, a%4 == 3, rng); x != nil {
+					seeds = append(seeds, x)
+					break
+				}
+			}
+		}
+		if len(seeds) == 0 {
+			break
+		}
+		found := st.run(newConeSim(cn, boundaryWords), boundaryPool(seeds, nIn, boundaryWords), false)
+		if len(found) == 0 {
+			break
+		}
+		boundary = found
+		if err := runBoundary(); err != nil {
+			return nil, err
+		}
+	}
 	// The inputs simulation left undecided: one SAT call settles them all
 	// when none matters (the common case), and each call that finds a
 	// dependency gives a witness, from which boundary rounds continue.
@@ -213,7 +254,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 		}
 		b.dependsOn.Add(1)
-		ws, err := satcheck.FindDependence(ctx, p, f.Lit, cands)
+		ws, err := satcheck.FindDependenceShared(ctx, p, f.Lit, cands)
 		if err != nil {
 			return nil, err
 		}
@@ -279,6 +320,13 @@ const (
 	// samples it returns.
 	justifyAttempts = 256
 	justifySamples  = 64
+	// sensitizeRounds bounds the sensitized rounds, sensitizeAttempts the
+	// tries per undecided proposition and round.
+	sensitizeRounds   = 4
+	sensitizeAttempts = 8
+	// maxSensitizeWork bounds the slots one sensitized round may visit
+	// (attempts × cone slots).
+	maxSensitizeWork = 1 << 27
 )
 
 // cancelCheckEvery is how many flips (of one input on a whole batch) run

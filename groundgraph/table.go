@@ -125,7 +125,7 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	// What each cone input is: -1-v for semantic proposition v, role digit
 	// index and action digit, or a constant.
 	type src struct {
-		kind  uint8 // 0 false, 1 true, 2 prop digit, 3 role digit
+		kind  uint8 // srcFalse, srcTrue, srcProp or srcRole
 		v     int   // prop digit, or role digit index
 		digit int   // action's digit value
 	}
@@ -137,7 +137,7 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	for k, in := range cn.Inputs {
 		if int(in) < nProps {
 			if v, ok := slices.BinarySearch(sp.props, in); ok {
-				srcs[k] = src{kind: 2, v: v}
+				srcs[k] = src{kind: srcProp, v: v}
 			}
 			continue
 		}
@@ -146,21 +146,21 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 		}
 		r, a := p.InputOf(int(in))
 		if i, ok := semRole[r]; ok {
-			srcs[k] = src{kind: 3, v: i, digit: t.roles[i].digitOf(int32(a))}
+			srcs[k] = src{kind: srcRole, v: i, digit: t.roles[i].digitOf(int32(a))}
 		} else if a == 0 {
-			srcs[k] = src{kind: 1}
+			srcs[k] = src{kind: srcTrue}
 		}
 	}
-	// roleInputs[ri][c]: cone input position of digit c of role ri, or -1.
-	roleInputs := make([][]int, len(t.roles))
-	for ri, d := range t.roles {
-		roleInputs[ri] = slices.Repeat([]int{-1}, len(d.read))
-	}
-	for k, s := range srcs {
-		if s.kind == 3 {
-			roleInputs[s.v][s.digit] = k
+	kinds := make([]uint8, len(srcs))
+	roleOf := make([]int, len(srcs))
+	digitOf := make([]int, len(srcs))
+	for k, sr := range srcs {
+		kinds[k] = sr.kind
+		if sr.kind == srcRole {
+			roleOf[k], digitOf[k] = sr.v, sr.digit
 		}
 	}
+	te := newTableEval(cn, kinds, roleOf, digitOf)
 	t.bits = make([]uint64, t.words)
 	nSlots := 1 + len(cn.Inputs) + len(cn.Gates)
 	// Words per slot: small tables need less, and a big cone gets fewer so
@@ -168,21 +168,24 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 	blk := max(1, min(evalBlockWords, t.words, maxTableScratchWords/nSlots))
 	vals := make([]uint64, nSlots*blk)
 	// Inputs that are the same in every block are set once (vals starts
-	// all false: the constant, false inputs, and role inputs between the
-	// words that set them); propositions of digit 6 and up change from
-	// block to block, and role inputs are set word by word and cleared
-	// after (dirty), so a block costs its words, not the cone's inputs.
-	var highProps, dirty []int
+	// all false: the constant and the false inputs); propositions of digit
+	// 6 and up change from block to block. Role inputs are never read:
+	// tableEval turns them into conditions on each word's role digits.
+	var highProps []int
 	for k, sr := range srcs {
 		dst := vals[(1+k)*blk : (2+k)*blk]
 		switch {
-		case sr.kind == 1:
+		case sr.kind == srcTrue:
 			fill(dst, ^uint64(0))
-		case sr.kind == 2 && sr.v < 6:
+		case sr.kind == srcProp && sr.v < 6:
 			fill(dst, propPattern[sr.v])
-		case sr.kind == 2:
+		case sr.kind == srcProp:
 			highProps = append(highProps, k)
 		}
+	}
+	digits := make([][]int32, len(t.roles))
+	for ri := range digits {
+		digits[ri] = make([]int32, blk)
 	}
 	for w0 := 0; w0 < t.words; w0 += blk {
 		// A block costs its words times the cone: cheap next to a look at
@@ -200,26 +203,13 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 		}
 		for ri := range t.roles {
 			d := &t.roles[ri]
-			ks := roleInputs[ri]
 			for i := range bw {
-				if c := (w0 + i) / d.stride % d.radix; c < len(ks) && ks[c] >= 0 {
-					x := (1+ks[c])*blk + i
-					vals[x] = ^uint64(0)
-					dirty = append(dirty, x)
-				}
+				digits[ri][i] = int32((w0 + i) / d.stride % d.radix)
 			}
 		}
-		grounding.EvalGates(cn, vals, blk, bw)
-		root := at(int(cn.Root >> 1))
-		neg := -uint64(cn.Root & 1)
-		for i := range bw {
-			t.bits[w0+i] = root[i] ^ neg
-		}
+		te.eval(vals, blk, bw, digits)
+		te.rootValue(vals, blk, bw, digits, t.bits[w0:w0+bw])
 		t.gateOps += int64(len(cn.Gates) * bw)
-		for _, x := range dirty {
-			vals[x] = 0
-		}
-		dirty = dirty[:0]
 	}
 	return t, nil
 }

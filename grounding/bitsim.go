@@ -15,7 +15,23 @@ type ConeSim struct {
 	mark []int32  // Flip: 1 + position in the fanout of a gate slot, or 0
 	tmp  []uint64 // Flip: values of the fanout gates
 	fo   []int32  // Flip: fanout buffer
+
+	// Zero levels of wide gates (see wideFlip), computed on a Flip's first
+	// use after an Eval: zero[gi] holds zeroLevels vectors of W words, the
+	// j-th set where at least j+1 fanin literals are false; zeroGen[gi] is
+	// the Eval they belong to.
+	gen     uint32
+	zero    [][]uint64
+	zeroGen []uint32
 }
+
+// wideFanin is the fanin from which Flip updates a gate from its zero
+// levels instead of re-reading every fanin; zeroLevels is the number of
+// levels kept, so up to zeroLevels-1 fanins of one gate may change at once.
+const (
+	wideFanin  = 24
+	zeroLevels = 4
+)
 
 // NewConeSim returns a simulator of cn on w words, every slot false.
 func NewConeSim(cn *Cone, w int) *ConeSim {
@@ -35,6 +51,7 @@ func (s *ConeSim) Eval(out []uint64) int64 { return s.EvalN(s.W, out) }
 // EvalN is Eval on the first wn words only.
 func (s *ConeSim) EvalN(wn int, out []uint64) int64 {
 	cn := s.Cone
+	s.gen++
 	if s.W == 64 && wn == 64 {
 		s.eval64()
 	} else {
@@ -146,6 +163,9 @@ func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 			fillWords(dst, ^uint64(0))
 			continue
 		}
+		if len(fan) >= wideFanin && s.wideFlip(int(gi), fan, inSlot, wn, tmp, dst) {
+			continue
+		}
 		for fi, l := range fan {
 			src, neg := value(int(l >> 1))
 			neg ^= -uint64(l & 1)
@@ -207,4 +227,86 @@ func fillWords(s []uint64, x uint64) {
 	for i := range s {
 		s[i] = x
 	}
+}
+
+// wideFlip computes into dst (wn words) the value of wide gate gi during a
+// Flip of input slot inSlot, when at most zeroLevels-1 of its fanins
+// change (the flipped input, or gates of the fanout, marked, whose new
+// values are in tmp): the gate is true where every changed fanin literal
+// is now true and no unchanged one is false, and an unchanged one is false
+// exactly where the gate's false fanins outnumber the changed fanins that
+// were false. It reports false, doing nothing, when more fanins change.
+func (s *ConeSim) wideFlip(gi int, fan []uint32, inSlot, wn int, tmp, dst []uint64) bool {
+	var changed [zeroLevels - 1]uint32
+	nc := 0
+	for _, l := range fan {
+		slot := int(l >> 1)
+		if slot == inSlot || s.mark[slot] > 0 {
+			if nc == len(changed) {
+				return false
+			}
+			changed[nc] = l
+			nc++
+		}
+	}
+	z := s.zeroLevelsOf(gi, fan)
+	w := s.W
+	vals := s.Vals
+	for i := range wn {
+		// Old and new values of the changed literals.
+		var zc [zeroLevels - 1]uint64 // where each changed literal was false
+		now := ^uint64(0)
+		for c := range nc {
+			l := changed[c]
+			slot := int(l >> 1)
+			neg := -uint64(l & 1)
+			old := vals[slot*w+i] ^ neg
+			zc[c] = ^old
+			var nw uint64
+			if m := int(s.mark[slot]); m > 0 {
+				nw = tmp[(m-1)*wn+i] ^ neg
+			} else {
+				nw = ^vals[slot*w+i] ^ neg // the flipped input
+			}
+			now &= nw
+		}
+		// Bit-sliced count of the changed literals that were false (0..3).
+		s0 := zc[0] ^ zc[1] ^ zc[2]
+		s1 := zc[0]&zc[1] | zc[0]&zc[2] | zc[1]&zc[2]
+		otherFalse := ^s0&^s1&z[0*w+i] | s0&^s1&z[1*w+i] | ^s0&s1&z[2*w+i] | s0&s1&z[3*w+i]
+		dst[i] = now &^ otherFalse
+	}
+	return true
+}
+
+// zeroLevelsOf returns the zero levels of wide gate gi for the values of
+// the last Eval, computing them on first use.
+func (s *ConeSim) zeroLevelsOf(gi int, fan []uint32) []uint64 {
+	if s.zero == nil {
+		s.zero = make([][]uint64, len(s.Cone.Gates))
+		s.zeroGen = make([]uint32, len(s.Cone.Gates))
+	}
+	w := s.W
+	z := s.zero[gi]
+	if z != nil && s.zeroGen[gi] == s.gen {
+		return z
+	}
+	if z == nil {
+		z = make([]uint64, zeroLevels*w)
+		s.zero[gi] = z
+	}
+	clear(z)
+	for _, l := range fan {
+		src := s.Vals[int(l>>1)*w:][:w]
+		neg := -uint64(l & 1)
+		for i := range w {
+			nz := ^(src[i] ^ neg)
+			for j := zeroLevels - 1; j > 0; j-- {
+				z[j*w+i] |= z[(j-1)*w+i] & nz
+			}
+			z[i] |= nz
+		}
+	}
+	s.zeroGen[gi] = s.gen
+	return z
 }

@@ -18,6 +18,8 @@ type CofactorHasher struct {
 	val   []uint32          // val[slot]: literal of the slot in the current cofactor
 	key   []byte
 	lits  []uint32
+	base  []uint32 // SetBase's val
+	fo    []int32  // LiteralWith's fanout buffer
 }
 
 // Literals of the circuits a CofactorHasher rebuilds: node<<1 | negated;
@@ -97,4 +99,38 @@ func (h *CofactorHasher) and(fanin []uint32) uint32 {
 	h.next++
 	h.table[string(h.key)] = n
 	return n << 1
+}
+
+// SetBase rebuilds the cone under fixed (as Literal does), keeps the
+// result as the base of LiteralWith, and returns the root's literal.
+func (h *CofactorHasher) SetBase(fixed func(k int) (bool, bool)) uint32 {
+	l := h.Literal(fixed)
+	h.base = append(h.base[:0], h.val...)
+	return l
+}
+
+// LiteralWith returns the root's literal under the base assignment (see
+// SetBase) with cone input k fixed to v instead, rebuilding only k's
+// fanout: the same literal Literal gives for that assignment, at the cost
+// of the fanout instead of the cone.
+func (h *CofactorHasher) LiteralWith(k int, v bool) uint32 {
+	cn := h.cn
+	h.val[1+k] = CofactorFalse
+	if v {
+		h.val[1+k] = CofactorTrue
+	}
+	fo := cn.CachedFanout(k, h.fo[:0])
+	if cn.fanouts[k] == nil {
+		h.fo = fo // the scratch buffer, possibly grown; a cached fanout is not ours to reuse
+	}
+	first := cn.FirstGate()
+	for _, gi := range fo {
+		h.val[first+int(gi)] = h.and(cn.GateFanin(int(gi)))
+	}
+	root := h.val[cn.Root>>1] ^ (cn.Root & 1)
+	h.val[1+k] = h.base[1+k]
+	for _, gi := range fo {
+		h.val[first+int(gi)] = h.base[first+int(gi)]
+	}
+	return root
 }

@@ -1,0 +1,198 @@
+package groundgraph
+
+import (
+	"math/rand/v2"
+	"slices"
+)
+
+// Sensitized samples: for an input that random samples rarely show to
+// matter (kalaha's store reads hundreds of pit counts, each through one
+// sum term that must be true alone), build a sample where a path from the
+// input to the root is sensitized: walk up from the input through random
+// readers to the root, require every other fanin of the gates on the walk
+// to be non-controlling (true), and justify those requirements back to the
+// inputs as justify does. Flipping the input then usually flips the root.
+// Samples are only candidates: simulation checks them, so they decide
+// nothing by themselves, and SAT still settles what they miss.
+
+// sensitizer builds sensitized samples of one cone.
+type sensitizer struct {
+	cn        *cone
+	userStart []int32 // readers of slot s: users[userStart[s]:userStart[s+1]] (gate indices)
+	users     []int32
+	req       []int8 // 0 free, 1 false, 2 true
+	onPath    []bool
+	stack     []int32
+	cands     []uint32
+	path      []int32
+}
+
+func newSensitizer(cn *cone) *sensitizer {
+	n := cn.NumSlots()
+	z := &sensitizer{cn: cn, userStart: make([]int32, n+1), req: make([]int8, n), onPath: make([]bool, n)}
+	for _, l := range cn.Fanin {
+		z.userStart[l>>1+1]++
+	}
+	for s := range n {
+		z.userStart[s+1] += z.userStart[s]
+	}
+	z.users = make([]int32, len(cn.Fanin))
+	fill := slices.Clone(z.userStart[:n])
+	for gi := range cn.Gates {
+		for _, l := range cn.GateFanin(gi) {
+			z.users[fill[l>>1]] = int32(gi)
+			fill[l>>1]++
+		}
+	}
+	return z
+}
+
+// sample returns a sample (cone input values) in which the walk from
+// cone input k is sensitized, or nil when the attempt's requirements
+// conflict or the roles srs cannot each do exactly one action. Inputs the
+// requirements leave free are false, or random when dense is set.
+func (z *sensitizer) sample(k int, srs []simRole, dense bool, rng *rand.Rand) sample {
+	cn := z.cn
+	first := cn.FirstGate()
+	clear(z.req)
+	for _, s := range z.path {
+		z.onPath[s] = false
+	}
+	z.path = z.path[:0]
+	z.req[0] = 1
+	root := int32(cn.Root >> 1)
+	cur := int32(1 + k)
+	z.path = append(z.path, cur)
+	z.onPath[cur] = true
+	for cur != root {
+		us := z.users[z.userStart[cur]:z.userStart[cur+1]]
+		if len(us) == 0 {
+			return nil // cannot happen in a cone: every slot reaches the root
+		}
+		cur = int32(first) + us[rng.IntN(len(us))]
+		z.path = append(z.path, cur)
+		z.onPath[cur] = true
+	}
+	z.stack = z.stack[:0]
+	push := func(slot int32, v bool) bool {
+		if z.onPath[slot] {
+			return false // reconvergence onto the walk: give up
+		}
+		r := int8(1)
+		if v {
+			r = 2
+		}
+		if z.req[slot] != 0 {
+			return z.req[slot] == r
+		}
+		z.req[slot] = r
+		if int(slot) >= first {
+			z.stack = append(z.stack, slot)
+		}
+		return true
+	}
+	for i := 1; i < len(z.path); i++ {
+		g := int(z.path[i]) - first
+		for _, l := range cn.GateFanin(g) {
+			if int32(l>>1) == z.path[i-1] {
+				continue
+			}
+			if !push(int32(l>>1), l&1 == 0) {
+				return nil
+			}
+		}
+	}
+	for len(z.stack) > 0 {
+		slot := z.stack[len(z.stack)-1]
+		z.stack = z.stack[:len(z.stack)-1]
+		fan := cn.GateFanin(int(slot) - first)
+		if z.req[slot] == 2 {
+			for _, l := range fan {
+				if !push(int32(l>>1), l&1 == 0) {
+					return nil
+				}
+			}
+			continue
+		}
+		// Some fanin literal false.
+		z.cands = z.cands[:0]
+		done := false
+		for _, l := range fan {
+			s := int32(l >> 1)
+			ctrl := int8(1)
+			if l&1 == 1 {
+				ctrl = 2
+			}
+			switch {
+			case z.req[s] == ctrl:
+				done = true
+			case z.req[s] == 0 && !z.onPath[s]:
+				z.cands = append(z.cands, l)
+			}
+			if done {
+				break
+			}
+		}
+		if done {
+			continue
+		}
+		if len(z.cands) == 0 {
+			return nil
+		}
+		l := z.cands[rng.IntN(len(z.cands))]
+		push(int32(l>>1), l&1 == 1)
+	}
+	nIn := len(cn.Inputs)
+	x := make(sample, (nIn+63)/64)
+	set := func(kk int) { x[kk/64] |= 1 << (kk % 64) }
+	inRole := map[int]bool{}
+	for _, sr := range srs {
+		for _, kk := range sr.ks {
+			inRole[kk] = true
+		}
+	}
+	for kk := range nIn {
+		if inRole[kk] {
+			continue
+		}
+		switch z.req[1+kk] {
+		case 2:
+			set(kk)
+		case 0:
+			if kk == k || dense {
+				if rng.IntN(2) == 1 {
+					set(kk)
+				}
+			}
+		}
+	}
+	for _, sr := range srs {
+		on := -1
+		for c, kk := range sr.ks {
+			if z.req[1+kk] == 2 {
+				if on >= 0 {
+					return nil // two actions of one role
+				}
+				on = c
+			}
+		}
+		if on < 0 {
+			// A random choice the requirements allow ("another action"
+			// when the role has one).
+			var ok []int
+			for c := range sr.radix {
+				if c >= len(sr.ks) || z.req[1+sr.ks[c]] != 1 {
+					ok = append(ok, c)
+				}
+			}
+			if len(ok) == 0 {
+				return nil
+			}
+			on = ok[rng.IntN(len(ok))]
+		}
+		if on < len(sr.ks) {
+			set(sr.ks[on])
+		}
+	}
+	return x
+}

@@ -1,0 +1,78 @@
+package grounding_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// TestFlipWideGates checks Flip against a full evaluation with the input
+// negated on circuits with wide gates (whose fanins Flip does not re-read
+// but updates from zero levels), where one input reaches a gate through
+// one or several fanins, and with biased inputs so that gates are true
+// often enough to matter.
+func TestFlipWideGates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 150 {
+		n := 3 + rng.IntN(40)
+		c := &grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}
+		for node := n + 1; node < n+1+2+rng.IntN(30); node++ {
+			width := 1 + rng.IntN(4)
+			if rng.IntN(2) == 0 {
+				width = 20 + rng.IntN(40) // wide: from 24 fanins Flip uses zero levels
+			}
+			var fs []grounding.Lit
+			for x := range width {
+				m := 1 + rng.IntN(node-1)
+				neg := grounding.Lit(rng.IntN(2))
+				if width >= 20 && x > 1 {
+					// Mostly positive inputs (true 31/32 of the time), so
+					// that the wide AND is often true.
+					m, neg = 1+rng.IntN(n), 0
+				}
+				fs = append(fs, grounding.Lit(m)<<1|neg)
+			}
+			slices.Sort(fs)
+			fs = slices.CompactFunc(fs, func(a, b grounding.Lit) bool { return a.Node() == b.Node() })
+			c.Fanin = append(c.Fanin, fs...)
+			c.Start = append(c.Start, int32(len(c.Fanin)))
+		}
+		root := grounding.Lit(c.NumNodes()-1)<<1 | grounding.Lit(rng.IntN(2))
+		cn, err := grounding.NewCone(c, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := 1 + rng.IntN(3)
+		s := grounding.NewConeSim(cn, w)
+		ins := make([][]uint64, len(cn.Inputs))
+		for k := range ins {
+			ins[k] = make([]uint64, w)
+			for i := range w {
+				ins[k][i] = rng.Uint64() | rng.Uint64() | rng.Uint64() | rng.Uint64() | rng.Uint64()
+			}
+			copy(s.In(k), ins[k])
+		}
+		base := make([]uint64, w)
+		s.Eval(base)
+		for k := range cn.Inputs {
+			got := make([]uint64, w)
+			wn := 1 + rng.IntN(w)
+			s.Flip(k, wn, got)
+			want, _ := cn.Simulate(w, func(j int) []uint64 {
+				if j == k {
+					neg := make([]uint64, w)
+					for i := range neg {
+						neg[i] = ^ins[j][i]
+					}
+					return neg
+				}
+				return ins[j]
+			}, nil, nil)
+			if !slices.Equal(got[:wn], want[:wn]) {
+				t.Fatalf("trial %d: Flip(%d) = %x, full evaluation %x", trial, k, got[:wn], want[:wn])
+			}
+		}
+	}
+}

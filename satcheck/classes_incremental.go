@@ -1,0 +1,395 @@
+package satcheck
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// ActionClassesIncremental is ActionClasses for several roles of one
+// function at once, with the same (exact) result: classes[i] is
+// ActionClasses(ctx, p, f, roles[i]). It is the ground graph's entry point
+// (groundgraph calls it for every next function that reads moves), and
+// differs only in cost:
+//
+//   - the function's cone, input space and random vectors are built once
+//     for all its roles;
+//   - simulation evaluates the cone once with none of the role's read
+//     actions made (the "other" choice) and then, for each read action,
+//     re-evaluates only that action's fanout with the action made
+//     (grounding.ConeSim.Flip), instead of copying the vectors and
+//     simulating the whole cone once per action. Both give the same output
+//     vectors, hence the same candidate classes, which SAT then settles
+//     exactly as in ActionClasses.
+func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int) ([][][]int, error) {
+	for _, r := range roles {
+		if r < 0 || r >= len(p.Roles) {
+			return nil, fmt.Errorf("satcheck: role %d out of range [0,%d)", r, len(p.Roles))
+		}
+	}
+	an, err := analyze(p, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][][]int, len(roles))
+	var sim *grounding.ConeSim // the cone on the simulation vectors, shared by the roles
+	var base []uint64
+	w, rows := an.w, 64*an.w
+	exact := an.small()
+	for ri, r := range roles {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		nActs := len(p.Actions[r])
+		gi := slices.IndexFunc(an.j.groups, func(g group) bool { return int(g.role) == r })
+		if gi < 0 {
+			all := make([]int, nActs)
+			for a := range all {
+				all[a] = a
+			}
+			out[ri] = [][]int{all}
+			continue
+		}
+		if sim == nil {
+			switch {
+			case exact:
+				base, w, rows = an.j.exhaustiveVectors()
+			case supportSim && an.w > 0:
+				if an.sim == nil {
+					an.sim = an.j.randomVectors(an.w, nil, an.rng)
+				}
+				base = an.sim
+			}
+			if base != nil {
+				sim = grounding.NewConeSim(an.cn, w)
+			}
+		}
+		var keys []string
+		if sim != nil {
+			keys = an.choiceOutputs(sim, base, rows, gi)
+		}
+		cs, err := an.settleClasses(ctx, r, gi, exact, keys)
+		if err != nil {
+			return nil, err
+		}
+		out[ri] = cs
+	}
+	return out, nil
+}
+
+// choiceOutputs returns, for each choice of group gi, f's outputs on the
+// vectors base (laid out as sim's inputs, w words per joint variable, rows
+// valid rows) with the role making that choice, as strings (the keys of
+// ActionClasses's simChoice). One evaluation with every member off gives
+// the "other" choice; each member's choice flips that member on and
+// re-evaluates its fanout only.
+func (an *analysis) choiceOutputs(sim *grounding.ConeSim, base []uint64, rows, gi int) []string {
+	w := sim.W
+	g := &an.j.groups[gi]
+	for k := range an.cn.Inputs {
+		copy(sim.In(k), base[k*w:(k+1)*w])
+	}
+	for _, m := range g.members {
+		clear(sim.In(int(m)))
+	}
+	res := make([]uint64, w)
+	key := func() string {
+		if r := rows % 64; r != 0 {
+			res[rows/64] &= 1<<r - 1 // rows past the space are not inputs
+		}
+		b := make([]byte, 0, 8*len(res))
+		for _, o := range res {
+			for s := 0; s < 64; s += 8 {
+				b = append(b, byte(o>>s))
+			}
+		}
+		return string(b)
+	}
+	keys := make([]string, g.radix())
+	sim.Eval(res)
+	if g.other {
+		keys[len(g.members)] = key()
+	}
+	for c, m := range g.members {
+		sim.Flip(int(m), w, res)
+		keys[c] = key()
+	}
+	return keys
+}
+
+// settleClasses is the SAT half of ActionClasses: it partitions the
+// choices of group gi (of role r), starting from the candidate classes of
+// equal simulation keys (all choices together when keys is nil), into the
+// classes of equal cofactors, and returns them as action classes.
+func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, keys []string) ([][]int, error) {
+	p := an.s.p
+	nActs := len(p.Actions[r])
+	g := &an.j.groups[gi]
+	choiceActions := make([][]int, g.radix())
+	read := map[int]bool{}
+	for c, m := range g.members {
+		a := int(an.j.vars[m].bIn - an.s.base[r])
+		choiceActions[c] = []int{a}
+		read[a] = true
+	}
+	if g.other {
+		for a := range nActs {
+			if !read[a] {
+				choiceActions[len(g.members)] = append(choiceActions[len(g.members)], a)
+			}
+		}
+	}
+	choices := make([]int, g.radix())
+	for c := range choices {
+		choices[c] = c
+	}
+	pending := groupBy(choices, func(c int) string {
+		if keys == nil {
+			return ""
+		}
+		return keys[c]
+	})
+	var classes [][]int
+	emit := func(cs []int) {
+		var class []int
+		for _, c := range cs {
+			class = append(class, choiceActions[c]...)
+		}
+		slices.Sort(class)
+		classes = append(classes, class)
+	}
+	var hasher *grounding.CofactorHasher
+	var wsim *grounding.ConeSim // simulator of the witness neighbourhoods
+	for len(pending) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cand := pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+		if len(cand) == 1 || exact {
+			emit(cand)
+			continue
+		}
+		// Choices whose cofactor circuits simplify to the same one are
+		// equal by structural hashing; SAT compares one representative
+		// of each such group.
+		if hasher == nil {
+			hasher = grounding.NewCofactorHasher(an.cn)
+		}
+		groups := an.cofactorGroupsWith(hasher, gi, cand)
+		reps := make([]int, len(groups))
+		for i, grp := range groups {
+			reps[i] = grp[0]
+		}
+		if len(reps) == 1 {
+			emit(cand)
+			continue
+		}
+		c, assign, err := an.choiceDiffersShared(ctx, gi, reps[0], reps[1:])
+		if err != nil {
+			return nil, err
+		}
+		if c < 0 {
+			emit(cand) // every representative equals the first
+			continue
+		}
+		// The witness separates reps[0] from c. Choices that differ there
+		// often differ near it too: the representatives are split by
+		// their outputs on the witness and on random neighbours of it,
+		// and each part is settled again.
+		if wsim == nil {
+			wsim = grounding.NewConeSim(an.cn, witnessWords)
+		}
+		keys := an.choiceOutputs(wsim, an.witnessVectors(gi, assign, witnessWords), 64*witnessWords, gi)
+		if keys[c] == keys[reps[0]] {
+			return nil, fmt.Errorf("satcheck: action classes: SAT's witness does not separate choices %d and %d", reps[0], c)
+		}
+		parts := groupBy(reps, func(r int) string { return keys[r] })
+		for _, part := range parts {
+			var members []int
+			for _, r := range part {
+				members = append(members, groups[slices.Index(reps, r)]...)
+			}
+			pending = append(pending, members)
+		}
+	}
+	slices.SortFunc(classes, func(x, y []int) int { return x[0] - y[0] })
+	return classes, nil
+}
+
+// witnessWords is the number of 64-sample words of a witness's
+// neighbourhood (settleClasses).
+const witnessWords = 4
+
+// witnessVectors returns w words of samples of the joint variables near
+// assign: sample 0 is assign itself; in the others each free proposition
+// is flipped with probability 1/8 and each other role re-chooses with
+// probability 1/4. Group gi's members are left false (choiceOutputs sets
+// them).
+func (an *analysis) witnessVectors(gi int, assign []bool, w int) []uint64 {
+	j := an.j
+	vec := make([]uint64, len(j.vars)*w)
+	for v, b := range assign {
+		if b {
+			fill64(vec[v*w:(v+1)*w], ^uint64(0))
+		}
+	}
+	keep := ^uint64(1) // bit 0 of word 0: assign unchanged
+	for _, v := range j.props {
+		for i := range w {
+			flip := an.rng.Uint64() & an.rng.Uint64() & an.rng.Uint64()
+			if i == 0 {
+				flip &= keep
+			}
+			vec[int(v)*w+i] ^= flip
+		}
+	}
+	for g2 := range j.groups {
+		if g2 == gi {
+			continue
+		}
+		g := &j.groups[g2]
+		for bit := 1; bit < 64*w; bit++ {
+			if an.rng.IntN(4) != 0 {
+				continue
+			}
+			for _, m := range g.members {
+				vec[int(m)*w+bit/64] &^= 1 << (bit % 64)
+			}
+			if c := an.rng.IntN(g.radix()); c < len(g.members) {
+				vec[int(g.members[c])*w+bit/64] |= 1 << (bit % 64)
+			}
+		}
+	}
+	return vec
+}
+
+// choiceDiffersShared is choiceDiffers with both sides encoded by
+// sharedCones: the sides differ only in the role's choice, so only the
+// fanout of its actions is encoded twice, and the x side's fixed choice
+// folds away. Same question, same kind of answer.
+func (an *analysis) choiceDiffersShared(ctx context.Context, gi, c1 int, set []int) (int, []bool, error) {
+	pool, opt := defaults()
+	j, cn := an.j, an.cn
+	g := &j.groups[gi]
+	z := size{vars: 1 + int64(len(j.vars)) + int64(len(g.members)), clauses: 3 + 2*int64(len(g.members))}
+	z.cone(cn)
+	z.cone(cn)
+	for i, gr := range j.groups {
+		n := 1
+		if i == gi {
+			n = 2
+		}
+		for range n {
+			z.amo(len(gr.members))
+			if !gr.other {
+				z.clauses++
+			}
+		}
+	}
+	if err := z.check(opt); err != nil {
+		return -1, nil, err
+	}
+	f := newCNF()
+	for range j.vars {
+		f.newVar()
+	}
+	const trueLit = -falseVar
+	pos := map[int32]int{} // joint variable -> position in g.members
+	for k, m := range g.members {
+		pos[m] = k
+	}
+	in := make([]bool, g.radix())
+	for _, c := range set {
+		in[c] = true
+	}
+	x := func(k int) int {
+		if p, ok := pos[int32(k)]; ok {
+			if p == c1 {
+				return trueLit
+			}
+			return falseVar
+		}
+		return k + 2
+	}
+	ys := map[int32]int{}
+	var yg []int    // literals of the y side's members in set
+	var ygPos []int // their positions in g.members
+	for k, m := range g.members {
+		if in[k] {
+			ys[m] = f.newVar()
+			yg = append(yg, ys[m])
+			ygPos = append(ygPos, k)
+		}
+	}
+	y := func(k int) int {
+		if l, ok := ys[int32(k)]; ok {
+			return l
+		}
+		if _, ok := pos[int32(k)]; ok {
+			return falseVar // a member outside set
+		}
+		return k + 2
+	}
+	if !g.other || !in[len(g.members)] {
+		f.add(yg...)
+	}
+	roots := f.sharedCones(cn, x, y)
+	fx, fy := roots[0], roots[1]
+	if fx == fy {
+		return -1, nil, nil // the same literal: equal everywhere
+	}
+	f.add(fx, fy)
+	f.add(-fx, -fy)
+	for i := range j.groups {
+		if i == gi {
+			f.amo(yg)
+			continue
+		}
+		gr := &j.groups[i]
+		ls := make([]int, len(gr.members))
+		for k, m := range gr.members {
+			ls[k] = int(m) + 2
+		}
+		f.group(gr, ls)
+	}
+	sat, model, err := pool.solve(ctx, f)
+	if err != nil || !sat {
+		return -1, nil, err
+	}
+	assign := make([]bool, len(j.vars))
+	for k := range assign {
+		if p, ok := pos[int32(k)]; ok {
+			assign[k] = p == c1
+		} else {
+			assign[k] = model[k+1]
+		}
+	}
+	for i, l := range yg {
+		if model[l-1] {
+			return ygPos[i], assign, nil
+		}
+	}
+	return len(g.members), assign, nil // no member: the "other" choice
+}
+
+// cofactorGroupsWith is cofactorGroups with each choice's cofactor rebuilt
+// from the one with no member made, over the made member's fanout only
+// (grounding.CofactorHasher.LiteralWith): the same literals, hence the same
+// groups.
+func (an *analysis) cofactorGroupsWith(h *grounding.CofactorHasher, gi int, set []int) [][]int {
+	g := &an.j.groups[gi]
+	member := make(map[int]bool, len(g.members)) // cone inputs of the members
+	for _, m := range g.members {
+		member[int(m)] = true
+	}
+	none := h.SetBase(func(k int) (bool, bool) { return false, member[k] })
+	return groupBy(set, func(c int) uint32 {
+		if c == len(g.members) {
+			return none // the "other" choice: no member made
+		}
+		return h.LiteralWith(int(g.members[c]), true)
+	})
+}
