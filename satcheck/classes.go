@@ -105,7 +105,7 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 			}
 			var split []int
 			for len(reps) > 1 {
-				c, assign, err := an.choiceDiffers(ctx, gi, reps[0], reps[1:])
+				c, assign, err := an.choiceDiffers(ctx, gi, reps[0], reps[1:], false)
 				if err != nil {
 					return nil, err
 				}
@@ -258,7 +258,10 @@ func fill64(dst []uint64, v uint64) {
 // making choice c1 and making some choice of set, everything else equal;
 // it returns such a choice of set and the assignment of the joint
 // variables (with c1 made) where f differs, or -1 when there is none.
-func (an *analysis) choiceDiffers(ctx context.Context, gi, c1 int, set []int) (int, []bool, error) {
+// With shared, both sides are encoded by sharedCones: they differ only in
+// the role's choice, so only the fanout of its actions is encoded twice
+// and the x side's fixed choice folds away.
+func (an *analysis) choiceDiffers(ctx context.Context, gi, c1 int, set []int, shared bool) (int, []bool, error) {
 	pool, opt := defaults()
 	j, cn := an.j, an.cn
 	g := &j.groups[gi]
@@ -329,8 +332,16 @@ func (an *analysis) choiceDiffers(ctx context.Context, gi, c1 int, set []int) (i
 	if !g.other || !in[len(g.members)] {
 		f.add(yg...)
 	}
-	fx := f.cone(cn, x)
-	fy := f.cone(cn, y)
+	var fx, fy int
+	if shared {
+		roots := f.sharedCones(cn, x, y)
+		fx, fy = roots[0], roots[1]
+		if fx == fy {
+			return -1, nil, nil // the same literal: equal everywhere
+		}
+	} else {
+		fx, fy = f.cone(cn, x), f.cone(cn, y)
+	}
 	f.add(fx, fy)
 	f.add(-fx, -fy)
 	for i := range j.groups {

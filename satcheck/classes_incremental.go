@@ -187,7 +187,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 			emit(cand)
 			continue
 		}
-		c, assign, err := an.choiceDiffersShared(ctx, gi, reps[0], reps[1:])
+		c, assign, err := an.choiceDiffers(ctx, gi, reps[0], reps[1:], true)
 		if err != nil {
 			return nil, err
 		}
@@ -264,115 +264,6 @@ func (an *analysis) witnessVectors(gi int, assign []bool, w int) []uint64 {
 		}
 	}
 	return vec
-}
-
-// choiceDiffersShared is choiceDiffers with both sides encoded by
-// sharedCones: the sides differ only in the role's choice, so only the
-// fanout of its actions is encoded twice, and the x side's fixed choice
-// folds away. Same question, same kind of answer.
-func (an *analysis) choiceDiffersShared(ctx context.Context, gi, c1 int, set []int) (int, []bool, error) {
-	pool, opt := defaults()
-	j, cn := an.j, an.cn
-	g := &j.groups[gi]
-	z := size{vars: 1 + int64(len(j.vars)) + int64(len(g.members)), clauses: 3 + 2*int64(len(g.members))}
-	z.cone(cn)
-	z.cone(cn)
-	for i, gr := range j.groups {
-		n := 1
-		if i == gi {
-			n = 2
-		}
-		for range n {
-			z.amo(len(gr.members))
-			if !gr.other {
-				z.clauses++
-			}
-		}
-	}
-	if err := z.check(opt); err != nil {
-		return -1, nil, err
-	}
-	f := newCNF()
-	for range j.vars {
-		f.newVar()
-	}
-	const trueLit = -falseVar
-	pos := map[int32]int{} // joint variable -> position in g.members
-	for k, m := range g.members {
-		pos[m] = k
-	}
-	in := make([]bool, g.radix())
-	for _, c := range set {
-		in[c] = true
-	}
-	x := func(k int) int {
-		if p, ok := pos[int32(k)]; ok {
-			if p == c1 {
-				return trueLit
-			}
-			return falseVar
-		}
-		return k + 2
-	}
-	ys := map[int32]int{}
-	var yg []int    // literals of the y side's members in set
-	var ygPos []int // their positions in g.members
-	for k, m := range g.members {
-		if in[k] {
-			ys[m] = f.newVar()
-			yg = append(yg, ys[m])
-			ygPos = append(ygPos, k)
-		}
-	}
-	y := func(k int) int {
-		if l, ok := ys[int32(k)]; ok {
-			return l
-		}
-		if _, ok := pos[int32(k)]; ok {
-			return falseVar // a member outside set
-		}
-		return k + 2
-	}
-	if !g.other || !in[len(g.members)] {
-		f.add(yg...)
-	}
-	roots := f.sharedCones(cn, x, y)
-	fx, fy := roots[0], roots[1]
-	if fx == fy {
-		return -1, nil, nil // the same literal: equal everywhere
-	}
-	f.add(fx, fy)
-	f.add(-fx, -fy)
-	for i := range j.groups {
-		if i == gi {
-			f.amo(yg)
-			continue
-		}
-		gr := &j.groups[i]
-		ls := make([]int, len(gr.members))
-		for k, m := range gr.members {
-			ls[k] = int(m) + 2
-		}
-		f.group(gr, ls)
-	}
-	sat, model, err := pool.solve(ctx, f)
-	if err != nil || !sat {
-		return -1, nil, err
-	}
-	assign := make([]bool, len(j.vars))
-	for k := range assign {
-		if p, ok := pos[int32(k)]; ok {
-			assign[k] = p == c1
-		} else {
-			assign[k] = model[k+1]
-		}
-	}
-	for i, l := range yg {
-		if model[l-1] {
-			return ygPos[i], assign, nil
-		}
-	}
-	return len(g.members), assign, nil // no member: the "other" choice
 }
 
 // cofactorGroupsWith is cofactorGroups with each choice's cofactor rebuilt

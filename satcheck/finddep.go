@@ -35,6 +35,21 @@ type Witness struct {
 // candidate is a dependency. Inputs f cannot depend on (outside its cone's
 // space) are ignored.
 func FindDependence(ctx context.Context, p *grounding.Program, f grounding.Lit, cands []int) ([]Witness, error) {
+	return findDependence(ctx, p, f, cands, false)
+}
+
+// FindDependenceShared is FindDependence (same question, same kind of
+// answer) with the two sides of its miter encoded by sharedCones: only the
+// fanout of the candidate inputs is encoded twice. The ground graph asks it
+// for the inputs that simulation could not show to matter, usually few of
+// a big cone, so the formula is a fraction of FindDependence's.
+func FindDependenceShared(ctx context.Context, p *grounding.Program, f grounding.Lit, cands []int) ([]Witness, error) {
+	return findDependence(ctx, p, f, cands, true)
+}
+
+// findDependence is FindDependence, with the miter's sides encoded apart
+// or, when shared, sharing every gate outside the candidates' fanout.
+func findDependence(ctx context.Context, p *grounding.Program, f grounding.Lit, cands []int, shared bool) ([]Witness, error) {
 	an, err := analyze(p, f)
 	if err != nil {
 		return nil, err
@@ -129,8 +144,16 @@ func FindDependence(ctx context.Context, p *grounding.Program, f grounding.Lit, 
 		}
 		return x(k)
 	}
-	fx := fm.cone(cn, x)
-	fy := fm.cone(cn, y)
+	var fx, fy int
+	if shared {
+		roots := fm.sharedCones(cn, x, y)
+		fx, fy = roots[0], roots[1]
+		if fx == fy {
+			return nil, nil // the same literal: no candidate matters
+		}
+	} else {
+		fx, fy = fm.cone(cn, x), fm.cone(cn, y)
+	}
 	fm.add(fx, fy)
 	fm.add(-fx, -fy)
 	fm.groups(j, -1, nil)
