@@ -10,9 +10,27 @@ import (
 	"github.com/gamequiv/gamequiv/satcheck"
 )
 
+// findFunc is FindDependence or FindDependenceShared.
+type findFunc func(ctx context.Context, p *grounding.Program, f grounding.Lit, cands []int) ([]satcheck.Witness, error)
+
+// findModes are the two encodings of the dependence question.
+var findModes = []struct {
+	name string
+	find findFunc
+}{
+	{"FindDependence", satcheck.FindDependence},
+	{"FindDependenceShared", satcheck.FindDependenceShared},
+}
+
 // supportByFind computes the semantic support with FindDependence alone,
 // checking every witness it returns by evaluating the circuit.
 func supportByFind(t *testing.T, p *grounding.Program, f grounding.Lit) []int {
+	return supportWith(t, satcheck.FindDependence, p, f)
+}
+
+// supportWith computes the semantic support with find alone, checking every
+// witness it returns by evaluating the circuit.
+func supportWith(t *testing.T, find findFunc, p *grounding.Program, f grounding.Lit) []int {
 	t.Helper()
 	nProps := len(p.Props)
 	var cands []int
@@ -24,7 +42,7 @@ func supportByFind(t *testing.T, p *grounding.Program, f grounding.Lit) []int {
 		if calls > p.Circuit.NumInputs {
 			t.Fatalf("FindDependence did not finish after %d calls", calls)
 		}
-		ws, err := satcheck.FindDependence(context.Background(), p, f, cands)
+		ws, err := find(context.Background(), p, f, cands)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +99,7 @@ func supportByFind(t *testing.T, p *grounding.Program, f grounding.Lit) []int {
 		}
 	}
 	slices.Sort(supp)
-	return supp
+	return slices.Compact(supp)
 }
 
 func TestFindDependence(t *testing.T) {
@@ -102,30 +120,36 @@ func TestFindDependence(t *testing.T) {
 	}
 }
 
+// TestFindDependenceRandom checks both encodings' supports against brute
+// force on random circuits with and without roles.
 func TestFindDependenceRandom(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	shapes := [][]int{{2, 3}, {1, 2}, {4}, {7}, {}}
-	trials := 150
-	if testing.Short() {
-		trials = 30
-	}
-	for trial := range trials {
-		shape := shapes[trial%len(shapes)]
-		nActs := 0
-		for _, k := range shape {
-			nActs += k
-		}
-		q, pool := randomCircuitProgram(rng, "p", 2+rng.IntN(10-nActs), shape, 20)
-		f := pool[rng.IntN(len(pool))]
-		g := pool[rng.IntN(len(pool))]
-		fs := []grounding.Lit{f, q.or(f, q.and(f, g)), q.xor(f, g)}
-		p := q.done()
-		for _, f := range fs {
-			want := bruteSupport(p, f)
-			if got := supportByFind(t, p, f); !slices.Equal(got, want) {
-				t.Fatalf("trial %d: support by FindDependence = %v, brute force %v (shape %v)", trial, got, want, shape)
+	for _, mode := range findModes {
+		t.Run(mode.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			shapes := [][]int{{2, 3}, {1, 2}, {4}, {7}, {}}
+			trials := 150
+			if testing.Short() {
+				trials = 30
 			}
-		}
+			for trial := range trials {
+				shape := shapes[trial%len(shapes)]
+				nActs := 0
+				for _, k := range shape {
+					nActs += k
+				}
+				q, pool := randomCircuitProgram(rng, "p", 2+rng.IntN(10-nActs), shape, 20)
+				f := pool[rng.IntN(len(pool))]
+				g := pool[rng.IntN(len(pool))]
+				fs := []grounding.Lit{f, q.or(f, q.and(f, g)), q.xor(f, g)}
+				p := q.done()
+				for _, f := range fs {
+					want := bruteSupport(p, f)
+					if got := supportWith(t, mode.find, p, f); !slices.Equal(got, want) {
+						t.Fatalf("trial %d: support by %s = %v, brute force %v (shape %v)", trial, mode.name, got, want, shape)
+					}
+				}
+			}
+		})
 	}
 }
 
