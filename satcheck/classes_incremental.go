@@ -9,20 +9,25 @@ import (
 )
 
 // ActionClassesIncremental is ActionClasses for several roles of one
-// function at once, with the same (exact) result: classes[i] is
-// ActionClasses(ctx, p, f, roles[i]). It is the ground graph's entry point
-// (groundgraph calls it for every next function that reads moves), and
-// differs only in cost:
+// function at once: classes[i] is ActionClasses(ctx, p, f, roles[i]). It
+// is the ground graph's entry point (groundgraph calls it for every next
+// function that reads moves). How it keeps the cost down:
 //
 //   - the function's cone, input space and random vectors are built once
 //     for all its roles;
 //   - simulation evaluates the cone once with none of the role's read
 //     actions made (the "other" choice) and then, for each read action,
 //     re-evaluates only that action's fanout with the action made
-//     (grounding.ConeSim.Flip), instead of copying the vectors and
-//     simulating the whole cone once per action. Both give the same output
-//     vectors, hence the same candidate classes, which SAT then settles
-//     exactly as in ActionClasses.
+//     (grounding.ConeSim.Flip), instead of simulating the whole cone once
+//     per action;
+//   - SAT compares one representative of each group of choices whose
+//     cofactor circuits hash alike, on a miter whose sides share every
+//     gate outside the role's fanout, and a witness splits the
+//     candidates by their outputs near it.
+//
+// The tests check it against brute force and, on corpus functions, against
+// the first implementation (whole-cone simulation per choice, miters
+// encoded apart), kept as referenceActionClasses in the tests.
 func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int) ([][][]int, error) {
 	for _, r := range roles {
 		if r < 0 || r >= len(p.Roles) {

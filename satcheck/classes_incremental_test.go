@@ -78,7 +78,7 @@ func testActionClassesIncrementalCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range roles {
-			want, err := satcheck.ActionClasses(ctx, p, f, r)
+			want, err := satcheck.ReferenceActionClasses(ctx, p, f, r)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,3 +15,7 @@ func LockGophersat() (unlock func()) {
 	gophersatLock <- struct{}{}
 	return func() { <-gophersatLock }
 }
+
+// ReferenceActionClasses is the tests' reference implementation of
+// ActionClasses (classes_ref_internal_test.go).
+var ReferenceActionClasses = referenceActionClasses
