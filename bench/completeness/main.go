@@ -73,16 +73,7 @@ func main() {
 	if *only != "" {
 		re = regexp.MustCompile(*only)
 	}
-	var paths []string
-	for _, sub := range []string{"ggp-base-repo", "ggp-base", "ggp-base-tests"} {
-		fs, _ := filepath.Glob(filepath.Join(dir, sub, "*.kif"))
-		for _, f := range fs {
-			rel, _ := filepath.Rel(dir, f)
-			if re == nil || re.MatchString(rel) {
-				paths = append(paths, rel)
-			}
-		}
-	}
+	paths := testgames.Files(dir, []string{"ggp-base-repo", "ggp-base", "ggp-base-tests"}, re)
 	var jw io.Writer = io.Discard
 	if *out != "" {
 		f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)

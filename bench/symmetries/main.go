@@ -72,14 +72,8 @@ func main() {
 		size int64
 	}
 	var games []game
-	for _, sub := range []string{"ggp-base-repo", "ggp-base"} {
-		fs, _ := filepath.Glob(filepath.Join(dir, sub, "*.kif"))
-		for _, f := range fs {
-			rel, _ := filepath.Rel(dir, f)
-			st, err := os.Stat(f)
-			if err != nil || (re != nil && !re.MatchString(rel)) {
-				continue
-			}
+	for _, rel := range testgames.Files(dir, []string{"ggp-base-repo", "ggp-base"}, re) {
+		if st, err := os.Stat(filepath.Join(dir, rel)); err == nil {
 			games = append(games, game{rel, st.Size()})
 		}
 	}

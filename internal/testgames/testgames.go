@@ -13,6 +13,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"testing"
 )
@@ -86,4 +87,21 @@ func Root() string {
 		return filepath.Join(os.TempDir(), "gamequiv-game-corpus-not-found")
 	}
 	return d
+}
+
+// Files lists the *.kif files of the corpus root's subfolders subs, as
+// paths relative to root, in folder order then name order; when match is
+// not nil, only those whose relative path it matches.
+func Files(root string, subs []string, match *regexp.Regexp) []string {
+	var out []string
+	for _, sub := range subs {
+		fs, _ := filepath.Glob(filepath.Join(root, sub, "*.kif"))
+		for _, f := range fs {
+			rel, err := filepath.Rel(root, f)
+			if err == nil && (match == nil || match.MatchString(rel)) {
+				out = append(out, rel)
+			}
+		}
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package testgames
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"testing"
 )
 
@@ -49,4 +51,23 @@ func mustEval(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+func TestFiles(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"a/x.kif", "a/y.txt", "b/z.kif", "c/w.kif"} {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := Files(root, []string{"b", "a"}, nil), []string{"b/z.kif", "a/x.kif"}; !slices.Equal(got, want) {
+		t.Errorf("Files = %v, want %v", got, want)
+	}
+	if got, want := Files(root, []string{"a", "b"}, regexp.MustCompile(`z`)), []string{"b/z.kif"}; !slices.Equal(got, want) {
+		t.Errorf("Files matching z = %v, want %v", got, want)
+	}
 }
