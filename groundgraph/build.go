@@ -632,7 +632,7 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 			w.props = append(w.props, int32(in))
 		}
 		more := false
-		for _, classes := range b.cofactors(ff) {
+		for _, classes := range cofactors(ff) {
 			w.on = b.cofactorInputs(ff, cn, classes)
 			if classes != nil {
 				w.countProps = 0 // a cofactor's corners are listed or dropped

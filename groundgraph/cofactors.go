@@ -49,7 +49,7 @@ func (b *builder) cofactorCount(ff *FuncFeatures) int64 {
 // cofactors lists the joint action classes whose cofactors ff's corner
 // search covers: {nil} for a function of the state, else every choice of
 // one class index per role of ff.roles.
-func (b *builder) cofactors(ff *FuncFeatures) [][]int {
+func cofactors(ff *FuncFeatures) [][]int {
 	if len(ff.roles) == 0 {
 		return [][]int{nil}
 	}
