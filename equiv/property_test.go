@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,12 +32,22 @@ import (
 // `go test` stays within a few minutes on two cores (-property.budget=0 runs
 // everything); what was not run is counted and logged.
 const (
-	corpusGroundTimeout = time.Second
 	mutantGroundTimeout = 5 * time.Second
 	replayPlayouts      = 4
 	replaySteps         = 60
 	replayRandomStates  = 8
 )
+
+// corpusGroundTimeout decides which games take part. Which games ground
+// within it depends on the machine's load, so a run that must include a
+// given game (confirming a pendingEquivalent change on a loaded machine)
+// raises it.
+var corpusGroundTimeout = flag.Duration("property.ground", time.Second, "a corpus game takes part in the property tests when it grounds within this time")
+
+// propertyGames restricts the corpus (not -short's games) to the paths it
+// matches, so that a run of a few games does not ground the whole corpus
+// first.
+var propertyGames = flag.String("property.games", "", "regular expression: only the corpus games whose path (e.g. ggp-base/quad.kif) matches take part")
 
 // propertyBudget stops starting new comparisons after this time per test
 // (zero: no budget, the full set); see the constants above.
@@ -75,6 +86,14 @@ type corpusGame struct {
 // shortGames under -short) in parallel and keeps those that ground in time.
 func groundableCorpus(t *testing.T) (games []corpusGame, tried int) {
 	t.Helper()
+	var only *regexp.Regexp
+	if *propertyGames != "" {
+		re, err := regexp.Compile(*propertyGames)
+		if err != nil {
+			t.Fatalf("-property.games: %v", err)
+		}
+		only = re
+	}
 	var paths []string
 	if testing.Short() {
 		paths = shortGames
@@ -85,7 +104,9 @@ func groundableCorpus(t *testing.T) (games []corpusGame, tried int) {
 				t.Fatal(err)
 			}
 			for _, f := range fs {
-				paths = append(paths, strings.TrimPrefix(f, gamesDir))
+				if path := strings.TrimPrefix(f, gamesDir); only == nil || only.MatchString(path) {
+					paths = append(paths, path)
+				}
 			}
 		}
 	}
@@ -108,7 +129,7 @@ func groundableCorpus(t *testing.T) (games []corpusGame, tried int) {
 			if err != nil {
 				return
 			}
-			p, err := grounding.Ground(context.Background(), f, grounding.Limits{Timeout: corpusGroundTimeout})
+			p, err := grounding.Ground(context.Background(), f, grounding.Limits{Timeout: *corpusGroundTimeout})
 			if err != nil {
 				return
 			}
@@ -292,7 +313,7 @@ func forMutants(t *testing.T, run func(t *testing.T, g corpusGame, seed int64, s
 			})
 		}
 	})
-	t.Logf("games: %d of %d ground in under %v; seeds %v\ncounts:%s", len(games), tried, corpusGroundTimeout, seeds, &c)
+	t.Logf("games: %d of %d ground in under %v; seeds %v\ncounts:%s", len(games), tried, *corpusGroundTimeout, seeds, &c)
 }
 
 // mutantEquivalent runs one game and seed; it returns false when the
