@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/gamequiv/gamequiv/api"
-	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/grounding"
 	"github.com/gamequiv/gamequiv/service"
+	"github.com/gamequiv/gamequiv/service/worker"
 	"github.com/gamequiv/gamequiv/store"
 )
 

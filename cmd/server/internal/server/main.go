@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/gamequiv/gamequiv/api"
-	"github.com/gamequiv/gamequiv/cmd/server/internal/classes"
-	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
+	"github.com/gamequiv/gamequiv/service/classes"
+	"github.com/gamequiv/gamequiv/service/worker"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/telemetry"
 )

@@ -17,7 +17,6 @@ import (
 
 	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Jobs is the part of the comparison queue that workers use;
@@ -33,6 +32,22 @@ type Jobs interface {
 type Games interface {
 	GetGame(ctx context.Context, id int64) (*gamequiv.Game, error)
 }
+
+// Metrics records what the pool does; telemetry.Metrics implements it.
+type Metrics interface {
+	ObserveReport(r *equiv.Report)
+	ObserveJob(outcome string, d time.Duration)
+	ObserveAbandoned()
+	ObservePanic(where string)
+}
+
+// noMetrics is the Metrics of a pool without them.
+type noMetrics struct{}
+
+func (noMetrics) ObserveReport(*equiv.Report)      {}
+func (noMetrics) ObserveJob(string, time.Duration) {}
+func (noMetrics) ObserveAbandoned()                {}
+func (noMetrics) ObservePanic(string)              {}
 
 // CompareFunc is the signature of equiv.Compare.
 type CompareFunc func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error)
@@ -64,7 +79,7 @@ type Pool struct {
 	// Log receives job errors and panics; nil discards them.
 	Log *slog.Logger
 	// Metrics, if not nil, records jobs and reports.
-	Metrics *telemetry.Metrics
+	Metrics Metrics
 	// Workers is the number of jobs run at once; at least 1.
 	Workers int
 	// Name prefixes the lease owner of each worker (Name-1, Name-2, ...);
@@ -92,6 +107,9 @@ type Pool struct {
 func (p *Pool) defaults() {
 	if p.Log == nil {
 		p.Log = slog.New(slog.DiscardHandler)
+	}
+	if p.Metrics == nil {
+		p.Metrics = noMetrics{}
 	}
 	if p.Workers < 1 {
 		p.Workers = 1
