@@ -58,6 +58,10 @@ const (
 	DefaultProgressEvery = 500 * time.Millisecond
 	DefaultPollMin       = 50 * time.Millisecond
 	DefaultPollMax       = time.Second
+	// DefaultCancelEvery bounds the time between two heartbeats, so a
+	// cancel request stops a job within about this much even in a phase
+	// that reports no progress (grounding).
+	DefaultCancelEvery = 500 * time.Millisecond
 	// finishTimeout bounds the final writes of a job (Finish, Release),
 	// which run even while the pool shuts down.
 	finishTimeout = 10 * time.Second
@@ -91,6 +95,9 @@ type Pool struct {
 	// ProgressEvery is the least time between two progress writes; 0 means
 	// DefaultProgressEvery.
 	ProgressEvery time.Duration
+	// CancelEvery is the longest time between two heartbeats, which bring
+	// cancel requests back; 0 means DefaultCancelEvery.
+	CancelEvery time.Duration
 	// Limits bounds every comparison; Limits.Timeout is the per-job
 	// timeout. A job's own limits (gamequiv.JobLimits) can only lower them.
 	Limits equiv.Limits
@@ -122,6 +129,9 @@ func (p *Pool) defaults() {
 	}
 	if p.ProgressEvery <= 0 {
 		p.ProgressEvery = DefaultProgressEvery
+	}
+	if p.CancelEvery <= 0 {
+		p.CancelEvery = DefaultCancelEvery
 	}
 	if p.Compare == nil {
 		p.Compare = equiv.Compare
@@ -354,10 +364,12 @@ func (h *heartbeat) progress(p equiv.Progress) {
 }
 
 // loop writes a heartbeat when there is new progress (at most every
-// ProgressEvery) and at least every Lease/3, until stop is closed.
+// ProgressEvery) and at least every min(CancelEvery, Lease/3), until stop
+// is closed: each renews the lease and reads the cancel request.
 func (h *heartbeat) loop(ctx context.Context) {
 	p := h.pool
-	tick := time.NewTicker(p.ProgressEvery)
+	every := min(p.CancelEvery, p.Lease/3)
+	tick := time.NewTicker(min(p.ProgressEvery, every))
 	defer tick.Stop()
 	var written *equiv.Progress
 	last := time.Now()
@@ -368,7 +380,8 @@ func (h *heartbeat) loop(ctx context.Context) {
 		case <-tick.C:
 		}
 		cur := h.latest.Load()
-		if cur == written && time.Since(last) < p.Lease/3 {
+		since := time.Since(last)
+		if (cur == written || since < p.ProgressEvery) && since < every {
 			continue
 		}
 		var sp gamequiv.Progress
