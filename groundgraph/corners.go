@@ -203,9 +203,25 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	const batchCap = 64 * cornerBatchWords
 	laneMax := make([]int, batchCap) // largest element of each lane's subset, -1 if empty
 	res := make([]uint64, cornerBatchWords)
-	prev := []uint64{0} // level k-1: bit r is set when the subset of colex rank r changes f
-	found := d + 1      // the first level with corners
+	// prev is level k-1: bit r is set when the subset of colex rank r
+	// changes f; nil when none does.
+	var prev []uint64
+	found := d + 1 // the first level with corners
+	// Levels below the flip bound hold no change (cornerbound.go). The
+	// bound costs about a pass over the cone per word of n bits: taken
+	// only when the search costs more.
+	lb := 1
+	if int64(len(w.cn.Fanin))*int64(n/64+1) <= ballPoints(n, d) {
+		lb = flipBound(w.cn, s, pos, d+1, maxBoundWords)
+	}
 	for k := 1; k <= d; k++ {
+		if k < lb {
+			prev = nil
+			if k == d && d < n {
+				w.wantMore = true
+			}
+			continue
+		}
 		cur := make([]uint64, (bin[k][n]+63)/64)
 		nBases := bin[k-1][n]
 		bset := make([]int, k-1)
@@ -295,7 +311,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 							t++
 						}
 					}
-					if prev[sr/64]>>(sr%64)&1 == 1 {
+					if prev != nil && prev[sr/64]>>(sr%64)&1 == 1 {
 						minimal = false
 						break
 					}
