@@ -201,7 +201,8 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	}
 	vals := s.Vals
 	const batchCap = 64 * cornerBatchWords
-	laneMax := make([]int, batchCap) // largest element of each lane's subset, -1 if empty
+	laneMax := make([]int, batchCap)    // largest element of each lane's subset, -1 if empty
+	laneRank := make([]int64, batchCap) // colex rank of each lane's subset
 	res := make([]uint64, cornerBatchWords)
 	// prev is level k-1: bit r is set when the subset of colex rank r
 	// changes f; nil when none does.
@@ -228,34 +229,59 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		for i := range bset {
 			bset[i] = i
 		}
-		done := int64(0) // bases evaluated
-		for done < nBases {
+		// At the last level searched only corners matter, and a corner's
+		// base (itself minus its largest element) does not change f:
+		// bases that do are left out.
+		last := k == d || (k >= fullCornerWeight && found < k)
+		rank := int64(0) // colex rank of bset
+		for rank < nBases {
 			if err := ctx.Err(); err != nil {
 				return nil, false, err
 			}
 			for _, j := range pos {
 				fill(s.In(j), base)
 			}
-			nb := 0
-			for nb < batchCap && done < nBases {
-				bit := uint64(1) << (nb % 64)
-				for _, j := range bset {
-					vals[inOff[j]+nb/64] ^= bit
+			// A run of lanes whose bases share all but their smallest
+			// element gets those elements by word masks when it ends,
+			// the smallest lane by lane.
+			nb, run := 0, 0
+			flushRun := func() {
+				if k > 2 && nb > run {
+					for _, j := range bset[1:] {
+						xorLanes(vals[inOff[j]:inOff[j]+cornerBatchWords], run, nb)
+					}
 				}
-				laneMax[nb] = -1
-				if k > 1 {
-					laneMax[nb] = bset[k-2]
+				run = nb
+			}
+			for nb < batchCap && rank < nBases {
+				if !(last && prev != nil && prev[rank/64]>>(rank%64)&1 == 1) {
+					if k > 1 {
+						vals[inOff[bset[0]]+nb/64] ^= 1 << (nb % 64)
+						laneMax[nb] = bset[k-2]
+					} else {
+						laneMax[nb] = -1
+					}
+					laneRank[nb] = rank
+					nb++
 				}
-				nb++
-				done++
-				if done < nBases {
-					nextComb(bset, n)
+				if rank++; rank == nBases {
+					break
 				}
+				if k > 2 && bset[0]+1 >= bset[1] { // the rest of bset changes
+					flushRun()
+				}
+				nextComb(bset, n)
+				if nb == batchCap {
+					break
+				}
+			}
+			flushRun()
+			if nb == 0 {
+				continue
 			}
 			// Only the words that hold lanes: the first levels have few
 			// bases, and small games' corner searches are mostly those.
 			w.ops += s.EvalN((nb+63)/64, out)
-			r0 := done - int64(nb)
 			lanes := 0 // lanes whose subset lies below j
 			for j := range n {
 				if j%cancelCheckEvery == 0 {
@@ -277,7 +303,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 						diff &= 1<<rest - 1
 					}
 					for ; diff != 0; diff &= diff - 1 {
-						r := r0 + int64(64*i+bits.TrailingZeros64(diff)) + bin[k][j]
+						r := laneRank[64*i+bits.TrailingZeros64(diff)] + bin[k][j]
 						cur[r/64] |= 1 << (r % 64)
 					}
 				}
@@ -298,8 +324,13 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 			cr := int64(64 * wi)
 			colexUnrank(cr, c, bin)
 			for ; word != 0; word &= word - 1 {
-				for target := int64(64*wi + bits.TrailingZeros64(word)); cr < target; cr++ {
-					nextComb(c, n)
+				if target := int64(64*wi + bits.TrailingZeros64(word)); target-cr > int64(n) {
+					cr = target
+					colexUnrank(cr, c, bin)
+				} else {
+					for ; cr < target; cr++ {
+						nextComb(c, n)
+					}
 				}
 				minimal := true
 				for drop := range c {
@@ -408,4 +439,18 @@ func colexRankWithout(c []int, drop int) int64 {
 		i++
 	}
 	return r
+}
+
+// xorLanes flips bits lo..hi-1 of the lane vector v.
+func xorLanes(v []uint64, lo, hi int) {
+	for lo < hi {
+		wi, b := lo/64, lo%64
+		e := min(hi-64*wi, 64)
+		m := ^uint64(0) << b
+		if e < 64 {
+			m &= 1<<e - 1
+		}
+		v[wi] ^= m
+		lo = 64*wi + e
+	}
 }
