@@ -27,7 +27,8 @@ import (
 const maxBoundWords = 1 << 22
 
 // maxBoundReqs bounds the requirements one false gate's bound collects
-// through false fanin gates.
+// through false fanin gates (and all gates together read at most four
+// times the cone's fanins doing so).
 const maxBoundReqs = 1 << 10
 
 // flipBound returns a lower bound, capped at limit, on the number of
@@ -56,6 +57,9 @@ func flipBound(cn *cone, s *coneSim, pos []int, limit, maxWords int) int {
 	}
 	first := cn.FirstGate()
 	var reqs, stack []uint32
+	// Fanins read by flattening, over all gates: a few passes over the
+	// cone, so that nested false gates cost no more.
+	flatLeft := 4 * len(cn.Fanin)
 	var union []uint64
 	var score, idx, cover []int
 	if sup != nil {
@@ -89,7 +93,8 @@ func flipBound(cn *cone, s *coneSim, pos []int, limit, maxWords int) int {
 		for len(stack) > 0 {
 			l := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if x := int(l >> 1); l&1 == 0 && x >= first && len(reqs)+len(stack) < maxBoundReqs {
+			if x := int(l >> 1); l&1 == 0 && x >= first && len(reqs)+len(stack) < maxBoundReqs && flatLeft > 0 {
+				flatLeft -= len(cn.GateFanin(x - first))
 				for _, f := range cn.GateFanin(x - first) {
 					if val(int(f>>1)) == (f&1 == 1) { // literal false
 						stack = append(stack, f)
