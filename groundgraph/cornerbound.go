@@ -37,6 +37,22 @@ const maxBoundReqs = 1 << 10
 // each slot's first word (atAnchor). Inputs outside pos never flip. The
 // supports take at most maxWords words (maxBoundWords).
 func flipBound(cn *cone, s *coneSim, pos []int, limit, maxWords int) int {
+	return flipBounds(cn, s, pos, limit, maxWords).root()
+}
+
+// bounds are flipBound's per-slot results.
+type bounds struct {
+	cn  *cone
+	val func(slot int) bool // value at the anchor
+	lb  []int               // per slot, capped
+	sup []uint64            // per slot, nw words: the positions below it; nil when too big
+	nw  int
+}
+
+func (bd *bounds) root() int { return bd.lb[bd.cn.Root>>1] }
+
+// flipBounds is flipBound for every slot.
+func flipBounds(cn *cone, s *coneSim, pos []int, limit, maxWords int) *bounds {
 	nSlots := cn.NumSlots()
 	w := s.W
 	val := func(slot int) bool { return s.Vals[slot*w]&1 == 1 }
@@ -146,7 +162,73 @@ func flipBound(cn *cone, s *coneSim, pos []int, limit, maxWords int) int {
 		})
 		lb[slot] = max(b, pack(reqs, idx, lb, sup, nw, union, limit))
 	}
-	return lb[cn.Root>>1]
+	return &bounds{cn: cn, val: val, lb: lb, sup: sup, nw: nw}
+}
+
+// maxFamilies bounds the candidate families of one level (see families).
+const maxFamilies = 1 << 12
+
+// supSize counts the positions below slot.
+func (bd *bounds) supSize(slot int) int {
+	c := 0
+	for _, v := range bd.sup[slot*bd.nw : (slot+1)*bd.nw] {
+		c += bits.OnesCount64(v)
+	}
+	return c
+}
+
+// families returns slots whose supports hold, between them, every set of
+// k = lb(root) propositions whose flip changes the root: a set T of k
+// flips changes a true AND gate only by changing a fanin i, which needs
+// |T ∩ sup(i)| ≥ lb(i) ≥ k, so T ⊆ sup(i) with lb(i) = k; and changes a
+// false gate g only if T ⊆ sup(g), as lb(g) = k, and only by changing
+// each false fanin, so T ⊆ sup(f) for a false fanin f with lb(f) = k. For "a line of x" from
+// the empty state the families are the lines. It returns nil when the
+// supports are unknown or there are more than maxFamilies.
+func (bd *bounds) families() []int {
+	if bd.sup == nil {
+		return nil
+	}
+	k := bd.root()
+	first := bd.cn.FirstGate()
+	var out []int
+	seen := map[int]bool{}
+	var walk func(slot int) bool
+	walk = func(slot int) bool {
+		if seen[slot] {
+			return true
+		}
+		seen[slot] = true
+		if slot >= first && !bd.val(slot) {
+			// Every false fanin literal must change: one whose bound
+			// is k holds T too (the one of smallest support).
+			best, size := -1, 0
+			for _, l := range bd.cn.GateFanin(slot - first) {
+				if f := int(l >> 1); bd.val(f) == (l&1 == 1) && bd.lb[f] == k {
+					if c := bd.supSize(f); best < 0 || c < size {
+						best, size = f, c
+					}
+				}
+			}
+			if best >= 0 {
+				return walk(best)
+			}
+		}
+		if slot < first || !bd.val(slot) {
+			out = append(out, slot)
+			return len(out) <= maxFamilies
+		}
+		for _, l := range bd.cn.GateFanin(slot - first) {
+			if bd.lb[l>>1] == k && !walk(int(l>>1)) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(int(bd.cn.Root >> 1)) {
+		return nil
+	}
+	return out
 }
 
 // pack sums, capped at limit, the bounds of the requirements reqs[idx[i]]

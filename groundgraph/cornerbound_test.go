@@ -13,12 +13,13 @@ import (
 
 // TestFlipBound checks flipBound against brute force on random circuits:
 // the fewest semantic propositions whose flip from the anchor changes the
-// root is never below the bound, with and without support packing.
+// root is never below the bound, with and without support packing, and
+// every set of that many flips that changes it lies within a family.
 func TestFlipBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	above1 := 0
+	above1, withFamilies := 0, 0
 	for trial := range 400 {
-		n := 2 + rng.IntN(14)
+		n := 2 + rng.IntN(10)
 		c := &grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}
 		for node := n + 1; node < n+1+1+rng.IntN(25); node++ {
 			var fs []grounding.Lit
@@ -54,10 +55,8 @@ func TestFlipBound(t *testing.T) {
 		pos, s, _, _, f0 := w.atAnchor(anchor)
 		// Brute force over every subset of the semantic propositions.
 		best := len(pos) + 1
+		var changing []uint64
 		for m := uint64(1); m < 1<<len(pos); m++ {
-			if bits.OnesCount64(m) >= best {
-				continue
-			}
 			out, _ := cn.Simulate(1, func(k int) []uint64 {
 				v := slices.Contains(w.on, k)
 				if j := slices.Index(pos, k); j >= 0 {
@@ -69,7 +68,8 @@ func TestFlipBound(t *testing.T) {
 				return nil
 			}, nil, nil)
 			if (out[0]&1 == 1) != f0 {
-				best = bits.OnesCount64(m)
+				best = min(best, bits.OnesCount64(m))
+				changing = append(changing, m)
 			}
 		}
 		limit := len(pos) + 1
@@ -81,9 +81,29 @@ func TestFlipBound(t *testing.T) {
 		if flipBound(cn, s, pos, limit, maxBoundWords) > 1 {
 			above1++
 		}
+		// Every changing set of lb(root) propositions lies within the
+		// support of one of the families.
+		bd := flipBounds(cn, s, pos, limit, maxBoundWords)
+		fam := bd.families()
+		if bd.root() < limit && fam == nil {
+			t.Fatalf("trial %d: no families", trial)
+		}
+		for _, m := range changing {
+			if bits.OnesCount64(m) != bd.root() {
+				continue
+			}
+			in := false
+			for _, f := range fam {
+				in = in || m&^bd.sup[f*bd.nw] == 0
+			}
+			if !in {
+				t.Fatalf("trial %d: changing set %b of %d flips in no family of %v", trial, m, bd.root(), fam)
+			}
+			withFamilies++
+		}
 	}
-	if above1 < 40 {
-		t.Errorf("the bound exceeded 1 in only %d trials: the test no longer exercises it", above1)
+	if above1 < 40 || withFamilies < 100 {
+		t.Errorf("the bound exceeded 1 in %d trials and %d sets were checked against families: the test no longer exercises them", above1, withFamilies)
 	}
 }
 
@@ -127,5 +147,15 @@ func TestCornersSkipBoundedLevels(t *testing.T) {
 	}
 	if !w.wantMore {
 		t.Errorf("wantMore = false, want true (no corners up to radius 6 of 42 propositions)")
+	}
+	// From the empty state the bound is 4 and level 4 is evaluated on
+	// the families alone, the 69 lines: two words, not C(42,4) points.
+	w = &cornersWork{cn: cn, d: 4, max: DefaultMaxCorners, props: w.props}
+	cs, tooMany, err = w.run(context.Background(), false)
+	if err != nil || tooMany || len(cs) != 69 {
+		t.Fatalf("run from empty = %d corners, %v, %v; want the 69 lines", len(cs), tooMany, err)
+	}
+	if want := int64(3 * len(cn.Gates)); w.ops > want {
+		t.Errorf("run from empty evaluated %d gate-words, want at most %d", w.ops, want)
 	}
 }
