@@ -619,9 +619,20 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 	if len(b.funcs[uniq[0]].roles) > 0 {
 		stage = "cofactor corners"
 	}
-	tick := b.tick(stage, len(uniq))
-	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+	shapeRep, shapes, err := b.cornerShapes(ctx, uniq)
+	if err != nil {
+		return nil, err
+	}
+	var reps []int // positions in uniq searched
+	for k, r := range shapeRep {
+		if r == k {
+			reps = append(reps, k)
+		}
+	}
+	tick := b.tick(stage, len(reps))
+	err = parallel(ctx, len(reps), b.opt.Workers, func(x int) error {
 		defer tick()
+		k := reps[x]
 		ff := &b.funcs[uniq[k]]
 		cn, err := newCone(&b.p.Circuit, ff.Function.Lit)
 		if err != nil {
@@ -675,6 +686,12 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 	})
 	if err != nil {
 		return nil, err
+	}
+	for k, r := range shapeRep {
+		if r != k {
+			b.mapCorners(uniq[k], uniq[r], shapes[k], shapes[r])
+			wantMore[uniq[k]] = wantMore[uniq[r]]
+		}
 	}
 	for i, j := range dup {
 		ff, src := &b.funcs[i], &b.funcs[j]

@@ -508,11 +508,17 @@ type joinCost struct {
 	e      *engine
 	r      *nrule
 	atoms  []int
-	vars   [][]int32 // variables of each atom
-	dom    []float64 // distinct values of a variable among the facts of its atoms
-	needed []bool    // variables the head and the non-atom literals need
-	head   []bool    // the head's variables
-	est    map[[2]uint32]float64
+	vars   [][]int32             // variables of each atom
+	dom    []float64             // distinct values of a variable among the facts of its atoms
+	needed []bool                // variables the head and the non-atom literals need
+	head   []bool                // the head's variables
+	est    map[[2]uint64]float64 // estimates by atom and its bound variables (or set)
+	bound  []bool                // scratch of step
+	needs  []bool                // scratch of step
+
+	// Memos of step and headLeft by set (and atom), -1 until computed;
+	// nil beyond maxPlanDP atoms.
+	liveOf, leftOf, estOf []float64
 }
 
 // Work models of joinCost: matches counted in full, the memo's runs, or
@@ -548,7 +554,7 @@ func (jc *joinCost) headLeft(set uint32) float64 {
 
 func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
 	jc := &joinCost{e: e, r: r, atoms: atoms, vars: make([][]int32, len(atoms)),
-		dom: make([]float64, len(r.varNames)), needed: slices.Clone(head), head: head, est: map[[2]uint32]float64{}}
+		dom: make([]float64, len(r.varNames)), needed: slices.Clone(head), head: head, est: map[[2]uint64]float64{}}
 	one := make([]bool, len(r.varNames))
 	for k, i := range atoms {
 		for _, a := range r.body[i].args {
@@ -586,9 +592,31 @@ func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
 
 // step returns the expected matches of atom k after the atoms of set, and
 // the number of distinct assignments of the live variables there (memo).
+// Both are memoised: best asks for every (set, k) twice.
 func (jc *joinCost) step(set uint32, k int) (est, live float64) {
-	bound := make([]bool, len(jc.r.varNames))
-	needed := slices.Clone(jc.needed)
+	n := len(jc.atoms)
+	if jc.liveOf == nil && n <= maxPlanDP {
+		jc.liveOf = make([]float64, 1<<n)
+		jc.leftOf = make([]float64, 1<<n)
+		jc.estOf = make([]float64, n<<n)
+		for _, m := range [][]float64{jc.liveOf, jc.leftOf, jc.estOf} {
+			for i := range m {
+				m[i] = -1 // not computed
+			}
+		}
+	}
+	if jc.liveOf != nil {
+		if live, est = jc.liveOf[set], jc.estOf[int(set)*n+k]; live >= 0 && est >= 0 {
+			return est, live
+		}
+	}
+	if jc.bound == nil {
+		jc.bound = make([]bool, len(jc.r.varNames))
+		jc.needs = make([]bool, len(jc.r.varNames))
+	}
+	bound, needed := jc.bound, jc.needs
+	clear(bound)
+	copy(needed, jc.needed)
 	for j := range jc.atoms {
 		if set&(1<<j) != 0 {
 			for _, v := range jc.vars[j] {
@@ -606,11 +634,25 @@ func (jc *joinCost) step(set uint32, k int) (est, live float64) {
 			live *= max(jc.dom[v], 1)
 		}
 	}
-	key := [2]uint32{set, uint32(k)}
+	// The estimate reads only which of the atom's own variables are
+	// bound: sets that bind the same ones share it.
+	key := [2]uint64{uint64(k), uint64(set) | 1<<63}
+	if vs := jc.vars[k]; len(vs) < 64 {
+		var m uint64
+		for i, v := range vs {
+			if bound[v] {
+				m |= 1 << i
+			}
+		}
+		key[1] = m
+	}
 	est, ok := jc.est[key]
 	if !ok {
 		est = float64(jc.e.estimate(jc.r.body[jc.atoms[k]], bound))
 		jc.est[key] = est
+	}
+	if jc.liveOf != nil {
+		jc.liveOf[set], jc.estOf[int(set)*n+k] = live, est
 	}
 	return est, live
 }
@@ -641,7 +683,15 @@ func (jc *joinCost) work(set uint32, k int, card float64, model int) float64 {
 	// runs counts the lookups themselves, so a filter is cheap, not free.
 	w := runs * (1 + est)
 	if model == circuitWork {
-		w *= jc.headLeft(set | 1<<k)
+		s := set | 1<<k
+		if jc.leftOf == nil {
+			w *= jc.headLeft(s)
+		} else {
+			if jc.leftOf[s] < 0 {
+				jc.leftOf[s] = jc.headLeft(s)
+			}
+			w *= jc.leftOf[s]
+		}
 	}
 	return w
 }
