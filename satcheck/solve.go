@@ -65,8 +65,7 @@ func (p *pool) solve(ctx context.Context, f *cnf) (sat bool, model []bool, err e
 			}
 			done <- r
 		}()
-		clauses, nvars := splitWide(f.clauses, f.nvars, maxClauseWidth)
-		s := solver.New(solver.ParseSliceNb(clauses, nvars))
+		s := solver.New(solver.ParseSliceNb(f.clauses, f.nvars))
 		select {
 		case gophersatLock <- struct{}{}:
 			locked = true
@@ -76,7 +75,7 @@ func (p *pool) solve(ctx context.Context, f *cnf) (sat bool, model []bool, err e
 		}
 		d := startDump(f, f.what)
 		if s.Solve() == solver.Sat {
-			r.sat, r.model = true, s.Model()[:f.nvars]
+			r.sat, r.model = true, s.Model()
 		}
 		d.finish(r.sat)
 	}()
@@ -90,58 +89,4 @@ func (p *pool) solve(ctx context.Context, f *cnf) (sat bool, model []bool, err e
 		p.stats.abandoned.Add(1)
 		return false, nil, ctx.Err()
 	}
-}
-
-// maxClauseWidth is the widest clause handed to gophersat. Its parser
-// looks for duplicate literals in each clause pair by pair, quadratic in
-// the width: an AND of 600 moves is one clause of 601 literals, and on
-// four_way_battle's action classes that check took an eighth of the
-// graph phase. Wider clauses are cut into a chain (splitWide).
-const maxClauseWidth = 16
-
-// splitWide returns clauses with every clause wider than w (w ≥ 3) cut into
-// a chain of clauses of at most w literals linked by fresh variables
-// numbered from nvars+1: (l1 ∨ … ∨ ln) becomes (l1 ∨ … ∨ l(w-1) ∨ a),
-// (¬a ∨ lw ∨ …), and so on. The result is satisfiable exactly when the
-// input is, and a model of it restricted to the first nvars variables is a
-// model of the input (a link is true only where the literals before it
-// are all false, so some later literal holds). Clauses are shared with the
-// input where they are not cut.
-func splitWide(clauses [][]int, nvars, w int) ([][]int, int) {
-	wide := 0
-	for _, c := range clauses {
-		if len(c) > w {
-			wide++
-		}
-	}
-	if wide == 0 {
-		return clauses, nvars
-	}
-	out := make([][]int, 0, len(clauses)+wide*4)
-	for _, c := range clauses {
-		if len(c) <= w {
-			out = append(out, c)
-			continue
-		}
-		link := 0 // literal carried from the previous piece, 0 for the first
-		for len(c) > 0 {
-			piece := make([]int, 0, w)
-			if link != 0 {
-				piece = append(piece, link)
-			}
-			take := min(len(c), w-len(piece))
-			if take < len(c) {
-				take-- // room for the next link
-			}
-			piece = append(piece, c[:take]...)
-			c = c[take:]
-			if len(c) > 0 {
-				nvars++
-				piece = append(piece, nvars)
-				link = -nvars
-			}
-			out = append(out, piece)
-		}
-	}
-	return out, nvars
 }
