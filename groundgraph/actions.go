@@ -61,7 +61,9 @@ func (b *builder) actionClasses(ctx context.Context) error {
 		firstOf[b.shapeOf[i]] = i
 		uniq = append(uniq, i)
 	}
+	tick := b.tick("action classes", len(uniq))
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+		defer tick()
 		ff := &b.funcs[uniq[k]]
 		cs, err := satcheck.ActionClassesIncremental(ctx, b.p, ff.Function.Lit, ff.roles)
 		if err != nil {

@@ -619,9 +619,20 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 	if len(b.funcs[uniq[0]].roles) > 0 {
 		stage = "cofactor corners"
 	}
-	tick := b.tick(stage, len(uniq))
-	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+	shapeRep, shapes, err := b.cornerShapes(ctx, uniq)
+	if err != nil {
+		return nil, err
+	}
+	var reps []int // positions in uniq searched
+	for k, r := range shapeRep {
+		if r == k {
+			reps = append(reps, k)
+		}
+	}
+	tick := b.tick(stage, len(reps))
+	err = parallel(ctx, len(reps), b.opt.Workers, func(x int) error {
 		defer tick()
+		k := reps[x]
 		ff := &b.funcs[uniq[k]]
 		cn, err := newCone(&b.p.Circuit, ff.Function.Lit)
 		if err != nil {
@@ -675,6 +686,12 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 	})
 	if err != nil {
 		return nil, err
+	}
+	for k, r := range shapeRep {
+		if r != k {
+			b.mapCorners(uniq[k], uniq[r], shapes[k], shapes[r])
+			wantMore[uniq[k]] = wantMore[uniq[r]]
+		}
 	}
 	for i, j := range dup {
 		ff, src := &b.funcs[i], &b.funcs[j]
@@ -1191,7 +1208,7 @@ func (b *builder) graph() *Graph {
 	for v, h := range sem {
 		g.semColors[v] = color32(h)
 	}
-	final := refineColors(g.out, sem)
+	final := refineColors(g.out, sem, b.opt.Workers)
 	g.colors = make([]int32, n)
 	for v, h := range final {
 		g.colors[v] = color32(h)
@@ -1213,8 +1230,10 @@ func (b *builder) graph() *Graph {
 // and the multisets of its out- and in-neighbours' colours. It stops when a
 // round splits no class and returns the colours of that last round. The
 // number of rounds and the colours depend only on the isomorphism class of
-// the coloured graph.
-func refineColors(out [][]int32, c []uint64) []uint64 {
+// the coloured graph. A round's vertices are split among up to workers
+// goroutines (each vertex's new colour reads only the last round's), so
+// the colours do not depend on workers.
+func refineColors(out [][]int32, c []uint64, workers int) []uint64 {
 	n := len(out)
 	in := make([][]int32, n)
 	for u, vs := range out {
@@ -1222,39 +1241,112 @@ func refineColors(out [][]int32, c []uint64) []uint64 {
 			in[v] = append(in[v], int32(u))
 		}
 	}
-	classes := countDistinct(c)
-	buf := []uint64{}
-	for {
-		next := make([]uint64, n)
-		for v := range n {
-			h := newHasher(tagRefine)
-			h.add(c[v])
-			buf = buf[:0]
-			for _, w := range out[v] {
-				buf = append(buf, c[w])
-			}
-			h.addMultiset(buf)
-			buf = buf[:0]
-			for _, w := range in[v] {
-				buf = append(buf, c[w])
-			}
-			h.addMultiset(buf)
-			next[v] = h.sum()
+	// Chunks of about refineChunk arcs, taken by the workers in turn.
+	var bounds []int
+	for v, arcs := 0, 0; v < n; v++ {
+		if arcs == 0 {
+			bounds = append(bounds, v)
 		}
+		arcs += 1 + len(out[v]) + len(in[v])
+		if arcs >= refineChunk {
+			arcs = 0
+		}
+	}
+	bounds = append(bounds, n)
+	workers = max(1, min(workers, len(bounds)-1))
+	scratch := make([]multisetScratch, workers)
+	distinct := slices.Clone(c)
+	slices.Sort(distinct)
+	distinct = slices.Compact(distinct)
+	rank := make([]int32, n)
+	for {
+		for v, x := range c {
+			r, _ := slices.BinarySearch(distinct, x)
+			rank[v] = int32(r)
+		}
+		next := make([]uint64, n)
+		var chunk atomic.Int64
+		var wg sync.WaitGroup
+		for wi := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ms := &scratch[wi]
+				ms.count = slices.Grow(ms.count[:0], len(distinct))[:len(distinct)]
+				for {
+					k := int(chunk.Add(1) - 1)
+					if k >= len(bounds)-1 {
+						break
+					}
+					for v := bounds[k]; v < bounds[k+1]; v++ {
+						h := newHasher(tagRefine)
+						h.add(c[v])
+						ms.add(&h, out[v], c, rank, distinct)
+						ms.add(&h, in[v], c, rank, distinct)
+						next[v] = h.sum()
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		classes := len(distinct)
 		c = next
-		k := countDistinct(c)
-		if k <= classes {
+		distinct = append(distinct[:0], c...)
+		slices.Sort(distinct)
+		distinct = slices.Compact(distinct)
+		if len(distinct) <= classes {
 			return c
 		}
-		classes = k
 	}
 }
 
-func countDistinct(c []uint64) int {
-	s := slices.Clone(c)
-	slices.Sort(s)
-	return len(slices.Compact(s))
+// multisetScratch hashes the multiset of the colours of a vertex's
+// neighbours exactly as hasher.addMultiset does, without sorting a long
+// list: it counts the neighbours of each colour (by the colour's rank
+// among the round's distinct colours) and sorts only the distinct ranks.
+// The Role vertex of a game with thousands of moves, or a proposition read
+// by every next function, has thousands of neighbours in a few colours;
+// sorting them every round was a third of blobwars' graph phase.
+type multisetScratch struct {
+	buf     []uint64
+	count   []int32 // per rank, zero between calls
+	touched []int32
 }
+
+// multisetSortMax: lists up to this long are sorted directly.
+const multisetSortMax = 64
+
+func (ms *multisetScratch) add(h *hasher, ws []int32, c []uint64, rank []int32, distinct []uint64) {
+	if len(ws) <= multisetSortMax {
+		ms.buf = ms.buf[:0]
+		for _, w := range ws {
+			ms.buf = append(ms.buf, c[w])
+		}
+		h.addMultiset(ms.buf)
+		return
+	}
+	ms.touched = ms.touched[:0]
+	for _, w := range ws {
+		r := rank[w]
+		if ms.count[r] == 0 {
+			ms.touched = append(ms.touched, r)
+		}
+		ms.count[r]++
+	}
+	slices.Sort(ms.touched) // rank order is colour order
+	h.add(uint64(len(ws)))
+	for _, r := range ms.touched {
+		x := distinct[r]
+		for range ms.count[r] {
+			h.add(x)
+		}
+		ms.count[r] = 0
+	}
+}
+
+// refineChunk is the number of arcs (plus vertices) of one piece of a
+// refinement round handed to a worker.
+const refineChunk = 1 << 14
 
 // parallel calls fn(0..n-1) on up to `workers` goroutines and returns the
 // error of the smallest index that failed.

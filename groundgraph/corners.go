@@ -201,68 +201,121 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	}
 	vals := s.Vals
 	const batchCap = 64 * cornerBatchWords
-	laneMax := make([]int, batchCap) // largest element of each lane's subset, -1 if empty
+	laneMax := make([]int, batchCap)    // largest element of each lane's subset, -1 if empty
+	laneRank := make([]int64, batchCap) // colex rank of each lane's subset
 	res := make([]uint64, cornerBatchWords)
-	prev := []uint64{0} // level k-1: bit r is set when the subset of colex rank r changes f
-	found := d + 1      // the first level with corners
+	// prev is level k-1: bit r is set when the subset of colex rank r
+	// changes f; nil when none does.
+	var prev []uint64
+	found := d + 1 // the first level with corners
+	// Levels below the flip bound hold no change (cornerbound.go). The
+	// bound costs about a pass over the cone per word of n bits: taken
+	// only when the search costs more.
+	lb := 1
+	var bd *bounds
+	if int64(len(w.cn.Fanin))*int64(n/64+1) <= ballPoints(n, d) {
+		bd = flipBounds(w.cn, s, pos, d+1, maxBoundWords)
+		lb = bd.root()
+	}
 	for k := 1; k <= d; k++ {
-		cur := make([]uint64, (bin[k][n]+63)/64)
-		nBases := bin[k-1][n]
-		bset := make([]int, k-1)
-		for i := range bset {
-			bset[i] = i
+		if k < lb {
+			prev = nil
+			if k == d && d < n {
+				w.wantMore = true
+			}
+			continue
 		}
-		done := int64(0) // bases evaluated
-		for done < nBases {
-			if err := ctx.Err(); err != nil {
+		var cur []uint64
+		if k == lb && bd != nil {
+			var err error
+			if cur, err = w.familyLevel(ctx, k, bd, pos, s, base, out, f0mask, bin); err != nil {
 				return nil, false, err
 			}
-			for _, j := range pos {
-				fill(s.In(j), base)
+		}
+		if cur == nil {
+			cur = make([]uint64, (bin[k][n]+63)/64)
+			nBases := bin[k-1][n]
+			bset := make([]int, k-1)
+			for i := range bset {
+				bset[i] = i
 			}
-			nb := 0
-			for nb < batchCap && done < nBases {
-				bit := uint64(1) << (nb % 64)
-				for _, j := range bset {
-					vals[inOff[j]+nb/64] ^= bit
+			// At the last level searched only corners matter, and a corner's
+			// base (itself minus its largest element) does not change f:
+			// bases that do are left out.
+			last := k == d || (k >= fullCornerWeight && found < k)
+			rank := int64(0) // colex rank of bset
+			for rank < nBases {
+				if err := ctx.Err(); err != nil {
+					return nil, false, err
 				}
-				laneMax[nb] = -1
-				if k > 1 {
-					laneMax[nb] = bset[k-2]
+				for _, j := range pos {
+					fill(s.In(j), base)
 				}
-				nb++
-				done++
-				if done < nBases {
+				// A run of lanes whose bases share all but their smallest
+				// element gets those elements by word masks when it ends,
+				// the smallest lane by lane.
+				nb, run := 0, 0
+				flushRun := func() {
+					if k > 2 && nb > run {
+						for _, j := range bset[1:] {
+							xorLanes(vals[inOff[j]:inOff[j]+cornerBatchWords], run, nb)
+						}
+					}
+					run = nb
+				}
+				for nb < batchCap && rank < nBases {
+					if !(last && prev != nil && prev[rank/64]>>(rank%64)&1 == 1) {
+						if k > 1 {
+							vals[inOff[bset[0]]+nb/64] ^= 1 << (nb % 64)
+							laneMax[nb] = bset[k-2]
+						} else {
+							laneMax[nb] = -1
+						}
+						laneRank[nb] = rank
+						nb++
+					}
+					if rank++; rank == nBases {
+						break
+					}
+					if k > 2 && bset[0]+1 >= bset[1] { // the rest of bset changes
+						flushRun()
+					}
 					nextComb(bset, n)
-				}
-			}
-			// Only the words that hold lanes: the first levels have few
-			// bases, and small games' corner searches are mostly those.
-			w.ops += s.EvalN((nb+63)/64, out)
-			r0 := done - int64(nb)
-			lanes := 0 // lanes whose subset lies below j
-			for j := range n {
-				if j%cancelCheckEvery == 0 {
-					if err := ctx.Err(); err != nil {
-						return nil, false, err
+					if nb == batchCap {
+						break
 					}
 				}
-				for lanes < nb && laneMax[lanes] < j {
-					lanes++
-				}
-				if lanes == 0 {
+				flushRun()
+				if nb == 0 {
 					continue
 				}
-				wn := (lanes + 63) / 64
-				w.ops += s.Flip(pos[j], wn, res)
-				for i := range wn {
-					diff := res[i] ^ f0mask
-					if rest := lanes - 64*i; rest < 64 {
-						diff &= 1<<rest - 1
+				// Only the words that hold lanes: the first levels have few
+				// bases, and small games' corner searches are mostly those.
+				w.ops += s.EvalN((nb+63)/64, out)
+				lanes := 0 // lanes whose subset lies below j
+				for j := range n {
+					if j%cancelCheckEvery == 0 {
+						if err := ctx.Err(); err != nil {
+							return nil, false, err
+						}
 					}
-					for ; diff != 0; diff &= diff - 1 {
-						r := r0 + int64(64*i+bits.TrailingZeros64(diff)) + bin[k][j]
-						cur[r/64] |= 1 << (r % 64)
+					for lanes < nb && laneMax[lanes] < j {
+						lanes++
+					}
+					if lanes == 0 {
+						continue
+					}
+					wn := (lanes + 63) / 64
+					w.ops += s.Flip(pos[j], wn, res)
+					for i := range wn {
+						diff := res[i] ^ f0mask
+						if rest := lanes - 64*i; rest < 64 {
+							diff &= 1<<rest - 1
+						}
+						for ; diff != 0; diff &= diff - 1 {
+							r := laneRank[64*i+bits.TrailingZeros64(diff)] + bin[k][j]
+							cur[r/64] |= 1 << (r % 64)
+						}
 					}
 				}
 			}
@@ -282,8 +335,13 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 			cr := int64(64 * wi)
 			colexUnrank(cr, c, bin)
 			for ; word != 0; word &= word - 1 {
-				for target := int64(64*wi + bits.TrailingZeros64(word)); cr < target; cr++ {
-					nextComb(c, n)
+				if target := int64(64*wi + bits.TrailingZeros64(word)); target-cr > int64(n) {
+					cr = target
+					colexUnrank(cr, c, bin)
+				} else {
+					for ; cr < target; cr++ {
+						nextComb(c, n)
+					}
 				}
 				minimal := true
 				for drop := range c {
@@ -295,7 +353,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 							t++
 						}
 					}
-					if prev[sr/64]>>(sr%64)&1 == 1 {
+					if prev != nil && prev[sr/64]>>(sr%64)&1 == 1 {
 						minimal = false
 						break
 					}
@@ -392,4 +450,105 @@ func colexRankWithout(c []int, drop int) int64 {
 		i++
 	}
 	return r
+}
+
+// xorLanes flips bits lo..hi-1 of the lane vector v.
+func xorLanes(v []uint64, lo, hi int) {
+	for lo < hi {
+		wi, b := lo/64, lo%64
+		e := min(hi-64*wi, 64)
+		m := ^uint64(0) << b
+		if e < 64 {
+			m &= 1<<e - 1
+		}
+		v[wi] ^= m
+		lo = 64*wi + e
+	}
+}
+
+// familyLevel evaluates level k = lb(root) on the k-subsets of the
+// families' supports alone (bounds.families: every subset that changes f
+// is one of them) and returns the level's bitset, or nil when they are
+// not much fewer than all k-subsets.
+func (w *cornersWork) familyLevel(ctx context.Context, k int, bd *bounds, pos []int, s *coneSim, base uint64, out []uint64, f0mask uint64, bin [][]int64) ([]uint64, error) {
+	fam := bd.families()
+	if fam == nil {
+		return nil, nil
+	}
+	n := len(pos)
+	sets := make([][]int, len(fam))
+	var total int64
+	for i, slot := range fam {
+		for x, v := range bd.sup[slot*bd.nw : (slot+1)*bd.nw] {
+			for ; v != 0; v &= v - 1 {
+				sets[i] = append(sets[i], 64*x+bits.TrailingZeros64(v))
+			}
+		}
+		total += binomial(len(sets[i]), k)
+		if total > bin[k][n]/4 {
+			return nil, nil
+		}
+	}
+	cur := make([]uint64, (bin[k][n]+63)/64)
+	tried := make([]uint64, len(cur))
+	const batchCap = 64 * cornerBatchWords
+	laneRank := make([]int64, 0, batchCap)
+	vals := s.Vals
+	flush := func() error {
+		if len(laneRank) == 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		w.ops += s.EvalN((len(laneRank)+63)/64, out)
+		for lane, r := range laneRank {
+			if (out[lane/64]>>(lane%64)^f0mask)&1 == 1 {
+				cur[r/64] |= 1 << (r % 64)
+			}
+		}
+		for _, j := range pos {
+			fill(s.In(j), base)
+		}
+		laneRank = laneRank[:0]
+		return nil
+	}
+	for _, j := range pos {
+		fill(s.In(j), base)
+	}
+	c := make([]int, k)
+	for _, set := range sets {
+		if len(set) < k {
+			continue
+		}
+		for i := range c {
+			c[i] = i
+		}
+		for {
+			var r int64
+			for i, x := range c {
+				r += bin[i+1][set[x]]
+			}
+			if tried[r/64]>>(r%64)&1 == 0 {
+				tried[r/64] |= 1 << (r % 64)
+				lane := len(laneRank)
+				for _, x := range c {
+					vals[(1+pos[set[x]])*cornerBatchWords+lane/64] ^= 1 << (lane % 64)
+				}
+				laneRank = append(laneRank, r)
+				if len(laneRank) == batchCap {
+					if err := flush(); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if !nextComb(c, len(set)) {
+				break
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return cur, nil
 }

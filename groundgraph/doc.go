@@ -288,7 +288,11 @@
 // Functions with the same literal share their support and corner search;
 // functions whose cones are the same circuit up to a renaming of their
 // propositions (grounding.Cone.PropRenamingKey) share their support,
-// mapped through the renaming, and their action classes. Truth tables
+// mapped through the renaming, their action classes and (with equal
+// radius and classes) their corner search. Corner levels that a lower
+// bound on the flips changing the function proves empty are not
+// evaluated, and the first level that may hold a change only on the
+// sets the bound leaves possible (cornerbound.go). Truth tables
 // reduce each gate's action fanins to a condition on the word's role
 // digits (tableEval), and action classes re-evaluate one action's fanout
 // per action (satcheck.ActionClassesIncremental).

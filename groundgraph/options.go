@@ -145,7 +145,7 @@ type Options struct {
 	Workers int
 	// Progress, if set, is told how the analysis of the reasoning functions
 	// advances: stage names the analysis ("semantic supports", "truth
-	// tables", "corners", "cofactor corners"), done of total functions of that stage. It is
+	// tables", "action classes", "corners", "cofactor corners"), done of total functions of that stage. It is
 	// called from several goroutines and must be quick. It never changes
 	// the graph.
 	Progress func(stage string, done, total int)

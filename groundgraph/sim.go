@@ -305,7 +305,11 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 // boundaryRounds and boundaryWords bound the boundary rounds of simSupport;
 // choiceWords and maxChoiceWork its choice rounds.
 const (
-	choiceWords = 8
+	// choiceWords: 128 samples per move of a role. With 512 the choice
+	// rounds (a whole-cone evaluation and a flip of every undecided
+	// proposition per move) were about a fifth of the graph phase of the
+	// checkers variants and blobwars, and the samples found hardly more.
+	choiceWords = 2
 	// maxChoiceWork bounds choice rounds: choices × (fanins + inputs).
 	maxChoiceWork = 1 << 24
 	// maxRoleChoices bounds the choices tried per role and round when

@@ -301,36 +301,58 @@ func (t *table) interactions(ctx context.Context) ([]int64, error) {
 // of the role's actions (indexed by action id): the number of pairs (row,
 // action a') with f(row with a) ≠ f(row with a'), the row's own choice for
 // the role being a'.
+//
+// For one column of words (the rows that differ only in the role's digit)
+// with x_c the word of choice c and w1[b] = Σ_c weight(c)·x_c[b], choice c
+// counts Σ_b Σ_c2 weight(c2)·(x_c[b] ⊕ x_c2[b]) = Σ_b w1[b] +
+// Σ_{b ∈ x_c} (wtot − 2·w1[b]). The counts of the weight-1 choices are
+// kept bit-sliced (plane j holds bit j of every bit position's count), so
+// Σ_{b ∈ x_c} w1[b] is a few popcounts per choice rather than a loop over
+// x_c's set bits (chinesecheckers3's next functions: roles of hundreds of
+// moves, dense words).
 func (t *table) actionInfluence(ri int, numActions int) []int64 {
 	d := &t.roles[ri]
 	byDigit := make([]int64, d.radix)
 	span := d.stride * d.radix
+	nRead := len(d.read) // choices of weight 1; the "other" one, if any, is last
+	var planes []uint64  // bit-sliced counts of the weight-1 choices
+	for n := nRead; n > 0; n >>= 1 {
+		planes = append(planes, 0)
+	}
+	var wtot int64
+	for c := range d.radix {
+		wtot += d.weight(c)
+	}
 	for base := 0; base < t.words; base += span {
 		for off := range d.stride {
 			w := base + off
 			// Weight of the word without this role's digit (digit 0 has weight 1
 			// when the role reads an action, else it is the "other" value).
 			wo := t.wordWeight(w) / d.weight(0)
-			// Σ_{c2} weight(c2)·popcount(x_c ⊕ x_c2), bit by bit: at bit
-			// b, x_c differs from the weight w1[b] of the choices with a 1
-			// when it is 0, and from wtot - w1[b] when it is 1. Linear in
-			// the radix instead of quadratic (roles of 600 actions).
-			var w1 [64]int64
-			var wtot, sum int64
-			for c := range d.radix {
-				wc := d.weight(c)
-				wtot += wc
-				for x := t.bits[w+c*d.stride]; x != 0; x &= x - 1 {
-					w1[bits.TrailingZeros64(x)] += wc
+			clear(planes)
+			for c := range nRead {
+				carry := t.bits[w+c*d.stride]
+				for j := 0; carry != 0; j++ {
+					planes[j], carry = planes[j]^carry, planes[j]&carry
 				}
 			}
-			for _, v := range w1 {
-				sum += v
+			var xo uint64 // the "other" choice's word, weight d.other
+			if nRead < d.radix {
+				xo = t.bits[w+nRead*d.stride]
+			}
+			// sum = Σ_b w1[b]; choice c adds Σ_{b ∈ x_c} (wtot − 2·w1[b]).
+			sum := d.other * int64(bits.OnesCount64(xo))
+			for j, pl := range planes {
+				sum += int64(bits.OnesCount64(pl)) << j
 			}
 			for c := range d.radix {
 				n := sum
-				for x := t.bits[w+c*d.stride]; x != 0; x &= x - 1 {
-					n += wtot - 2*w1[bits.TrailingZeros64(x)]
+				if x := t.bits[w+c*d.stride]; x != 0 {
+					dot := d.other * int64(bits.OnesCount64(x&xo))
+					for j, pl := range planes {
+						dot += int64(bits.OnesCount64(x&pl)) << j
+					}
+					n += wtot*int64(bits.OnesCount64(x)) - 2*dot
 				}
 				byDigit[c] += n * wo
 			}

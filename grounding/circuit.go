@@ -212,43 +212,120 @@ func (b *builder) Or(ls ...Lit) Lit {
 
 // substMemo remembers, per gate of a template, its substitute in the
 // current round of substitutions and whether that changed since the round
-// before; a gate none of whose fanins changed keeps its substitute without
-// being rebuilt, so a fixpoint's later rounds cost only what changes.
+// before. Only the gates that reach a placeholder whose value changed since
+// the round before (dirty, found through the fanouts of the changed
+// placeholders) are visited again; every other gate keeps its substitute,
+// so a fixpoint's later rounds cost only what changes.
 type substMemo struct {
 	// The template's gates are lo..hi-1; dep[n-lo] says whether gate n
 	// reaches a placeholder. Every other gate, and every template gate
 	// that reaches none, is its own substitute.
 	lo, hi  int
+	first   int // the first placeholder input
 	dep     []bool
-	val     []Lit   // val[n-lo]: gate n's substitute in round stamp[n-lo]
+	val     []Lit   // val[n-lo]: gate n's substitute as of round stamp[n-lo]
 	changed []bool  // changed[n-lo]: val differs from the round before
-	stamp   []int32 // round of val; 0 for none
+	stamp   []int32 // round val was last computed; 0 for none
+	dirty   []int32 // round in which gate n reaches a changed placeholder
 	gen     int32   // the current round, from 1
 	prev    []Lit   // the placeholders' values in the round before; nil in the first
+
+	// Fanouts among the dependent gates, as offsets into fanout: those of
+	// placeholder k at inStart[k], those of gate n at gateStart[n-lo].
+	inStart, gateStart []int32
+	inFanout, fanout   []int32
+	queue              []int32
+
+	rebuilt int64 // gates whose fanins were substituted (a counter for tests)
 }
 
 // newSubstMemo prepares substitutions into the template gates lo..hi-1
-// of b, whose placeholders are the inputs from first on.
-func (b *builder) newSubstMemo(lo, hi, first int) *substMemo {
+// of b, whose placeholders are the inputs first..first+nph-1.
+func (b *builder) newSubstMemo(lo, hi, first, nph int) *substMemo {
 	k := max(hi-lo, 0)
-	m := &substMemo{lo: lo, hi: hi, dep: make([]bool, k), val: make([]Lit, k), changed: make([]bool, k), stamp: make([]int32, k)}
+	m := &substMemo{lo: lo, hi: hi, first: first, dep: make([]bool, k), val: make([]Lit, k), changed: make([]bool, k), stamp: make([]int32, k), dirty: make([]int32, k)}
+	inCount := make([]int32, nph+1)
+	gateCount := make([]int32, k+1)
 	for n := lo; n < hi; n++ {
 		for _, f := range b.c.Fanins(n) {
 			fn := f.Node()
 			if in, ok := b.c.IsInput(fn); ok && in >= first || fn >= lo && fn < hi && m.dep[fn-lo] {
 				m.dep[n-lo] = true
-				break
+			}
+		}
+		if !m.dep[n-lo] {
+			continue
+		}
+		for _, f := range b.c.Fanins(n) {
+			fn := f.Node()
+			if in, ok := b.c.IsInput(fn); ok && in >= first && in < first+nph {
+				inCount[in-first+1]++
+			} else if fn >= lo && fn < hi && m.dep[fn-lo] {
+				gateCount[fn-lo+1]++
+			}
+		}
+	}
+	for i := 1; i < len(inCount); i++ {
+		inCount[i] += inCount[i-1]
+	}
+	for i := 1; i < len(gateCount); i++ {
+		gateCount[i] += gateCount[i-1]
+	}
+	m.inStart, m.gateStart = inCount, gateCount
+	m.inFanout = make([]int32, inCount[nph])
+	m.fanout = make([]int32, gateCount[k])
+	inFill := slices.Clone(inCount[:nph])
+	gateFill := slices.Clone(gateCount[:k])
+	for n := lo; n < hi; n++ {
+		if !m.dep[n-lo] {
+			continue
+		}
+		for _, f := range b.c.Fanins(n) {
+			fn := f.Node()
+			if in, ok := b.c.IsInput(fn); ok && in >= first && in < first+nph {
+				m.inFanout[inFill[in-first]] = int32(n)
+				inFill[in-first]++
+			} else if fn >= lo && fn < hi && m.dep[fn-lo] {
+				m.fanout[gateFill[fn-lo]] = int32(n)
+				gateFill[fn-lo]++
 			}
 		}
 	}
 	return m
 }
 
-// next starts a round whose placeholders had the values prev in the round
-// before (nil before the first round).
-func (m *substMemo) next(prev []Lit) {
+// next starts a round with placeholder values cur, whose values were prev
+// in the round before (nil before the first round): it marks dirty the
+// gates that reach a placeholder that changed.
+func (m *substMemo) next(prev, cur []Lit) {
 	m.gen++
 	m.prev = prev
+	if prev == nil {
+		return // the first round computes every gate it reaches
+	}
+	q := m.queue[:0]
+	mark := func(n int32) {
+		if i := n - int32(m.lo); m.dirty[i] != m.gen {
+			m.dirty[i] = m.gen
+			q = append(q, n)
+		}
+	}
+	for k := range cur {
+		if prev[k] != cur[k] {
+			for _, n := range m.inFanout[m.inStart[k]:m.inStart[k+1]] {
+				mark(n)
+			}
+		}
+	}
+	for len(q) > 0 {
+		n := q[len(q)-1]
+		q = q[:len(q)-1]
+		i := n - int32(m.lo)
+		for _, o := range m.fanout[m.gateStart[i]:m.gateStart[i+1]] {
+			mark(o)
+		}
+	}
+	m.queue = q
 }
 
 // substitute rebuilds the cone of l with placeholder input first+k replaced
@@ -268,7 +345,13 @@ func (b *builder) substitute(l Lit, first int, cur []Lit, m *substMemo) (r Lit, 
 	if m.stamp[i] == m.gen {
 		return m.val[i] ^ l&1, m.changed[i]
 	}
-	had := m.stamp[i] != 0 && m.stamp[i] == m.gen-1
+	// Computed in an earlier round and no placeholder under it changed
+	// since: the same substitute, unchanged.
+	had := m.stamp[i] != 0
+	if had && m.dirty[i] != m.gen {
+		return m.val[i] ^ l&1, false
+	}
+	m.rebuilt++
 	fs := b.c.Fanins(n)
 	args := make([]Lit, len(fs))
 	any := false

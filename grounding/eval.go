@@ -16,43 +16,39 @@ type factSet struct {
 	arity   int
 	n       int32
 	data    []int32 // flat tuples; arity 0 relations store nothing
-	set     map[string]int32
+	set     tupleTable
 	indexes map[string]*index
-	key     []byte
+	at      func(int32) []int32 // f.tuple, made once for set
 }
 
 func newFactSet(arity int) *factSet {
-	return &factSet{arity: arity, set: map[string]int32{}, indexes: map[string]*index{}}
+	f := &factSet{arity: arity, indexes: map[string]*index{}}
+	f.at = f.tuple
+	return f
 }
 
 func (f *factSet) tuple(i int32) []int32 {
 	return f.data[int(i)*f.arity : int(i+1)*f.arity]
 }
 
-func (f *factSet) encode(tuple []int32) []byte {
-	k := f.key[:0]
-	for _, t := range tuple {
-		k = binary.LittleEndian.AppendUint32(k, uint32(t))
-	}
-	f.key = k
-	return k
-}
-
 func (f *factSet) lookup(tuple []int32) (int32, bool) {
-	id, ok := f.set[string(f.encode(tuple))]
-	return id, ok
+	if f.arity == 0 {
+		return 0, f.n > 0
+	}
+	return f.set.find(tuple, f.at)
 }
 
 // add inserts a tuple; it reports the tuple's id and whether it is new.
 func (f *factSet) add(tuple []int32) (int32, bool) {
-	k := f.encode(tuple)
-	if id, ok := f.set[string(k)]; ok {
+	if id, ok := f.lookup(tuple); ok {
 		return id, false
 	}
 	id := f.n
-	f.set[string(k)] = id
 	f.data = append(f.data, tuple...)
 	f.n++
+	if f.arity > 0 {
+		f.set.insert(tuple, id, f.at)
+	}
 	return id, true
 }
 
@@ -512,11 +508,17 @@ type joinCost struct {
 	e      *engine
 	r      *nrule
 	atoms  []int
-	vars   [][]int32 // variables of each atom
-	dom    []float64 // distinct values of a variable among the facts of its atoms
-	needed []bool    // variables the head and the non-atom literals need
-	head   []bool    // the head's variables
-	est    map[[2]uint32]float64
+	vars   [][]int32             // variables of each atom
+	dom    []float64             // distinct values of a variable among the facts of its atoms
+	needed []bool                // variables the head and the non-atom literals need
+	head   []bool                // the head's variables
+	est    map[[2]uint64]float64 // estimates by atom and its bound variables (or set)
+	bound  []bool                // scratch of step
+	needs  []bool                // scratch of step
+
+	// Memos of step and headLeft by set (and atom), -1 until computed;
+	// nil beyond maxPlanDP atoms.
+	liveOf, leftOf, estOf []float64
 }
 
 // Work models of joinCost: matches counted in full, the memo's runs, or
@@ -552,7 +554,7 @@ func (jc *joinCost) headLeft(set uint32) float64 {
 
 func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
 	jc := &joinCost{e: e, r: r, atoms: atoms, vars: make([][]int32, len(atoms)),
-		dom: make([]float64, len(r.varNames)), needed: slices.Clone(head), head: head, est: map[[2]uint32]float64{}}
+		dom: make([]float64, len(r.varNames)), needed: slices.Clone(head), head: head, est: map[[2]uint64]float64{}}
 	one := make([]bool, len(r.varNames))
 	for k, i := range atoms {
 		for _, a := range r.body[i].args {
@@ -590,9 +592,31 @@ func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
 
 // step returns the expected matches of atom k after the atoms of set, and
 // the number of distinct assignments of the live variables there (memo).
+// Both are memoised: best asks for every (set, k) twice.
 func (jc *joinCost) step(set uint32, k int) (est, live float64) {
-	bound := make([]bool, len(jc.r.varNames))
-	needed := slices.Clone(jc.needed)
+	n := len(jc.atoms)
+	if jc.liveOf == nil && n <= maxPlanDP {
+		jc.liveOf = make([]float64, 1<<n)
+		jc.leftOf = make([]float64, 1<<n)
+		jc.estOf = make([]float64, n<<n)
+		for _, m := range [][]float64{jc.liveOf, jc.leftOf, jc.estOf} {
+			for i := range m {
+				m[i] = -1 // not computed
+			}
+		}
+	}
+	if jc.liveOf != nil {
+		if live, est = jc.liveOf[set], jc.estOf[int(set)*n+k]; live >= 0 && est >= 0 {
+			return est, live
+		}
+	}
+	if jc.bound == nil {
+		jc.bound = make([]bool, len(jc.r.varNames))
+		jc.needs = make([]bool, len(jc.r.varNames))
+	}
+	bound, needed := jc.bound, jc.needs
+	clear(bound)
+	copy(needed, jc.needed)
 	for j := range jc.atoms {
 		if set&(1<<j) != 0 {
 			for _, v := range jc.vars[j] {
@@ -610,11 +634,25 @@ func (jc *joinCost) step(set uint32, k int) (est, live float64) {
 			live *= max(jc.dom[v], 1)
 		}
 	}
-	key := [2]uint32{set, uint32(k)}
+	// The estimate reads only which of the atom's own variables are
+	// bound: sets that bind the same ones share it.
+	key := [2]uint64{uint64(k), uint64(set) | 1<<63}
+	if vs := jc.vars[k]; len(vs) < 64 {
+		var m uint64
+		for i, v := range vs {
+			if bound[v] {
+				m |= 1 << i
+			}
+		}
+		key[1] = m
+	}
 	est, ok := jc.est[key]
 	if !ok {
 		est = float64(jc.e.estimate(jc.r.body[jc.atoms[k]], bound))
 		jc.est[key] = est
+	}
+	if jc.liveOf != nil {
+		jc.liveOf[set], jc.estOf[int(set)*n+k] = live, est
 	}
 	return est, live
 }
@@ -645,7 +683,15 @@ func (jc *joinCost) work(set uint32, k int, card float64, model int) float64 {
 	// runs counts the lookups themselves, so a filter is cheap, not free.
 	w := runs * (1 + est)
 	if model == circuitWork {
-		w *= jc.headLeft(set | 1<<k)
+		s := set | 1<<k
+		if jc.leftOf == nil {
+			w *= jc.headLeft(s)
+		} else {
+			if jc.leftOf[s] < 0 {
+				jc.leftOf[s] = jc.headLeft(s)
+			}
+			w *= jc.leftOf[s]
+		}
 	}
 	return w
 }
@@ -976,23 +1022,24 @@ func (e *engine) check(b *binding, l *basic) bool {
 type joined struct {
 	tuples [][]int32
 	lits   []Lit
-	alts   [][]Lit        // alternatives per tuple until finish
-	keys   map[string]int // index of tuples, built once there are smallJoined
-	buf    []byte         // scratch for keys
+	alts   [][]Lit    // alternatives per tuple until finish
+	keys   tupleTable // index of tuples, built once there are smallJoined
 }
 
 // smallJoined is the number of tuples a joined finds by a linear scan before
-// it builds a map: most joins derive none or one (a memo of a big join
-// holds a million such results, and a map each would dominate the time).
+// it builds an index: most joins derive none or one (a memo of a big join
+// holds a million such results, and an index each would dominate the time).
 const smallJoined = 8
 
 // noTuples is the result of every join that derives nothing. It is shared:
 // never add to it.
 var noTuples = &joined{}
 
+func (j *joined) at(i int32) []int32 { return j.tuples[i] }
+
 // index returns the position of tuple t, or false.
 func (j *joined) index(t []int32) (int, bool) {
-	if j.keys == nil {
+	if j.keys.slots == nil {
 		for i, u := range j.tuples {
 			if slices.Equal(u, t) {
 				return i, true
@@ -1000,9 +1047,8 @@ func (j *joined) index(t []int32) (int, bool) {
 		}
 		return 0, false
 	}
-	j.buf = encodeTuple(j.buf[:0], t)
-	i, ok := j.keys[string(j.buf)]
-	return i, ok
+	i, ok := j.keys.find(t, j.at)
+	return int(i), ok
 }
 
 // add records that tuple is derived when l holds (an alternative to those
@@ -1014,12 +1060,11 @@ func (j *joined) add(tuple []int32, l Lit) {
 		j.tuples = append(j.tuples, tuple)
 		j.alts = append(j.alts, nil)
 		switch {
-		case j.keys != nil:
-			j.keys[string(j.buf)] = i // index encoded tuple into buf
+		case j.keys.slots != nil:
+			j.keys.insert(tuple, int32(i), j.at)
 		case len(j.tuples) == smallJoined:
-			j.keys = make(map[string]int, 2*smallJoined)
 			for k, u := range j.tuples {
-				j.keys[string(encodeTuple(j.buf[:0], u))] = k
+				j.keys.insert(u, int32(k), j.at)
 			}
 		}
 	}
@@ -1036,21 +1081,16 @@ func (j *joined) finish(b *builder) *joined {
 	return j
 }
 
-// maxSmallLive is the number of live variables up to which a memo key is a
-// fixed-size array (hashed in place, no allocation) rather than a string.
-const maxSmallLive = 8
-
-// liveKey holds the values of a step's live variables (unused slots zero:
-// every key of one step has the same length).
-type liveKey [maxSmallLive]int32
-
 // memoTable maps the values of one step's live variables to V, while it
-// pays (useful).
+// pays (useful). Keys are stored flat, n values each, and indexed by a
+// tupleTable (Go maps keyed by arrays or strings cost twice as much).
 type memoTable[V any] struct {
-	small map[liveKey]V
-	big   map[string]V
-	key   liveKey // the live values of the last get, with small
-	buf   []byte  // the live values of the last get, with big
+	n     int
+	keys  []int32 // flat keys, n values each
+	vals  []V
+	tab   tupleTable
+	at    func(int32) []int32
+	key   []int32 // the live values of the last get
 	probe int64   // see useful
 	// lookups and hits decide whether the table pays; off once it did not.
 	lookups, hits int64
@@ -1071,10 +1111,9 @@ const (
 // newMemoTable returns the table of a step with nlive live variables that
 // stops after probe lookups if it does not pay (never when probe < 0).
 func newMemoTable[V any](nlive int, probe int64) *memoTable[V] {
-	if nlive <= maxSmallLive {
-		return &memoTable[V]{small: map[liveKey]V{}, probe: probe}
-	}
-	return &memoTable[V]{big: map[string]V{}, probe: probe}
+	m := &memoTable[V]{n: nlive, probe: probe, key: make([]int32, nlive)}
+	m.at = func(i int32) []int32 { return m.keys[int(i)*m.n : int(i+1)*m.n] }
+	return m
 }
 
 // useful reports whether the table is still worth its cost.
@@ -1089,21 +1128,13 @@ func (m *memoTable[V]) get(bd *binding, live []int32) (v V, ok bool) {
 		return v, false
 	}
 	m.lookups++
-	if m.small != nil {
-		m.key = liveKey{}
-		for i, x := range live {
-			m.key[i] = bd.vals[x]
-		}
-		v, ok = m.small[m.key]
-	} else {
-		m.buf = m.buf[:0]
-		for _, x := range live {
-			m.buf = binary.LittleEndian.AppendUint32(m.buf, uint32(bd.vals[x]))
-		}
-		v, ok = m.big[string(m.buf)]
+	for i, x := range live {
+		m.key[i] = bd.vals[x]
 	}
+	i, ok := m.tab.find(m.key, m.at)
 	if ok {
 		m.hits++
+		v = m.vals[i]
 	}
 	return v, ok
 }
@@ -1116,10 +1147,11 @@ func (m *memoTable[V]) put(v V) {
 	case m.off:
 	case !m.useful():
 		*m = memoTable[V]{off: true}
-	case m.small != nil:
-		m.small[m.key] = v
 	default:
-		m.big[string(m.buf)] = v
+		pos := int32(len(m.vals))
+		m.keys = append(m.keys, m.key...)
+		m.vals = append(m.vals, v)
+		m.tab.insert(m.key, pos, m.at)
 	}
 }
 

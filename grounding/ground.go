@@ -443,10 +443,10 @@ func (g *grounder) circuit(p *Program) error {
 			// is provable in one more step, so after as many rounds as the
 			// component has atoms nothing new can appear.
 			cur := make([]Lit, nextPlaceholder-first)
-			memo := b.newSubstMemo(lo, b.c.NumNodes(), first)
+			memo := b.newSubstMemo(lo, b.c.NumNodes(), first, len(cur))
 			var prev []Lit
 			for round := 0; round <= len(cur) && e.err == nil && b.err == nil; round++ {
-				memo.next(prev)
+				memo.next(prev, cur)
 				next := make([]Lit, 0, len(cur))
 				for _, ls := range tmpl {
 					for _, l := range ls {

@@ -10,7 +10,7 @@ import (
 // index goes from the linear scan to the map, and checks that every tuple
 // is kept once, in first-seen order, with all its alternatives.
 func TestJoinedIndex(t *testing.T) {
-	for _, n := range []int{0, 1, smallJoined - 1, smallJoined, smallJoined + 1, 5 * smallJoined} {
+	for _, n := range []int{0, 1, smallJoined - 1, smallJoined, smallJoined + 1, 5 * smallJoined, 1000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			j := &joined{}
 			// Tuple i is (i, -i); it is added i%3+1 times, with literals 2i, 2i+1, ...
@@ -41,18 +41,57 @@ func TestJoinedIndex(t *testing.T) {
 			if _, ok := j.index([]int32{int32(n), 0}); ok {
 				t.Errorf("index finds a tuple never added")
 			}
-			if (j.keys != nil) != (n >= smallJoined) {
-				t.Errorf("with %d tuples the map is built: %v", n, j.keys != nil)
+			if (j.keys.slots != nil) != (n >= smallJoined) {
+				t.Errorf("with %d tuples the index is built: %v", n, j.keys.slots != nil)
 			}
 		})
 	}
 }
 
-// TestMemoTable stores and finds live values with array keys (few live
-// variables) and string keys (more than maxSmallLive); put stores under the
-// key of the last get.
+// TestFactSet adds tuples with repeats, of arity 0, 1 and 3 and past
+// several growths of the index, and checks ids in first-seen order.
+func TestFactSet(t *testing.T) {
+	for _, arity := range []int{0, 1, 3} {
+		f := newFactSet(arity)
+		n := 5000
+		if arity == 0 {
+			n = 1
+		}
+		tup := func(i int) []int32 {
+			t := make([]int32, arity)
+			for k := range t {
+				t[k] = int32((i >> (4 * k)) & 0xf)
+				if k == arity-1 {
+					t[k] = int32(i >> (4 * k)) // the rest of i: tuples differ
+				}
+			}
+			return t
+		}
+		for round := range 2 {
+			for i := range n {
+				id, isNew := f.add(tup(i))
+				if id != int32(i) || isNew != (round == 0) {
+					t.Fatalf("arity %d round %d: add(%v) = %d, %v", arity, round, tup(i), id, isNew)
+				}
+			}
+		}
+		for i := range n {
+			if id, ok := f.lookup(tup(i)); !ok || id != int32(i) || !slices.Equal(f.tuple(id), tup(i)) {
+				t.Errorf("arity %d: lookup(%v) = %d, %v", arity, tup(i), id, ok)
+			}
+		}
+		if arity > 0 {
+			if _, ok := f.lookup(tup(n)); ok {
+				t.Errorf("arity %d: lookup finds a tuple never added", arity)
+			}
+		}
+	}
+}
+
+// TestMemoTable stores and finds live values of 0 to 24 live variables;
+// put stores under the key of the last get.
 func TestMemoTable(t *testing.T) {
-	for _, nlive := range []int{0, 1, maxSmallLive, maxSmallLive + 1, 3 * maxSmallLive} {
+	for _, nlive := range []int{0, 1, 8, 9, 24} {
 		t.Run(fmt.Sprint(nlive), func(t *testing.T) {
 			live := make([]int32, nlive)
 			for i := range live {
@@ -65,10 +104,7 @@ func TestMemoTable(t *testing.T) {
 				}
 			}
 			m := newMemoTable[int](nlive, -1)
-			if (m.small != nil) != (nlive <= maxSmallLive) {
-				t.Fatalf("array keys = %v for %d live variables", m.small != nil, nlive)
-			}
-			for x := range int32(50) {
+			for x := range int32(500) {
 				set(x)
 				// With no live variable every assignment is the same key.
 				if _, ok := m.get(bd, live); ok != (nlive == 0 && x > 0) {
@@ -76,10 +112,10 @@ func TestMemoTable(t *testing.T) {
 				}
 				m.put(int(x))
 			}
-			for x := range int32(60) {
+			for x := range int32(600) {
 				set(x)
 				v, ok := m.get(bd, live)
-				wantOK := x < 50 || nlive == 0
+				wantOK := x < 500 || nlive == 0
 				if ok != wantOK || ok && nlive > 0 && v != int(x) {
 					t.Errorf("get(%d) = %d, %v", x, v, ok)
 				}
@@ -132,7 +168,7 @@ func TestMemoStops(t *testing.T) {
 		t.Errorf("a stopped table finds a value")
 	}
 	m.put(7)
-	if _, ok := m.get(bd, live); ok || m.small != nil || m.lookups != 0 {
+	if _, ok := m.get(bd, live); ok || len(m.vals) != 0 || m.lookups != 0 {
 		t.Errorf("a stopped table stores or counts: %+v", m)
 	}
 }

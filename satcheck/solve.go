@@ -36,7 +36,11 @@ type solveResult struct {
 
 // solve decides f with a fresh solver (gophersat's incremental interface is
 // not reliable enough to reuse one). On cancellation it returns ctx.Err() at
-// once and lets the solve finish unobserved.
+// once and lets the solve finish unobserved. Parsing the formula and
+// setting up the solver touch no shared state, so they run outside
+// gophersatLock, which covers Solve only: with two workers one solve's
+// set-up (more CPU than the search itself on the graph phase's action
+// classes and supports) overlaps another's search.
 func (p *pool) solve(ctx context.Context, f *cnf) (sat bool, model []bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return false, nil, err
@@ -46,25 +50,30 @@ func (p *pool) solve(ctx context.Context, f *cnf) (sat bool, model []bool, err e
 	case <-ctx.Done():
 		return false, nil, ctx.Err()
 	}
-	select {
-	case gophersatLock <- struct{}{}:
-	case <-ctx.Done():
-		<-p.sem
-		return false, nil, ctx.Err()
-	}
 	p.stats.satCalls.Add(1)
 	done := make(chan solveResult, 1)
 	go func() {
-		defer func() { <-gophersatLock; <-p.sem }()
+		defer func() { <-p.sem }()
 		var r solveResult
+		locked := false
 		defer func() {
+			if locked {
+				<-gophersatLock
+			}
 			if x := recover(); x != nil {
 				r = solveResult{err: fmt.Errorf("satcheck: SAT solver panicked: %v", x)}
 			}
 			done <- r
 		}()
-		d := startDump(f, f.what)
 		s := solver.New(solver.ParseSliceNb(f.clauses, f.nvars))
+		select {
+		case gophersatLock <- struct{}{}:
+			locked = true
+		case <-ctx.Done():
+			r.err = ctx.Err()
+			return
+		}
+		d := startDump(f, f.what)
 		if s.Solve() == solver.Sat {
 			r.sat, r.model = true, s.Model()
 		}

@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	go run ./bench/graphphase [-timeout 2m] [-repeat 1] [-cpuprofile f] game.kif...
+//	go run ./bench/graphphase [-timeout 2m] [-repeat 1] [-cpuprofile f] [-stages] game.kif...
 package main
 
 import (
@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -33,6 +34,7 @@ func main() {
 	timeout := flag.Duration("timeout", 2*time.Minute, "bound on one game's Build")
 	repeat := flag.Int("repeat", 1, "Builds per game (the fastest is reported)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the Builds to this file")
+	flag.BoolVar(&stages, "stages", false, "print the wall and CPU seconds of each stage of the last Build (from Options.Progress)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -54,6 +56,41 @@ func main() {
 	}
 }
 
+// stages asks run to print the time of each stage of Build.
+var stages bool
+
+// stageClock records, from Options.Progress, when each stage started and
+// ended (wall and process CPU time).
+type stageClock struct {
+	mu    sync.Mutex
+	names []string
+	t     map[string][4]time.Duration // wall start, wall end, CPU start, CPU end
+	t0    time.Time
+}
+
+func (sc *stageClock) progress(stage string, done, total int) {
+	if done != 0 && done != total {
+		return
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	now, cpu := time.Since(sc.t0), cpuTime()
+	x, ok := sc.t[stage]
+	if !ok {
+		sc.names = append(sc.names, stage)
+		x = [4]time.Duration{now, now, cpu, cpu}
+	}
+	x[1], x[3] = now, cpu
+	sc.t[stage] = x
+}
+
+func (sc *stageClock) print(name string) {
+	for _, s := range sc.names {
+		x := sc.t[s]
+		fmt.Printf("  %-26s stage %-18q wall %8.3f s  cpu %8.3f s\n", name, s, (x[1] - x[0]).Seconds(), (x[3] - x[2]).Seconds())
+	}
+}
+
 func run(path string, timeout time.Duration, repeat int) error {
 	name := strings.TrimSuffix(filepath.Base(path), ".kif")
 	src, err := os.ReadFile(path)
@@ -72,7 +109,15 @@ func run(path string, timeout time.Duration, repeat int) error {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		c1 := cpuTime()
 		t1 := time.Now()
-		g, err = groundgraph.Build(ctx, p, groundgraph.Options{})
+		sc := &stageClock{t: map[string][4]time.Duration{}, t0: time.Now()}
+		opt := groundgraph.Options{}
+		if stages {
+			opt.Progress = sc.progress
+		}
+		g, err = groundgraph.Build(ctx, p, opt)
+		if stages {
+			defer sc.print(name)
+		}
 		d := time.Since(t1)
 		c := cpuTime() - c1
 		cancel()

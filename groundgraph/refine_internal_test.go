@@ -1,0 +1,132 @@
+package groundgraph
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// refineColorsDef is refineColors as first written: one goroutine, every
+// neighbour list sorted every round.
+func refineColorsDef(out [][]int32, c []uint64) []uint64 {
+	n := len(out)
+	in := make([][]int32, n)
+	for u, vs := range out {
+		for _, v := range vs {
+			in[v] = append(in[v], int32(u))
+		}
+	}
+	distinct := func(c []uint64) int {
+		s := slices.Clone(c)
+		slices.Sort(s)
+		return len(slices.Compact(s))
+	}
+	classes := distinct(c)
+	for {
+		next := make([]uint64, n)
+		for v := range n {
+			h := newHasher(tagRefine)
+			h.add(c[v])
+			var buf []uint64
+			for _, w := range out[v] {
+				buf = append(buf, c[w])
+			}
+			h.addMultiset(buf)
+			buf = buf[:0]
+			for _, w := range in[v] {
+				buf = append(buf, c[w])
+			}
+			h.addMultiset(buf)
+			next[v] = h.sum()
+		}
+		c = next
+		k := distinct(c)
+		if k <= classes {
+			return c
+		}
+		classes = k
+	}
+}
+
+// TestRefineColorsMatchesDefinition checks refineColors (counted
+// multisets, several workers) against the plain definition on random
+// digraphs with hubs of hundreds of neighbours, few initial colours.
+func TestRefineColorsMatchesDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := range 40 {
+		n := 50 + rng.IntN(1500)
+		out := make([][]int32, n)
+		hubs := 1 + rng.IntN(5)
+		for u := range n {
+			for range rng.IntN(4) {
+				out[u] = append(out[u], int32(rng.IntN(n)))
+			}
+			if u >= hubs && rng.IntN(3) > 0 {
+				out[u] = append(out[u], int32(rng.IntN(hubs))) // into a hub
+			}
+		}
+		for u := range hubs {
+			for range rng.IntN(n) {
+				out[u] = append(out[u], int32(rng.IntN(n))) // out of a hub
+			}
+		}
+		for u := range out {
+			slices.Sort(out[u])
+			out[u] = slices.Compact(out[u])
+		}
+		c := make([]uint64, n)
+		for v := range c {
+			c[v] = uint64(rng.IntN(3))
+		}
+		want := refineColorsDef(out, slices.Clone(c))
+		for _, workers := range []int{1, 2, 5} {
+			if got := refineColors(out, slices.Clone(c), workers); !slices.Equal(got, want) {
+				t.Fatalf("trial %d (n %d, %d workers): colours differ from the definition", trial, n, workers)
+			}
+		}
+	}
+}
+
+// refineBenchGraph: 20,000 vertices of out-degree 3, a tenth of them also
+// into one of 20 hubs of 1,000 out-neighbours each, two initial colours.
+func refineBenchGraph() ([][]int32, []uint64) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	const n, hubs = 20000, 20
+	out := make([][]int32, n)
+	for u := range n {
+		for range 3 {
+			out[u] = append(out[u], int32(rng.IntN(n)))
+		}
+		if u >= hubs && u%10 == 0 {
+			out[u] = append(out[u], int32(rng.IntN(hubs)))
+		}
+	}
+	for u := range hubs {
+		for range 1000 {
+			out[u] = append(out[u], int32(hubs+rng.IntN(n-hubs)))
+		}
+	}
+	for u := range out {
+		slices.Sort(out[u])
+		out[u] = slices.Compact(out[u])
+	}
+	c := make([]uint64, n)
+	for v := range c {
+		c[v] = uint64(v % 2)
+	}
+	return out, c
+}
+
+func BenchmarkRefineColors(b *testing.B) {
+	out, c := refineBenchGraph()
+	b.Run("definition", func(b *testing.B) {
+		for range b.N {
+			refineColorsDef(out, c)
+		}
+	})
+	b.Run("counted-1worker", func(b *testing.B) {
+		for range b.N {
+			refineColors(out, c, 1)
+		}
+	})
+}
