@@ -8,8 +8,10 @@
 //	go run ./bench/completeness -timeout 60s -out /tmp/completeness.jsonl > /tmp/completeness.md
 //
 // Games run one at a time, so the timings are those of one comparison on
-// an otherwise idle process; -only restricts the games by a regular
-// expression on their path.
+// an otherwise idle process; each comparison also gets its CPU time (user
+// plus sys), the figure that does not depend on the machine's load. -only
+// restricts the games by a regular expression on their path; -budget stops
+// starting new games after a while, and the summary lists those not reached.
 package main
 
 import (
@@ -26,6 +28,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gamequiv/gamequiv/equiv"
@@ -40,6 +43,7 @@ type run struct {
 	Limit      string  `json:"limit,omitempty"`
 	Reason     string  `json:"reason,omitempty"`
 	Ms         float64 `json:"ms"`
+	CPUMs      float64 `json:"cpu_ms"` // user+sys of the whole process meanwhile
 	Nodes      int64   `json:"nodes"`
 	Candidates int64   `json:"candidates"`
 }
@@ -62,6 +66,7 @@ func main() {
 	out := flag.String("out", "", "file to write one JSON line per game to (appended as it goes)")
 	seed := flag.Int64("seed", 1, "mutation seed of both variants")
 	skipSym := flag.Bool("no-symmetries", false, "skip the symmetry groups")
+	budget := flag.Duration("budget", 0, "stop starting new games after this long (0: run all)")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
 
@@ -85,7 +90,13 @@ func main() {
 	}
 	lim := equiv.Limits{Timeout: *timeout}
 	var results []result
+	var notReached []string
+	start := time.Now()
 	for i, path := range paths {
+		if *budget > 0 && time.Since(start) > *budget {
+			notReached = paths[i:]
+			break
+		}
 		r := measure(filepath.Join(dir, path), path, *seed, lim, !*skipSym)
 		results = append(results, r)
 		line, _ := json.Marshal(r)
@@ -93,6 +104,9 @@ func main() {
 		log.Printf("%d/%d %s: %s", i+1, len(paths), path, brief(r))
 	}
 	writeMarkdown(os.Stdout, results, *timeout, *seed)
+	if len(notReached) > 0 {
+		fmt.Printf("\nNot reached within -budget %v (%d games): %s\n", *budget, len(notReached), strings.Join(notReached, " "))
+	}
 }
 
 func measure(file, name string, seed int64, lim equiv.Limits, sym bool) result {
@@ -118,11 +132,11 @@ func measure(file, name string, seed int64, lim equiv.Limits, sym bool) result {
 	r.Renamed = compareVariant(f, p, seed, mutate.Options{Ops: mutate.RenameSymbols}, lim)
 	r.Mutant = compareVariant(f, p, seed, mutate.Options{}, lim)
 	if sym {
-		t0 = time.Now()
+		t0, c0 := time.Now(), cpuMs()
 		ctx, cancel := context.WithTimeout(context.Background(), lim.Timeout)
 		rep, err := equiv.ProgramSymmetries(ctx, p, lim)
 		cancel()
-		s := &run{Ms: msSince(t0)}
+		s := &run{Ms: msSince(t0), CPUMs: cpuMs() - c0}
 		if err != nil {
 			s.Verdict, s.Reason = "error", firstLine(err.Error())
 			s.Limit = limitName(err)
@@ -152,9 +166,9 @@ func compareVariant(f *grounding.File, p *grounding.Program, seed int64, opt mut
 	if err != nil {
 		return &run{Verdict: "variant_not_grounded", Reason: firstLine(err.Error())}
 	}
-	t0 := time.Now()
+	t0, c0 := time.Now(), cpuMs()
 	rep, err := equiv.ComparePrograms(context.Background(), p, pb, lim)
-	out := &run{Ms: msSince(t0)}
+	out := &run{Ms: msSince(t0), CPUMs: cpuMs() - c0}
 	if err != nil {
 		out.Verdict, out.Reason = "error", firstLine(err.Error())
 		return out
@@ -177,6 +191,18 @@ func limitName(err error) string {
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+// cpuMs is the user+sys CPU time of this process so far. Games run one at
+// a time, so a difference is one comparison's CPU time, a figure that does
+// not depend on the machine's load (a SAT solve abandoned at a time limit
+// may still run into the next one's).
+func cpuMs() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
+}
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -207,12 +233,12 @@ func (x *run) short() string {
 	if x.Limit != "" {
 		s += " (" + x.Limit + ")"
 	}
-	return fmt.Sprintf("%s %.0f ms %d nodes %d cand", s, x.Ms, x.Nodes, x.Candidates)
+	return fmt.Sprintf("%s %.0f ms (%.0f ms CPU) %d nodes %d cand", s, x.Ms, x.CPUMs, x.Nodes, x.Candidates)
 }
 
 func writeMarkdown(w io.Writer, rs []result, timeout time.Duration, seed int64) {
 	fmt.Fprintf(w, "Time limit %v per comparison and per symmetry group; mutation seed %d.\n\n", timeout, seed)
-	fmt.Fprintln(w, "| game | renamed: verdict, ms, nodes, candidates | full mutant: verdict, ms, nodes, candidates | symmetries: order, ms |")
+	fmt.Fprintln(w, "| game | renamed: verdict, ms, CPU ms, nodes, candidates | full mutant: verdict, ms, CPU ms, nodes, candidates | symmetries: order, ms, CPU ms |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	counts := map[string]int{}
 	for _, r := range rs {
@@ -232,14 +258,14 @@ func writeMarkdown(w io.Writer, rs []result, timeout time.Duration, seed int64) 
 			if x.Limit != "" {
 				v += " (" + x.Limit + ")"
 			}
-			return fmt.Sprintf("%s, %.0f, %d, %d", v, x.Ms, x.Nodes, x.Candidates)
+			return fmt.Sprintf("%s, %.0f, %.0f, %d, %d", v, x.Ms, x.CPUMs, x.Nodes, x.Candidates)
 		}
 		sym := "-"
 		if s := r.Symmetries; s != nil {
-			sym = fmt.Sprintf("%s, %.0f", short(s.Verdict), s.Ms)
+			sym = fmt.Sprintf("%s, %.0f, %.0f", short(s.Verdict), s.Ms, s.CPUMs)
 			if s.Verdict == "error" {
 				counts["symmetries error "+s.Limit]++
-				sym = fmt.Sprintf("error %s, %.0f", s.Limit, s.Ms)
+				sym = fmt.Sprintf("error %s, %.0f, %.0f", s.Limit, s.Ms, s.CPUMs)
 			}
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.Game, cell(r.Renamed, "renamed"), cell(r.Mutant, "mutant"), sym)

@@ -3,7 +3,8 @@
 // equiv.ProgramSymmetries in-process with a time limit and records the
 // group order, the ground graph's group order, the generators, the
 // candidates verified, the subgroup search nodes and the time, or the
-// failure and the phase it happened in. Games run one at a time, smallest
+// failure and the phase it happened in, with its wall and CPU time (the
+// CPU time does not depend on the machine's load). Games run one at a time, smallest
 // file first, so a run cut short (-budget) is a sample of all the small
 // games and as many large ones as fit.
 //
@@ -24,6 +25,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gamequiv/gamequiv/equiv"
@@ -43,7 +45,8 @@ type result struct {
 	Candidates int64
 	Nodes      int64
 	Ms         float64
-	Phase      string // the phase that failed, "" on success
+	CPUMs      float64 // user+sys of the whole process meanwhile
+	Phase      string  // the phase that failed, "" on success
 	Err        string
 }
 
@@ -100,9 +103,9 @@ func main() {
 		results = append(results, r)
 		fmt.Fprintln(tw, strings.Join([]string{r.Game, fmt.Sprint(r.Bytes), r.Order, r.GraphOrder,
 			fmt.Sprint(r.Generators), fmt.Sprint(r.Candidates), fmt.Sprint(r.Nodes),
-			fmt.Sprintf("%.0f", r.Ms), r.Phase, oneLine(r.Err + r.GroundErr)}, "\t"))
-		log.Printf("%d/%d %s: order %s graph %s gens %d cand %d nodes %d %.0f ms %s %s",
-			i+1, len(games), r.Game, r.Order, r.GraphOrder, r.Generators, r.Candidates, r.Nodes, r.Ms, r.Phase, oneLine(r.Err+r.GroundErr))
+			fmt.Sprintf("%.0f", r.Ms), r.Phase, oneLine(r.Err + r.GroundErr), fmt.Sprintf("%.0f", r.CPUMs)}, "\t"))
+		log.Printf("%d/%d %s: order %s graph %s gens %d cand %d nodes %d %.0f ms (%.0f ms CPU) %s %s",
+			i+1, len(games), r.Game, r.Order, r.GraphOrder, r.Generators, r.Candidates, r.Nodes, r.Ms, r.CPUMs, r.Phase, oneLine(r.Err+r.GroundErr))
 	}
 	writeMarkdown(os.Stdout, results, skipped, *timeout)
 }
@@ -114,13 +117,13 @@ func measure(file, name string, timeout time.Duration) result {
 		r.GroundErr = err.Error()
 		return r
 	}
-	t0 := time.Now()
+	t0, c0 := time.Now(), cpuMs()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	p, err := grounding.Load(ctx, name, src, grounding.Limits{})
 	if err != nil {
 		r.GroundErr = err.Error()
-		r.Ms = msSince(t0)
+		r.Ms, r.CPUMs = msSince(t0), cpuMs()-c0
 		return r
 	}
 	type answer struct {
@@ -138,7 +141,7 @@ func measure(file, name string, timeout time.Duration) result {
 	case <-time.After(timeout + hardGrace):
 		a.err = fmt.Errorf("no answer %v after the time limit: the phase does not check its context", hardGrace)
 	}
-	r.Ms = msSince(t0)
+	r.Ms, r.CPUMs = msSince(t0), cpuMs()-c0
 	if a.err != nil {
 		r.Phase, r.Err = phase(a.err), a.err.Error()
 		return r
@@ -198,13 +201,13 @@ func writeMarkdown(w io.Writer, results []result, skipped int, timeout time.Dura
 	if len(causes) > 0 {
 		fmt.Fprintf(w, "; failures: %s", strings.Join(causes, ", "))
 	}
-	fmt.Fprint(w, ".\n\n| game | order | graph order | generators | candidates | search nodes | ms | failure |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprint(w, ".\n\n| game | order | graph order | generators | candidates | search nodes | ms | CPU ms | failure |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range results {
 		if r.GroundErr != "" {
 			continue
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %d | %.0f | %s |\n", r.Game, short(r.Order), short(r.GraphOrder),
-			r.Generators, r.Candidates, r.Nodes, r.Ms, r.Phase)
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %d | %.0f | %.0f | %s |\n", r.Game, short(r.Order), short(r.GraphOrder),
+			r.Generators, r.Candidates, r.Nodes, r.Ms, r.CPUMs, r.Phase)
 	}
 	if noGround > 0 {
 		fmt.Fprint(w, "\nNot grounding under the default limits:")
@@ -237,3 +240,15 @@ func oneLine(s string) string {
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+// cpuMs is the user+sys CPU time of this process so far. Games run one at
+// a time, so a difference is one game's CPU time, a figure that does not
+// depend on the machine's load (work abandoned at a time limit may still
+// run into the next game's).
+func cpuMs() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
+}
