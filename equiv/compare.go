@@ -185,10 +185,13 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		return orLimit(ctx, rep, fmt.Errorf("graph isomorphism: %w", err))
 	}
 	s := newSearch(ctx, a, b, checker, &lim, rep)
+	if !lim.NoCellCheck {
+		s.cells = newCellCheck(a, b)
+	}
 	var verifyTime time.Duration
 	var firstFailure string
 	var searchErr error
-	for iso, err := range isomorph.Search(ctx, a.g, b.g, lim.Search, s.prune) {
+	for iso, err := range isomorph.SearchNodes(ctx, a.g, b.g, lim.Search, s.visit) {
 		if err != nil {
 			searchErr = err
 			break

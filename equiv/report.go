@@ -84,6 +84,9 @@ type Limits struct {
 	// MaxCandidates bounds the complete graph isomorphisms verified;
 	// default DefaultMaxCandidates.
 	MaxCandidates int64
+	// NoCellCheck turns off the search's refutation on cell-constant
+	// states (cells.go); for measuring it, not for use.
+	NoCellCheck bool `json:"-"`
 	// Progress, if set, is called at phase changes and every few hundred
 	// search nodes. It must be quick and safe for concurrent use.
 	Progress func(Progress) `json:"-"`

@@ -36,6 +36,8 @@ type search struct {
 	failures      []int64 // failures[f]: partial mappings pruned because f differs from its image
 	bMapped       []bool  // bMapped[i]: B's input i is the image of a mapped input of A
 	bMappedAt     int64   // the node bMapped was computed at
+	cells         *cellCheck
+	cellPruned    int64 // subtrees pruned by cells.refutes
 	err           error
 }
 
@@ -80,6 +82,21 @@ func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *L
 		}
 	}
 	return s
+}
+
+// visit is the isomorph.NodeFunc of Compare: the checks of single
+// functions first, then, when they pass, the check on cell-constant
+// assignments (cells.go).
+func (s *search) visit(n *isomorph.Node) bool {
+	if s.prune(n.Partial, n.Fixed) {
+		return true
+	}
+	if s.cells != nil && s.cells.refutes(n) {
+		s.pruned++
+		s.cellPruned++
+		return true
+	}
+	return false
 }
 
 // prune is the isomorph.PruneFunc: it returns true to cut the subtree.
@@ -215,10 +232,17 @@ func (s *search) mostFailed() string {
 			best = f
 		}
 	}
-	if best < 0 {
-		return ""
+	var why string
+	if best >= 0 {
+		why = fmt.Sprintf("%s differed from its image in %d of %d pruned subtrees", s.a.p.FunctionName(s.funcs[best]), s.failures[best], s.pruned)
 	}
-	return fmt.Sprintf("%s differed from its image in %d of %d pruned subtrees", s.a.p.FunctionName(s.funcs[best]), s.failures[best], s.pruned)
+	if s.cellPruned > 0 {
+		if why != "" {
+			why += "; "
+		}
+		why += fmt.Sprintf("the functions of some cell differed on cell-constant states in %d of %d pruned subtrees", s.cellPruned, s.pruned)
+	}
+	return why
 }
 
 // images fills inputMap with the images of f's inputs (-1 for those not

@@ -1,0 +1,234 @@
+package equiv
+
+import (
+	"slices"
+
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/isomorph"
+)
+
+// cellCheck refutes a search node on assignments that are constant on
+// cells. Every isomorphism below the node maps A's cell at position q onto
+// B's cell at position q (isomorph.Node), so if an assignment x of A's
+// propositions gives every proposition of a cell the same value, its image
+// under any completion σ is the assignment y of B that gives the matched
+// cell that value, whichever bijection σ makes of the cells. A verified σ
+// has f(x) = σ(f)(y) for every reasoning function f, and σ maps the
+// functions owned by A's cell q (the next functions of its propositions,
+// the legal functions of its actions, the goals of its roles) onto those
+// owned by B's cell q. So the multiset of values of the functions owned by
+// each cell, on 64·W such assignments at once, must be the same in A and B;
+// where it is not, no completion verifies and the node is pruned. Unlike
+// the checks of single functions, this sees functions whose inputs are not
+// yet mapped, and functions of the whole board (a goal over every cell)
+// long before the search reaches a leaf.
+//
+// Moves: legal, goal and terminal are evaluated with no move made, as
+// satcheck reads them. Next functions need one action per role; each role
+// chooses among its actions that are singleton cells (mapped), the same
+// position in A and B on every lane, and next functions are skipped while
+// some role has none.
+//
+// The multisets are compared through a sum of hashes of (owner cell, kind,
+// goal value, value words), which equal multisets always give equal sums:
+// a collision can only miss a refutation, never make a wrong one.
+type cellCheck struct {
+	a, b  cellSide
+	w     int
+	sigA  map[int32]uint64 // A's reference signature by depth
+	nodes int64            // nodes checked
+}
+
+// cellSide holds one game's evaluation buffers.
+type cellSide struct {
+	p          *grounding.Program
+	g          *groundgraph.Graph
+	funcs      []grounding.Function
+	owner      []int32 // owner[f]: vertex whose cell owns function f; -1 for terminal
+	movesRead  bool    // some legal, goal or terminal function reads a does input
+	cells      []int32 // cell start by vertex, for the node at hand
+	cellSize   []int32 // vertices per cell start
+	vals       []uint64
+	words      []uint64
+}
+
+// cellWords is the number of 64-bit words of assignments per check.
+const cellWords = 1
+
+func newCellCheck(a, b game) *cellCheck {
+	return &cellCheck{a: newCellSide(a), b: newCellSide(b), w: cellWords, sigA: map[int32]uint64{}}
+}
+
+func newCellSide(gm game) cellSide {
+	p, g := gm.p, gm.g
+	s := cellSide{p: p, g: g, funcs: p.Functions()}
+	s.owner = make([]int32, len(s.funcs))
+	for f, fn := range s.funcs {
+		switch fn.Kind {
+		case grounding.FuncLegal:
+			s.owner[f] = int32(g.ActionVertex(fn.Role, fn.Index))
+		case grounding.FuncNext:
+			s.owner[f] = int32(g.PropVertex(fn.Index))
+		case grounding.FuncGoal:
+			s.owner[f] = int32(g.RoleVertex(fn.Role))
+		default:
+			s.owner[f] = -1
+		}
+		if fn.Kind != grounding.FuncNext && !s.movesRead {
+			for _, in := range p.Circuit.Support(fn.Lit) {
+				if role, _ := p.InputOf(in); role >= 0 {
+					s.movesRead = true
+					break
+				}
+			}
+		}
+	}
+	s.cells = make([]int32, g.Order())
+	s.cellSize = make([]int32, g.Order())
+	return s
+}
+
+// refutes reports whether the node has no completion that verifies.
+func (c *cellCheck) refutes(n *isomorph.Node) bool {
+	c.nodes++
+	d := int32(n.Depth())
+	sa, ok := c.sigA[d]
+	if !ok {
+		n.CellsG(c.a.cells)
+		sa = c.a.signature(c.w)
+		c.sigA[d] = sa
+	}
+	for v := range c.b.cells {
+		c.b.cells[v] = n.CellH(v)
+	}
+	return c.b.signature(c.w) != sa
+}
+
+// signature evaluates every reasoning function on the cell-constant
+// assignments of s.cells and sums the hashes of their owners' cells and
+// values.
+func (s *cellSide) signature(w int) uint64 {
+	p := s.p
+	nn := p.Circuit.NumNodes()
+	if len(s.vals) < nn*w {
+		s.vals = make([]uint64, nn*w)
+	}
+	vals := s.vals[:nn*w]
+	clear(s.cellSize)
+	for v := range s.cells {
+		s.cellSize[s.cells[v]]++
+	}
+	numProps := len(p.Props)
+	for i := range numProps {
+		q := uint64(s.cells[s.g.PropVertex(i)])
+		for j := range w {
+			vals[(i+1)*w+j] = mix(cellSeed ^ q*uint64(w) + uint64(j))
+		}
+	}
+	clear(vals[(numProps+1)*w : (p.NumInputs()+1)*w])
+	var sig uint64
+	if s.movesRead {
+		// Legal, goal and terminal read with every does false, apart from
+		// the next functions' moves.
+		p.Circuit.EvalWords(vals, w)
+		sig += s.sum(vals, w, false)
+		if !s.chooseMoves(vals, w) {
+			return sig
+		}
+		p.Circuit.EvalWords(vals, w)
+		return sig + s.sum(vals, w, true)
+	}
+	onlyNext := s.chooseMoves(vals, w)
+	p.Circuit.EvalWords(vals, w)
+	sig += s.sum(vals, w, false)
+	if onlyNext {
+		sig += s.sum(vals, w, true)
+	} else {
+		sig += 0x9e3779b97f4a7c15 // no joint move: next functions skipped
+	}
+	return sig
+}
+
+// chooseMoves sets the does-inputs of vals: on each lane, every role does
+// one of its actions that is a singleton cell, chosen from the lane and the
+// cell positions alone. It returns false, leaving them false, when some
+// role has no such action.
+func (s *cellSide) chooseMoves(vals []uint64, w int) bool {
+	p := s.p
+	var mapped []int32
+	for r := range p.Roles {
+		mapped = mapped[:0]
+		for a := range p.Actions[r] {
+			if q := s.cells[s.g.ActionVertex(r, a)]; s.cellSize[q] == 1 {
+				mapped = append(mapped, q)
+			}
+		}
+		if len(mapped) == 0 {
+			clear(vals[(len(p.Props)+1)*w : (p.NumInputs()+1)*w])
+			return false
+		}
+	}
+	for r := range p.Roles {
+		mapped = mapped[:0]
+		byPos := map[int32]int{}
+		for a := range p.Actions[r] {
+			if q := s.cells[s.g.ActionVertex(r, a)]; s.cellSize[q] == 1 {
+				mapped = append(mapped, q)
+				byPos[q] = a
+			}
+		}
+		slices.Sort(mapped)
+		for lane := range 64 * w {
+			q := mapped[mix(uint64(mapped[0])<<20^uint64(lane))%uint64(len(mapped))]
+			in := p.DoesInput(r, byPos[q]).Node()
+			vals[in*w+lane/64] |= 1 << (lane % 64)
+		}
+	}
+	return true
+}
+
+// sum hashes the functions of one part (next functions or the others)
+// with their owners' cells.
+func (s *cellSide) sum(vals []uint64, w int, next bool) uint64 {
+	var sig uint64
+	for f, fn := range s.funcs {
+		if (fn.Kind == grounding.FuncNext) != next {
+			continue
+		}
+		s.words = grounding.WordsOf(s.words[:0], vals, w, fn.Lit)
+		h := uint64(fn.Kind)<<32 ^ uint64(uint32(fn.Index))
+		if fn.Kind != grounding.FuncGoal {
+			h = uint64(fn.Kind) << 32 // the index names the function, not its value
+		}
+		zero := true
+		for _, x := range s.words {
+			if x != 0 {
+				zero = false
+			}
+			h = mix(h ^ x)
+		}
+		if zero {
+			continue // a false function adds nothing, so a missing goal value matches it
+		}
+		if o := s.owner[f]; o >= 0 {
+			h = mix(h ^ uint64(s.cells[o])<<1 ^ 1)
+		}
+		sig += mix(h)
+	}
+	return sig
+}
+
+// cellSeed seeds the cell values; it is fixed, so the check is
+// deterministic.
+const cellSeed = 0x6a09e667f3bcc909
+
+// mix is splitmix64's finalizer.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
