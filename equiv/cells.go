@@ -42,15 +42,15 @@ type cellCheck struct {
 
 // cellSide holds one game's evaluation buffers.
 type cellSide struct {
-	p          *grounding.Program
-	g          *groundgraph.Graph
-	funcs      []grounding.Function
-	owner      []int32 // owner[f]: vertex whose cell owns function f; -1 for terminal
-	movesRead  bool    // some legal, goal or terminal function reads a does input
-	cells      []int32 // cell start by vertex, for the node at hand
-	cellSize   []int32 // vertices per cell start
-	vals       []uint64
-	words      []uint64
+	p         *grounding.Program
+	g         *groundgraph.Graph
+	funcs     []grounding.Function
+	owner     []int32 // owner[f]: vertex whose cell owns function f; -1 for terminal
+	movesRead bool    // some legal, goal or terminal function reads a does input
+	cells     []int32 // cell start by vertex, for the node at hand
+	cellSize  []int32 // vertices per cell start
+	vals      []uint64
+	words     []uint64
 }
 
 // cellWords is the number of 64-bit words of assignments per check.
