@@ -34,10 +34,11 @@ import (
 // goal value, value words), which equal multisets always give equal sums:
 // a collision can only miss a refutation, never make a wrong one.
 type cellCheck struct {
-	a, b  cellSide
-	w     int
-	sigA  map[int32]uint64 // A's reference signature by depth
-	nodes int64            // nodes checked
+	a, b   cellSide
+	w      int
+	sigA   map[int32]uint64 // A's reference signature by depth
+	nodes  int64            // nodes checked
+	orbits []int32          // refutesCoset's A cells
 }
 
 // cellSide holds one game's evaluation buffers.
@@ -89,18 +90,40 @@ func newCellSide(gm game) cellSide {
 	return s
 }
 
-// refutes reports whether the node has no completion that verifies.
+// refutes reports whether the search node has no completion that
+// verifies.
 func (c *cellCheck) refutes(n *isomorph.Node) bool {
-	c.nodes++
-	d := int32(n.Depth())
-	sa, ok := c.sigA[d]
-	if !ok {
-		n.CellsG(c.a.cells)
-		sa = c.a.signature(c.w)
-		c.sigA[d] = sa
+	return c.refutesCells(n.Depth(), n.CellsG, func(dst []int32) {
+		for v := range dst {
+			dst[v] = n.CellH(v)
+		}
+	})
+}
+
+// refutesCoset reports whether no element of a coset of the symmetry
+// search verifies: its cells are the orbits of the level's stabiliser (A)
+// and their images under the coset's representative (B).
+func (c *cellCheck) refutesCoset(co *isomorph.Coset) bool {
+	if c.orbits == nil {
+		c.orbits = make([]int32, len(c.a.cells))
 	}
-	for v := range c.b.cells {
-		c.b.cells[v] = n.CellH(v)
+	co.Cells(c.orbits, c.b.cells)
+	return c.refutesCells(co.Level(), func(dst []int32) { copy(dst, c.orbits) }, nil)
+}
+
+// refutesCells compares the signature of A's cells, filled by cellsA and
+// the same for every node of one depth (cached), with B's, filled by
+// cellsB (nil: already in c.b.cells). Cells with the same id are matched.
+func (c *cellCheck) refutesCells(depth int, cellsA, cellsB func(dst []int32)) bool {
+	c.nodes++
+	sa, ok := c.sigA[int32(depth)]
+	if !ok {
+		cellsA(c.a.cells)
+		sa = c.a.signature(c.w)
+		c.sigA[int32(depth)] = sa
+	}
+	if cellsB != nil {
+		cellsB(c.b.cells)
 	}
 	return c.b.signature(c.w) != sa
 }

@@ -120,9 +120,16 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		// pruning every coset in which a function and its inputs are
 		// all mapped and the function differs from its image.
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
-		test := func(partial isomorph.Mapping, fixed []int32, complete bool) (bool, error) {
-			if s.prune(partial, fixed) {
+		if !lim.NoCellCheck {
+			s.cells = newCellCheck(game{p, g}, game{p, g})
+		}
+		test := func(c *isomorph.Coset) (bool, error) {
+			partial, complete := c.Partial, c.Complete
+			if s.prune(partial, c.Fixed) {
 				return false, s.err
+			}
+			if s.cells != nil && !complete && s.cells.refutesCoset(c) {
+				return false, nil
 			}
 			if !complete {
 				return true, nil
@@ -133,7 +140,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 			_, ok, err := verify(isomorph.Perm(partial))
 			return ok, err
 		}
-		sub, err := grp.Subgroup(ctx, test, lim.Search)
+		sub, err := grp.SubgroupNodes(ctx, test, lim.Search)
 		if err != nil {
 			return nil, fmt.Errorf("symmetries among the %s automorphisms of the ground graph: %w", shortNumber(grp.Order), err)
 		}
