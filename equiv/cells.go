@@ -54,8 +54,9 @@ type cellSide struct {
 	words     []uint64
 }
 
-// cellWords is the number of 64-bit words of assignments per check.
-const cellWords = 1
+// cellWords is the number of 64-bit words of assignments per check (see
+// cellWord).
+const cellWords = 2
 
 func newCellCheck(a, b game) *cellCheck {
 	return &cellCheck{a: newCellSide(a), b: newCellSide(b), w: cellWords, sigA: map[int32]uint64{}}
@@ -146,7 +147,7 @@ func (s *cellSide) signature(w int) uint64 {
 	for i := range numProps {
 		q := uint64(s.cells[s.g.PropVertex(i)])
 		for j := range w {
-			vals[(i+1)*w+j] = mix(cellSeed ^ q*uint64(w) + uint64(j))
+			vals[(i+1)*w+j] = cellWord(q, j)
 		}
 	}
 	clear(vals[(numProps+1)*w : (p.NumInputs()+1)*w])
@@ -245,6 +246,28 @@ func (s *cellSide) sum(vals []uint64, w int, next bool) uint64 {
 // cellSeed seeds the cell values; it is fixed, so the check is
 // deterministic.
 const cellSeed = 0x6a09e667f3bcc909
+
+// cellWord is the value of cell q on the 64 lanes of word j. Word 0 is
+// drawn with density 1/2; word 1 with densities 1/4, 1/8, 1/16 and 3/4, a
+// quarter of the lanes each. Functions of many inputs are often almost
+// constant at density 1/2 (a block of four cells, each lit by one of four
+// propositions, is lit with probability 0.77); at other densities they
+// take both values.
+func cellWord(q uint64, j int) uint64 {
+	k := cellSeed ^ q<<8 ^ uint64(j)
+	r1 := mix(k)
+	if j%2 == 0 {
+		return r1
+	}
+	r2, r3, r4 := mix(k^0x9e3779b97f4a7c15), mix(k^0x3c6ef372fe94f82b), mix(k^0xa54ff53a5f1d36f1)
+	const (
+		quarter   = 0x000000000000ffff
+		eighth    = 0x00000000ffff0000
+		sixteenth = 0x0000ffff00000000
+		three     = 0xffff000000000000
+	)
+	return r1&r2&quarter | r1&r2&r3&eighth | r1&r2&r3&r4&sixteenth | (r1|r2)&three
+}
 
 // mix is splitmix64's finalizer.
 func mix(x uint64) uint64 {
