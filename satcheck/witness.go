@@ -22,6 +22,11 @@ import (
 // maxWitnesses is the number of assignments kept per function: one word.
 const maxWitnesses = 64
 
+// maxWitnessWords bounds the memory of a checker's witnesses (one word per
+// support input of each function that has some): past it, functions
+// without witnesses get none.
+const maxWitnessWords = 1 << 22
+
 // witnessSet holds a function's witnesses column by column: cols[k] has
 // bit l set when witness l gives the function's k-th support input true.
 type witnessSet struct {
@@ -34,6 +39,7 @@ type witnessSet struct {
 type witnessStore struct {
 	mu     sync.Mutex
 	byNode map[int]*witnessSet
+	words  int
 }
 
 // record keeps the A side of a separating assignment m of joint j for the
@@ -46,6 +52,10 @@ func (w *witnessStore) record(fa grounding.Lit, nSupp int, j *joint, m []bool) {
 	}
 	ws := w.byNode[fa.Node()]
 	if ws == nil {
+		if w.words+nSupp > maxWitnessWords {
+			return
+		}
+		w.words += nSupp
 		ws = &witnessSet{cols: make([]uint64, nSupp)}
 		w.byNode[fa.Node()] = ws
 	}
