@@ -83,10 +83,16 @@ var importRules = []importRule{
 	// web renders views of domain types and serves embedded files: api
 	// fills the views.
 	{Dir: "web", Allow: []string{domain}, DenyDeps: []string{gin, gorm, "database/sql", "store", "api", "equiv", "migrations", "service"}},
-	// The comparison workers and the classifier run on the domain's
-	// storage interfaces; only the server's main wires them to the store
-	// and the API.
-	{Dir: "cmd/server/internal", Except: []string{"cmd/server/internal/server"}, DenyDeps: []string{"api", "store", "web", gin, gorm, "service"}},
+	// The comparison workers (service/worker) and the classifier
+	// (service/classes) are policy: they live in the service layer and fall
+	// under its rule above. The server only wires adapters: it reads
+	// configuration, opens the store and starts the service's loops, and
+	// runs no algorithm of its own (equiv and grounding give it only
+	// their Limits).
+	{Dir: "cmd/server", Allow: []string{domain, "api", "store", "telemetry", "service", "equiv", "grounding", gin}},
+	// Any other package below the server would be policy outside the
+	// service layer.
+	{Dir: "cmd/server/internal", Except: []string{"cmd/server/internal/server"}, DenyDeps: []string{domain, "equiv", "service", "api", "store", "web", gin, gorm}},
 	// The command line is no HTTP client of its own server.
 	{Dir: "cmd/gamequiv", DenyDeps: []string{"api", "web", gin}},
 }
@@ -301,9 +307,10 @@ var checkImportsTests = []struct {
 			own(domain, []string{"context"}, "context"),
 			own("service", []string{domain, "equiv", "grounding"}, domain, "equiv", "grounding", gophersat+"/solver"),
 			own("telemetry", []string{domain, prom + "/client_golang/prometheus"}, domain, prom+"/client_golang/prometheus", "net/http"),
-			own("cmd/server/internal/worker", []string{domain, "equiv", "telemetry"}, domain, "telemetry", "net/http"),
-			own("cmd/server/internal/server", []string{gin, "api", "store", "cmd/server/internal/worker"}, gin, "api", "store"),
-			own("cmd/server", []string{gin, "api", "store"}, gin),
+			own("service/worker", []string{domain, "equiv"}, domain, "equiv", gophersat+"/solver"),
+			own("service/classes", []string{domain, "equiv", "service"}, domain, "equiv", "service"),
+			own("cmd/server/internal/server", []string{"api", "store", "telemetry", "service/worker", "service/classes", "equiv", "grounding"}, gin, "api", "store", "net/http"),
+			own("cmd/server", []string{"cmd/server/internal/server", "service/worker"}, gin),
 		},
 	},
 	{
@@ -403,14 +410,42 @@ var checkImportsTests = []struct {
 		want: []string{"api imports " + modulePath + "/store: api must not import store"},
 	},
 	{
-		name: "ErrWorkerImportsAPI",
-		pkgs: []listedPackage{own("cmd/server/internal/worker", []string{"api"}, "api", gin)},
-		want: []string{"cmd/server/internal/worker depends on " + modulePath + "/api", "cmd/server/internal/worker depends on " + gin},
+		name: "ErrWorkerUsesMetrics",
+		pkgs: []listedPackage{own("service/worker", []string{domain, "equiv", "telemetry"}, domain, "equiv", "telemetry", prom+"/client_golang/prometheus", "net/http")},
+		want: []string{
+			"service/worker imports " + modulePath + "/telemetry: service may import only the standard library and ., equiv, grounding",
+			"service/worker depends on " + prom,
+			"service/worker depends on " + modulePath + "/telemetry",
+			"service/worker depends on net/http",
+		},
 	},
 	{
 		name: "ErrClassesImportsStore",
-		pkgs: []listedPackage{own("cmd/server/internal/classes", []string{"store"}, "store", "gorm.io/gorm")},
-		want: []string{"cmd/server/internal/classes depends on " + modulePath + "/store", "cmd/server/internal/classes depends on gorm.io/gorm"},
+		pkgs: []listedPackage{own("service/classes", []string{domain, "store"}, "store", "gorm.io/gorm", "database/sql")},
+		want: []string{
+			"service/classes imports " + modulePath + "/store: service may import only",
+			"service/classes depends on gorm.io/gorm",
+			"service/classes depends on database/sql",
+			"service/classes depends on " + modulePath + "/store",
+		},
+	},
+	{
+		name: "ErrServerRunsAlgorithm",
+		pkgs: []listedPackage{own("cmd/server/internal/server", []string{"api", "store", "satcheck"}, "api", "store", "satcheck")},
+		want: []string{"cmd/server/internal/server imports " + modulePath + "/satcheck: cmd/server may import only the standard library and ., api, store"},
+	},
+	{
+		name: "ErrServerMainImportsMutate",
+		pkgs: []listedPackage{own("cmd/server", []string{"cmd/server/internal/server", "mutate"}, "mutate")},
+		want: []string{"cmd/server imports " + modulePath + "/mutate: cmd/server may import only"},
+	},
+	{
+		name: "ErrPolicyBackInServer",
+		pkgs: []listedPackage{own("cmd/server/internal/worker", []string{domain, "equiv"}, domain, "equiv")},
+		want: []string{
+			"cmd/server/internal/worker depends on " + modulePath + ": cmd/server/internal must not depend on .",
+			"cmd/server/internal/worker depends on " + modulePath + "/equiv",
+		},
 	},
 	{
 		name: "ErrNewInternalPackageImportsAPI",

@@ -14,8 +14,11 @@
 // Classes, Symmetries, Search, Tokens) that package store implements, and
 // the service interfaces (GameService, ComparisonService) that package
 // service implements over a storage and equiv. It imports only the
-// standard library. The adapters call it: api (the JSON API and the
-// pages), web (the page views), cmd/server's worker and classifier, and
-// cmd/gamequiv (the command line). deps_test.go here enforces the import
+// standard library. Package service and the packages below it
+// (service/worker runs queued comparisons, service/classes places games
+// in classes) hold the policy. The adapters call them: api (the JSON API
+// and the pages), web (the page views), cmd/server (which only wires
+// store, API, metrics and the service's loops) and cmd/gamequiv (the
+// command line). deps_test.go here enforces the import
 // rules between the packages.
 package gamequiv

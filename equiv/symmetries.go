@@ -51,6 +51,7 @@ func Symmetries(ctx context.Context, src Source, lim Limits) (*SymmetryReport, e
 	lim = lim.WithDefaults()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
+	lim.progress(Progress{Phase: "ground", Step: "parsing and grounding the game"})
 	start := time.Now()
 	p, err := grounding.Load(ctx, src.Name, src.GDL, lim.Ground)
 	if err != nil {
@@ -68,12 +69,14 @@ func Symmetries(ctx context.Context, src Source, lim Limits) (*SymmetryReport, e
 func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*SymmetryReport, error) {
 	lim = lim.WithDefaults()
 	rep := &SymmetryReport{PhaseMs: map[string]float64{}}
+	lim.progress(Progress{Phase: "graph", Fraction: 0.1, Step: "building the ground graph"})
 	start := time.Now()
-	g, err := groundgraph.Build(ctx, p, lim.Graph)
+	g, err := groundgraph.Build(ctx, p, newGraphProgress(&lim).options(0, lim.Graph))
 	if err != nil {
 		return nil, fmt.Errorf("ground graph: %w", err)
 	}
 	rep.PhaseMs["graph"] = ms(time.Since(start))
+	lim.progress(Progress{Phase: "search", Fraction: 0.3, Step: "automorphisms of the ground graph"})
 	start = time.Now()
 	grp, err := isomorph.Automorphisms(ctx, g, lim.Search)
 	if err != nil {
@@ -99,6 +102,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		}
 		return m, res.Verdict == satcheck.Equivalent, nil
 	}
+	lim.progress(Progress{Phase: "verify", Fraction: 0.5, Step: "verifying the generators of the graph group"})
 	var gens []satcheck.Mapping
 	all := true
 	for _, perm := range grp.Generators {
@@ -119,6 +123,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		// stabiliser chain for the subgroup of verified symmetries,
 		// pruning every coset in which a function and its inputs are
 		// all mapped and the function differs from its image.
+		lim.progress(Progress{Phase: "search", Fraction: 0.6, Step: "searching the graph group for the symmetries"})
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
 		if !lim.NoCellCheck {
 			s.cells = newCellCheck(game{p, g}, game{p, g})

@@ -4,7 +4,10 @@
 // implements them) and the algorithms (grounding, equiv). Adapters call
 // it: the JSON API and the pages (package api) for uploads, submissions,
 // symmetries, renames, deletions and cancels; the command line for the
-// statistics of a game (StatsOf).
+// statistics of a game (StatsOf). The long-running loops of the layer
+// are its subpackages: service/worker runs queued comparisons and
+// service/classes keeps the classes of the stored games; cmd/server only
+// starts them.
 //
 // The business rules live here: what a valid upload is, that a text is
 // stored once and later names become aliases, that heavy work (grounding

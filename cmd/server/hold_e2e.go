@@ -6,8 +6,8 @@ import (
 	"context"
 	"os"
 
-	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
 	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/service/worker"
 )
 
 // HoldPhaseEnv names the phase at which every comparison stops and waits

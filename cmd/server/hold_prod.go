@@ -2,7 +2,7 @@
 
 package main
 
-import "github.com/gamequiv/gamequiv/cmd/server/internal/worker"
+import "github.com/gamequiv/gamequiv/service/worker"
 
 // testCompare is nil in production builds: the workers run equiv.Compare.
 // (hold_e2e.go replaces it in binaries built for the end-to-end tests.)

@@ -14,12 +14,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/gamequiv/gamequiv/api"
-	"github.com/gamequiv/gamequiv/cmd/server/internal/classes"
-	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
+	"github.com/gamequiv/gamequiv/service/classes"
+	"github.com/gamequiv/gamequiv/service/worker"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/telemetry"
 )
@@ -57,6 +58,8 @@ type Main struct {
 
 	closeOnce sync.Once
 	closeErr  error
+	// restoreGC puts back the collector settings Run changed.
+	restoreGC func()
 }
 
 // NewMain returns a Main for cfg that logs to log.
@@ -78,6 +81,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	dbKind, _ := DatabaseKind(cfg.DatabaseURL) // checked by Validate
+	m.restoreGC = setGC(cfg.GCPercent, cfg.MemoryLimit)
 
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return fmt.Errorf("create data directory: %w", err)
@@ -178,6 +182,8 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.String("data", dataDir),
 		slog.String("database", dbKind),
 		slog.Int("workers", cfg.Workers),
+		slog.Int("gc_percent", cfg.GCPercent),
+		slog.Int64("memory_limit", cfg.MemoryLimit),
 		slog.Bool("classify", cfg.Classify),
 		slog.Bool("auth", cfg.Auth),
 		slog.Bool("public_read", !cfg.Auth || cfg.PublicRead),
@@ -187,6 +193,26 @@ func (m *Main) Run(ctx context.Context) error {
 			slog.String("addr", m.Addr()))
 	}
 	return nil
+}
+
+// setGC applies the collector settings (0 leaves one as it is) and
+// returns the function that restores the previous ones.
+func setGC(percent int, limit int64) (restore func()) {
+	oldPercent, oldLimit := -2, int64(-1)
+	if percent > 0 {
+		oldPercent = debug.SetGCPercent(percent)
+	}
+	if limit > 0 {
+		oldLimit = debug.SetMemoryLimit(limit)
+	}
+	return func() {
+		if oldPercent != -2 {
+			debug.SetGCPercent(oldPercent)
+		}
+		if oldLimit >= 0 {
+			debug.SetMemoryLimit(oldLimit)
+		}
+	}
 }
 
 // isLoopback reports whether a listening address accepts loopback
@@ -235,6 +261,9 @@ func (m *Main) Close() error {
 		if m.bgCancel != nil {
 			m.bgCancel()
 			m.bg.Wait()
+		}
+		if m.restoreGC != nil {
+			m.restoreGC()
 		}
 		if m.db != nil {
 			if err := m.db.Close(); err != nil {

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gamequiv/gamequiv/cmd/server/internal/worker"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/internal/testgames"
+	"github.com/gamequiv/gamequiv/service/worker"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
 	"github.com/gamequiv/gamequiv/telemetry"
@@ -215,6 +215,34 @@ func TestPool_ProgressAndCancel(t *testing.T) {
 	f.waitStatus(id, store.StatusCancelled)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("cancel took %s", d)
+	}
+}
+
+// TestPool_CancelWithoutProgress: a job in a phase that reports no
+// progress (grounding a big game) still stops within a second of a cancel
+// request, under the default lease and progress settings.
+func TestPool_CancelWithoutProgress(t *testing.T) {
+	f := newFixture(t)
+	f.pool.Lease, f.pool.ProgressEvery = 0, 0
+	id := f.submit(f.a, f.b, "")
+	started := make(chan struct{})
+	f.pool.Compare = func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, fmt.Errorf("ground: %w", ctx.Err())
+	}
+	f.start()
+	<-started
+	time.Sleep(100 * time.Millisecond) // past the first heartbeat's tick
+	if _, err := f.db.Cancel(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	f.waitStatus(id, store.StatusCancelled)
+	// The bound of issue 15 point 5; the worker takes DefaultCancelEvery
+	// at most to see the request.
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("cancel took %s, want at most 1s", d)
 	}
 }
 

@@ -27,7 +27,6 @@ import (
 
 	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Store is what the classifier needs; *store.DB implements it.
@@ -36,6 +35,19 @@ type Store interface {
 	gamequiv.Analyses
 	GetGame(ctx context.Context, id int64) (*gamequiv.Game, error)
 }
+
+// Metrics counts what the classifier does; telemetry.Metrics implements
+// it.
+type Metrics interface {
+	ObserveClassified(outcome string)
+	ObservePanic(where string)
+}
+
+// noMetrics is the Metrics of a classifier without them.
+type noMetrics struct{}
+
+func (noMetrics) ObserveClassified(string) {}
+func (noMetrics) ObservePanic(string)      {}
 
 // Defaults of Classifier.
 const (
@@ -60,7 +72,7 @@ type Classifier struct {
 	// Log receives errors and placements; nil discards them.
 	Log *slog.Logger
 	// Metrics, if not nil, counts the games placed.
-	Metrics *telemetry.Metrics
+	Metrics Metrics
 	// Limits bounds grounding, graphs, searches and SAT of every step; its
 	// Timeout is ignored (see the budgets below).
 	Limits equiv.Limits
@@ -115,6 +127,9 @@ func (c *Classifier) defaults() { c.once.Do(c.setDefaults) }
 func (c *Classifier) setDefaults() {
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Metrics == nil {
+		c.Metrics = noMetrics{}
 	}
 	if c.Prepare == nil {
 		c.Prepare = equiv.Prepare

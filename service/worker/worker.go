@@ -17,7 +17,6 @@ import (
 
 	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
-	"github.com/gamequiv/gamequiv/telemetry"
 )
 
 // Jobs is the part of the comparison queue that workers use;
@@ -34,6 +33,22 @@ type Games interface {
 	GetGame(ctx context.Context, id int64) (*gamequiv.Game, error)
 }
 
+// Metrics records what the pool does; telemetry.Metrics implements it.
+type Metrics interface {
+	ObserveReport(r *equiv.Report)
+	ObserveJob(outcome string, d time.Duration)
+	ObserveAbandoned()
+	ObservePanic(where string)
+}
+
+// noMetrics is the Metrics of a pool without them.
+type noMetrics struct{}
+
+func (noMetrics) ObserveReport(*equiv.Report)      {}
+func (noMetrics) ObserveJob(string, time.Duration) {}
+func (noMetrics) ObserveAbandoned()                {}
+func (noMetrics) ObservePanic(string)              {}
+
 // CompareFunc is the signature of equiv.Compare.
 type CompareFunc func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error)
 
@@ -43,6 +58,10 @@ const (
 	DefaultProgressEvery = 500 * time.Millisecond
 	DefaultPollMin       = 50 * time.Millisecond
 	DefaultPollMax       = time.Second
+	// DefaultCancelEvery bounds the time between two heartbeats, so a
+	// cancel request stops a job within about this much even in a phase
+	// that reports no progress (grounding).
+	DefaultCancelEvery = 500 * time.Millisecond
 	// finishTimeout bounds the final writes of a job (Finish, Release),
 	// which run even while the pool shuts down.
 	finishTimeout = 10 * time.Second
@@ -64,7 +83,7 @@ type Pool struct {
 	// Log receives job errors and panics; nil discards them.
 	Log *slog.Logger
 	// Metrics, if not nil, records jobs and reports.
-	Metrics *telemetry.Metrics
+	Metrics Metrics
 	// Workers is the number of jobs run at once; at least 1.
 	Workers int
 	// Name prefixes the lease owner of each worker (Name-1, Name-2, ...);
@@ -76,6 +95,9 @@ type Pool struct {
 	// ProgressEvery is the least time between two progress writes; 0 means
 	// DefaultProgressEvery.
 	ProgressEvery time.Duration
+	// CancelEvery is the longest time between two heartbeats, which bring
+	// cancel requests back; 0 means DefaultCancelEvery.
+	CancelEvery time.Duration
 	// Limits bounds every comparison; Limits.Timeout is the per-job
 	// timeout. A job's own limits (gamequiv.JobLimits) can only lower them.
 	Limits equiv.Limits
@@ -93,6 +115,9 @@ func (p *Pool) defaults() {
 	if p.Log == nil {
 		p.Log = slog.New(slog.DiscardHandler)
 	}
+	if p.Metrics == nil {
+		p.Metrics = noMetrics{}
+	}
 	if p.Workers < 1 {
 		p.Workers = 1
 	}
@@ -104,6 +129,9 @@ func (p *Pool) defaults() {
 	}
 	if p.ProgressEvery <= 0 {
 		p.ProgressEvery = DefaultProgressEvery
+	}
+	if p.CancelEvery <= 0 {
+		p.CancelEvery = DefaultCancelEvery
 	}
 	if p.Compare == nil {
 		p.Compare = equiv.Compare
@@ -336,10 +364,12 @@ func (h *heartbeat) progress(p equiv.Progress) {
 }
 
 // loop writes a heartbeat when there is new progress (at most every
-// ProgressEvery) and at least every Lease/3, until stop is closed.
+// ProgressEvery) and at least every min(CancelEvery, Lease/3), until stop
+// is closed: each renews the lease and reads the cancel request.
 func (h *heartbeat) loop(ctx context.Context) {
 	p := h.pool
-	tick := time.NewTicker(p.ProgressEvery)
+	every := min(p.CancelEvery, p.Lease/3)
+	tick := time.NewTicker(min(p.ProgressEvery, every))
 	defer tick.Stop()
 	var written *equiv.Progress
 	last := time.Now()
@@ -350,7 +380,8 @@ func (h *heartbeat) loop(ctx context.Context) {
 		case <-tick.C:
 		}
 		cur := h.latest.Load()
-		if cur == written && time.Since(last) < p.Lease/3 {
+		since := time.Since(last)
+		if (cur == written || since < p.ProgressEvery) && since < every {
 			continue
 		}
 		var sp gamequiv.Progress

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/gamequiv/gamequiv/cmd/server/internal/classes"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/internal/testgames"
+	"github.com/gamequiv/gamequiv/service/classes"
 	"github.com/gamequiv/gamequiv/store"
 	"github.com/gamequiv/gamequiv/store/storetest"
 	"github.com/gamequiv/gamequiv/telemetry"
@@ -270,4 +271,60 @@ func getGame(t *testing.T, db *store.DB, id int64) *store.Game {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestClassifier_StopsWithinASecond stops the classifier while its fast
+// lane analyses a heavy game (chess grounds for over 30 s before a limit
+// stops it) and wants Run back within a second (issue 15 point 5).
+func TestClassifier_StopsWithinASecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses a heavy game")
+	}
+	gdl, err := os.ReadFile(testgames.Path(t, "ggp-base/chess.kif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := storetest.OpenSQLite(t)
+	addGame(t, db, "chess", string(gdl))
+	c := newClassifier(db)
+	started := make(chan struct{}, 1)
+	var prepared atomic.Int32 // analyses that returned
+	c.Prepare = func(ctx context.Context, src equiv.Source, lim equiv.Limits, graph bool) (*equiv.Prepared, error) {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+		defer prepared.Add(1)
+		return equiv.Prepare(ctx, src, lim, graph)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan time.Time, 1)
+	go func() { c.Run(ctx); done <- time.Now() }()
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the classifier did not start analysing the game")
+	}
+	time.Sleep(2 * time.Second) // well inside the analysis
+	select {
+	case at := <-done:
+		t.Fatalf("Run returned at %v before the cancel", at)
+	default:
+	}
+	if n := prepared.Load(); n != 0 {
+		t.Fatalf("the analysis ended before the cancel (%d returned): nothing heavy to stop", n)
+	}
+	cancel()
+	cancelled := time.Now()
+	select {
+	case at := <-done:
+		took := at.Sub(cancelled)
+		t.Logf("Run returned %v after cancel", took)
+		if took > time.Second {
+			t.Errorf("Run returned %v after cancel, want at most 1s", took)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run still running 30 s after cancel")
+	}
 }

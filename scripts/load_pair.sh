@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# scripts/load_pair.sh NAME SERVER_BINARY [server flags...]
+#
+# One bench/load run against a server binary started here, for paired
+# old/new measurements (issue 15 point 6): the server runs with
+# GODEBUG=gctrace=1 on a fresh data directory (SQLite), or on $DBURL
+# (a fresh PostgreSQL database), with --rate-limit 0; the load bench is
+# `go run ./bench/load -url ... -json` with its defaults (500 comparisons,
+# 50 clients polling every 100 ms). Output in $OUT/NAME (default
+# /tmp/loadpair): server.log (JSON log and gctrace), load.json, uptime.
+# It then prints one line: client GET p50/p99, the server's own GET
+# latency (access log, from handler start to last byte) p50/p90/p99/max,
+# the number of GCs and completions/s.
+#
+# Example (build both binaries first, alternate them):
+#   (cd ../base && go build -o /tmp/srv-base ./cmd/server)
+#   go build -o /tmp/srv-new ./cmd/server
+#   for r in 1 2 3; do scripts/load_pair.sh base-$r /tmp/srv-base; scripts/load_pair.sh new-$r /tmp/srv-new; done
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+name=$1 bin=$2
+shift 2
+out=${OUT:-/tmp/loadpair}/$name
+rm -rf "$out"
+mkdir -p "$out/data"
+go build -o "$out/loadbench" ./bench/load
+args=(--addr 127.0.0.1:0 --data "$out/data" --rate-limit 0 --max-queue 5000)
+[[ -n "${DBURL:-}" ]] && args+=(--database-url "$DBURL")
+GODEBUG=gctrace=1 "$bin" "${args[@]}" "$@" 2>"$out/server.log" &
+pid=$!
+trap 'kill -INT $pid 2>/dev/null || true' EXIT
+addr=
+for _ in $(seq 150); do
+	addr=$(grep -m1 '"msg":"listening"' "$out/server.log" | python3 -c 'import sys,json; print(json.load(sys.stdin)["addr"])' 2>/dev/null || true)
+	[[ -n "$addr" ]] && break
+	sleep 0.2
+done
+[[ -n "$addr" ]] || { echo "server did not start; see $out/server.log" >&2; exit 1; }
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >"$out/uptime"
+"$out/loadbench" -url "http://$addr" -json >"$out/load.json"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/uptime"
+kill -INT $pid
+wait $pid || true
+trap - EXIT
+python3 - "$out" <<'PY'
+import json, sys
+d = sys.argv[1]
+lat, gcs = [], 0
+for line in open(d + "/server.log"):
+    if line.startswith("gc "):
+        gcs += 1
+        continue
+    if not line.startswith("{"):
+        continue
+    x = json.loads(line)
+    if x.get("msg") == "request" and x.get("method") == "GET" and x.get("route") == "/api/v1/comparisons/:id":
+        lat.append(x["latency_ms"])
+lat.sort()
+n = len(lat)
+r = json.load(open(d + "/load.json"))
+load = open(d + "/uptime").read().split()[2]
+print("%s load %s client GET p50/p99 %.1f/%.1f ms server GET p50/p90/p99/max %.2f/%.1f/%.1f/%.1f ms (n=%d) GCs %d completions/s %.1f completed %d lost %d"
+      % (d.rsplit("/", 1)[1], load, r["get_p50_ms"], r["get_p99_ms"], lat[n // 2], lat[int(n * .9)], lat[int(n * .99)], lat[-1], n, gcs,
+         r["completions_per_s"], r["completed"], r["lost"]))
+PY
