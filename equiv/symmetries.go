@@ -65,9 +65,12 @@ func Symmetries(ctx context.Context, src Source, lim Limits) (*SymmetryReport, e
 	return rep, err
 }
 
-// ProgramSymmetries is Symmetries on a grounded game.
+// ProgramSymmetries is Symmetries on a grounded game, within lim.Timeout
+// as ComparePrograms is.
 func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*SymmetryReport, error) {
 	lim = lim.WithDefaults()
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
 	rep := &SymmetryReport{PhaseMs: map[string]float64{}}
 	lim.progress(Progress{Phase: "graph", Fraction: 0.1, Step: "building the ground graph"})
 	start := time.Now()
