@@ -180,32 +180,24 @@ func (s *cellSide) signature(w int) uint64 {
 // role has no such action.
 func (s *cellSide) chooseMoves(vals []uint64, w int) bool {
 	p := s.p
-	var mapped []int32
+	type choice struct{ pos, action int32 }
+	byRole := make([][]choice, len(p.Roles))
 	for r := range p.Roles {
-		mapped = mapped[:0]
 		for a := range p.Actions[r] {
 			if q := s.cells[s.g.ActionVertex(r, a)]; s.cellSize[q] == 1 {
-				mapped = append(mapped, q)
+				byRole[r] = append(byRole[r], choice{q, int32(a)})
 			}
 		}
-		if len(mapped) == 0 {
-			clear(vals[(len(p.Props)+1)*w : (p.NumInputs()+1)*w])
+		if len(byRole[r]) == 0 {
 			return false
 		}
 	}
-	for r := range p.Roles {
-		mapped = mapped[:0]
-		byPos := map[int32]int{}
-		for a := range p.Actions[r] {
-			if q := s.cells[s.g.ActionVertex(r, a)]; s.cellSize[q] == 1 {
-				mapped = append(mapped, q)
-				byPos[q] = a
-			}
-		}
-		slices.Sort(mapped)
+	for r, cs := range byRole {
+		// By position, which A and B share; action indices they do not.
+		slices.SortFunc(cs, func(x, y choice) int { return int(x.pos - y.pos) })
 		for lane := range 64 * w {
-			q := mapped[mix(uint64(mapped[0])<<20^uint64(lane))%uint64(len(mapped))]
-			in := p.DoesInput(r, byPos[q]).Node()
+			c := cs[mix(uint64(cs[0].pos)<<20^uint64(lane))%uint64(len(cs))]
+			in := p.DoesInput(r, int(c.action)).Node()
 			vals[in*w+lane/64] |= 1 << (lane % 64)
 		}
 	}
