@@ -58,7 +58,12 @@ type cellSide struct {
 // cellWord).
 const cellWords = 2
 
-func newCellCheck(a, b game) *cellCheck {
+// newCellCheck returns the check of a search from a to b, or nil when it
+// is turned off or the circuits are too large for lim.
+func newCellCheck(a, b game, lim *Limits) *cellCheck {
+	if lim.NoCellCheck || a.p.Circuit.NumNodes()+b.p.Circuit.NumNodes() > lim.MaxCellCheckNodes {
+		return nil
+	}
 	return &cellCheck{a: newCellSide(a), b: newCellSide(b), w: cellWords, sigA: map[int32]uint64{}}
 }
 
@@ -66,6 +71,7 @@ func newCellSide(gm game) cellSide {
 	p, g := gm.p, gm.g
 	s := cellSide{p: p, g: g, funcs: p.Functions()}
 	s.owner = make([]int32, len(s.funcs))
+	var noMove []grounding.Lit // legal, goal and terminal
 	for f, fn := range s.funcs {
 		switch fn.Kind {
 		case grounding.FuncLegal:
@@ -77,13 +83,14 @@ func newCellSide(gm game) cellSide {
 		default:
 			s.owner[f] = -1
 		}
-		if fn.Kind != grounding.FuncNext && !s.movesRead {
-			for _, in := range p.Circuit.Support(fn.Lit) {
-				if role, _ := p.InputOf(in); role >= 0 {
-					s.movesRead = true
-					break
-				}
-			}
+		if fn.Kind != grounding.FuncNext {
+			noMove = append(noMove, fn.Lit)
+		}
+	}
+	for _, in := range p.Circuit.Support(noMove...) {
+		if role, _ := p.InputOf(in); role >= 0 {
+			s.movesRead = true
+			break
 		}
 	}
 	s.cells = make([]int32, g.Order())
@@ -151,28 +158,32 @@ func (s *cellSide) signature(w int) uint64 {
 		}
 	}
 	clear(vals[(numProps+1)*w : (p.NumInputs()+1)*w])
-	var sig uint64
 	if s.movesRead {
-		// Legal, goal and terminal read with every does false, apart from
-		// the next functions' moves.
+		// Legal, goal and terminal are read with every does false (as
+		// satcheck reads them), then the next functions with the moves.
 		p.Circuit.EvalWords(vals, w)
-		sig += s.sum(vals, w, false)
+		sig := s.sum(vals, w, false)
 		if !s.chooseMoves(vals, w) {
-			return sig
+			return sig + noJointMove
 		}
 		p.Circuit.EvalWords(vals, w)
 		return sig + s.sum(vals, w, true)
 	}
-	onlyNext := s.chooseMoves(vals, w)
+	// No legal, goal or terminal function reads a move (valid GDL): one
+	// evaluation with the moves serves both parts.
+	moves := s.chooseMoves(vals, w)
 	p.Circuit.EvalWords(vals, w)
-	sig += s.sum(vals, w, false)
-	if onlyNext {
-		sig += s.sum(vals, w, true)
-	} else {
-		sig += 0x9e3779b97f4a7c15 // no joint move: next functions skipped
+	sig := s.sum(vals, w, false)
+	if !moves {
+		return sig + noJointMove
 	}
-	return sig
+	return sig + s.sum(vals, w, true)
 }
+
+// noJointMove marks a signature whose next functions were skipped because
+// some role has no singleton action: the same in A and B, whichever side
+// reads moves where it should not.
+const noJointMove = 0x9e3779b97f4a7c15
 
 // chooseMoves sets the does-inputs of vals: on each lane, every role does
 // one of its actions that is a singleton cell, chosen from the lane and the

@@ -185,9 +185,7 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		return orLimit(ctx, rep, fmt.Errorf("graph isomorphism: %w", err))
 	}
 	s := newSearch(ctx, a, b, checker, &lim, rep)
-	if !lim.NoCellCheck {
-		s.cells = newCellCheck(a, b)
-	}
+	s.cells = newCellCheck(a, b, &lim)
 	var verifyTime time.Duration
 	var firstFailure string
 	var searchErr error

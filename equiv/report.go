@@ -87,6 +87,10 @@ type Limits struct {
 	// NoCellCheck turns off the search's refutation on cell-constant
 	// states (cells.go); for measuring it, not for use.
 	NoCellCheck bool `json:"-"`
+	// MaxCellCheckNodes bounds the circuit nodes of the two games together
+	// for which the search runs the cell check (it evaluates both circuits
+	// whole at each node); default DefaultMaxCellCheckNodes.
+	MaxCellCheckNodes int
 	// Progress, if set, is called at phase changes and every few hundred
 	// search nodes. It must be quick and safe for concurrent use.
 	Progress func(Progress) `json:"-"`
@@ -96,6 +100,8 @@ type Limits struct {
 const (
 	DefaultTimeout       = 5 * time.Minute
 	DefaultMaxCandidates = 100_000
+	// DefaultMaxCellCheckNodes: a few milliseconds per node at most.
+	DefaultMaxCellCheckNodes = 1 << 20
 )
 
 // WithDefaults fills zero fields with their defaults.
@@ -105,6 +111,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxCandidates <= 0 {
 		l.MaxCandidates = DefaultMaxCandidates
+	}
+	if l.MaxCellCheckNodes <= 0 {
+		l.MaxCellCheckNodes = DefaultMaxCellCheckNodes
 	}
 	l.Ground = l.Ground.WithDefaults()
 	return l

@@ -91,12 +91,27 @@ func (s *search) visit(n *isomorph.Node) bool {
 	if s.prune(n.Partial, n.Fixed) {
 		return true
 	}
-	if s.cells != nil && s.cells.refutes(n) {
+	if !s.cellsActive() {
+		return false
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.err = err // the cell check costs a whole evaluation: stop at once
+		return true
+	}
+	if s.cells.refutes(n) {
 		s.pruned++
 		s.cellPruned++
 		return true
 	}
 	return false
+}
+
+// cellsActive reports whether the cell check runs at this node: once the
+// search has pruned a subtree or verification rejected a candidate. A
+// search that goes straight down one path to a mapping that verifies (most
+// equivalent pairs) never pays for it.
+func (s *search) cellsActive() bool {
+	return s.cells != nil && (s.pruned > 0 || s.rep.Stats.Candidates > 0)
 }
 
 // prune is the isomorph.PruneFunc: it returns true to cut the subtree.

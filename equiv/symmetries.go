@@ -128,16 +128,19 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		// all mapped and the function differs from its image.
 		lim.progress(Progress{Phase: "search", Fraction: 0.6, Step: "searching the graph group for the symmetries"})
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
-		if !lim.NoCellCheck {
-			s.cells = newCellCheck(game{p, g}, game{p, g})
-		}
+		s.cells = newCellCheck(game{p, g}, game{p, g}, &lim)
 		test := func(c *isomorph.Coset) (bool, error) {
 			partial, complete := c.Partial, c.Complete
 			if s.prune(partial, c.Fixed) {
 				return false, s.err
 			}
-			if s.cells != nil && !complete && s.cells.refutesCoset(c) {
-				return false, nil
+			if s.cellsActive() && !complete {
+				if err := ctx.Err(); err != nil {
+					return false, err
+				}
+				if s.cells.refutesCoset(c) {
+					return false, nil
+				}
 			}
 			if !complete {
 				return true, nil

@@ -141,7 +141,7 @@ type cosetSearch struct {
 }
 
 // maxOrbitWords bounds the orbit tables that Coset.Cells keeps (int32s).
-const maxOrbitWords = 1 << 24
+const maxOrbitWords = 1 << 22
 
 // orbitsAt returns the orbits of G_j, each vertex's as its smallest vertex.
 func (cs *cosetSearch) orbitsAt(j int) []int32 {
