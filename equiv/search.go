@@ -38,6 +38,8 @@ type search struct {
 	bMappedAt     int64   // the node bMapped was computed at
 	cells         *cellCheck
 	cellPruned    int64 // subtrees pruned by cells.refutes
+	coset         *coset
+	cosetVerify   func(satcheck.Mapping) (bool, error)
 	err           error
 }
 
@@ -88,6 +90,17 @@ func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *L
 // functions first, then, when they pass, the check on cell-constant
 // assignments (cells.go).
 func (s *search) visit(n *isomorph.Node) bool {
+	if c := s.coset; c != nil {
+		if c.found != nil || c.proven || c.err != nil {
+			return true // decided by the coset search: unwind
+		}
+		if !c.done && s.nodes >= s.lim.CosetAfterNodes {
+			s.runCoset(s.lim, s.cosetVerify)
+			if c.found != nil || c.proven || c.err != nil {
+				return true
+			}
+		}
+	}
 	if s.prune(n.Partial, n.Fixed) {
 		return true
 	}

@@ -114,6 +114,20 @@ func (gr *Group) SubgroupNodes(ctx context.Context, test CosetNodeTest, lim Limi
 	return newGroup(gr.n, gens, order, gr.Base, cs.stats), nil
 }
 
+// FindInCoset searches the coset f∘gr (f maps gr's vertices to another
+// graph's, gr acts on the first) for one element that test accepts as
+// complete, with the backtrack of Subgroup over gr's base: every coset
+// that test rejects is pruned. It returns nil when no element is accepted;
+// lim.MaxNodes bounds the search nodes. With f an isomorphism from g to h
+// and gr the automorphism group of g, the coset holds exactly every
+// isomorphism from g to h.
+func (gr *Group) FindInCoset(ctx context.Context, f Mapping, test CosetNodeTest, lim Limits) (Mapping, Stats, error) {
+	gr.buildChain()
+	cs := newCosetSearch(gr, test, lim)
+	x, err := cs.find(ctx, f, 0, nil)
+	return x, cs.stats, err
+}
+
 // cosetSearch is the backtrack of Subgroup.
 type cosetSearch struct {
 	gr       *Group
