@@ -225,6 +225,12 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 			break
 		}
 		m, err := a.g.Mapping(b.g, iso)
+		if errors.Is(err, groundgraph.ErrNotGameMapping) {
+			if firstFailure == "" {
+				firstFailure = err.Error()
+			}
+			continue // an isomorphism that mixes roles is no candidate
+		}
 		if err != nil {
 			return nil, fmt.Errorf("graph isomorphism to mapping: %w", err)
 		}

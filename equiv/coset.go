@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gamequiv/gamequiv/groundgraph"
 	"github.com/gamequiv/gamequiv/isomorph"
 	"github.com/gamequiv/gamequiv/satcheck"
 )
@@ -50,6 +51,9 @@ func (s *search) runCoset(lim *Limits, verify func(satcheck.Mapping) (bool, erro
 		if co.Complete {
 			c.cands++
 			m, err := s.a.g.Mapping(s.b.g, co.Partial)
+			if errors.Is(err, groundgraph.ErrNotGameMapping) {
+				return false, nil
+			}
 			if err != nil {
 				return false, fmt.Errorf("graph isomorphism to mapping: %w", err)
 			}

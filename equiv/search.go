@@ -159,6 +159,16 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 				if errors.Is(err, satcheck.ErrLimit) {
 					continue
 				}
+				if errors.Is(err, satcheck.ErrInvalidMapping) {
+					// The partial mapping mixes roles (actions of one role
+					// onto two roles' actions, which the ground graph need
+					// not rule out): no completion is a game mapping.
+					s.pruned++
+					if s.firstFailure == "" {
+						s.firstFailure = err.Error()
+					}
+					return true
+				}
 				s.err = err
 				return true
 			}

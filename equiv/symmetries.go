@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"time"
@@ -96,6 +97,9 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	verify := func(perm isomorph.Perm) (satcheck.Mapping, bool, error) {
 		rep.Candidates++
 		m, err := g.Mapping(g, isomorph.Mapping(perm))
+		if errors.Is(err, groundgraph.ErrNotGameMapping) {
+			return m, false, nil // mixes roles: no symmetry
+		}
 		if err != nil {
 			return m, false, err
 		}
