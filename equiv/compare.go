@@ -176,7 +176,8 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 	lim.progress(Progress{Phase: "search", Fraction: 0.3, Step: "canonical search for a graph isomorphism"})
 	start := time.Now()
 	// One canonical search each first: most non-equivalent pairs end here.
-	if _, err := isomorph.Find(ctx, a.g, b.g, lim.Search); errors.Is(err, isomorph.ErrNotIsomorphic) {
+	f, err := isomorph.Find(ctx, a.g, b.g, lim.Search)
+	if errors.Is(err, isomorph.ErrNotIsomorphic) {
 		rep.Stats.PhaseMs["search"] = ms(time.Since(start))
 		rep.Verdict = NotEquivalent
 		rep.Reason = "ground graphs are not isomorphic: no bijection of roles, propositions and actions preserves the dependencies and semantic features of the reasoning functions"
@@ -185,10 +186,31 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		return orLimit(ctx, rep, fmt.Errorf("graph isomorphism: %w", err))
 	}
 	s := newSearch(ctx, a, b, checker, &lim, rep)
+	s.cells = newCellCheck(a, b, &lim)
 	var verifyTime time.Duration
 	var firstFailure string
 	var searchErr error
-	for iso, err := range isomorph.Search(ctx, a.g, b.g, lim.Search, s.prune) {
+	s.coset = &coset{f: f}
+	s.cosetVerify = func(m satcheck.Mapping) (bool, error) {
+		rep.Stats.Candidates++
+		if rep.Stats.Candidates > lim.MaxCandidates {
+			return false, &isomorph.LimitError{What: "MaxCandidates", Limit: lim.MaxCandidates, Got: rep.Stats.Candidates}
+		}
+		t0 := time.Now()
+		res, err := checker.Verify(ctx, m)
+		verifyTime += time.Since(t0)
+		if err != nil {
+			return false, err
+		}
+		if res.Verdict == satcheck.Equivalent {
+			return true, nil
+		}
+		if firstFailure == "" {
+			firstFailure = res.Function + ": " + res.Reason
+		}
+		return false, nil
+	}
+	for iso, err := range isomorph.SearchNodes(ctx, a.g, b.g, lim.Search, s.visit) {
 		if err != nil {
 			searchErr = err
 			break
@@ -203,6 +225,12 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 			break
 		}
 		m, err := a.g.Mapping(b.g, iso)
+		if errors.Is(err, groundgraph.ErrNotGameMapping) {
+			if firstFailure == "" {
+				firstFailure = err.Error()
+			}
+			continue // an isomorphism that mixes roles is no candidate
+		}
 		if err != nil {
 			return nil, fmt.Errorf("graph isomorphism to mapping: %w", err)
 		}
@@ -237,6 +265,25 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 	rep.Stats.Pruned = s.pruned
 	rep.Stats.PhaseMs["verify"] = ms(verifyTime + s.checkTime)
 	rep.Stats.PhaseMs["search"] = ms(time.Since(start) - verifyTime - s.checkTime)
+	if c := s.coset; c.done {
+		rep.Stats.CosetNodes = c.nodes
+		switch {
+		case c.found != nil && rep.Verdict != Equivalent:
+			rep.Verdict = Equivalent
+			rep.Reason = fmt.Sprintf("verified mapping found by the coset search after %d candidate(s): all %d reasoning functions proven equal", rep.Stats.Candidates, a.p.NumFunctions())
+			rep.Mapping = names(a.p, b.p, *c.found)
+		case c.proven && searchErr == nil:
+			rep.Verdict = NotEquivalent
+			rep.Reason = fmt.Sprintf("the ground graphs are isomorphic, but no graph isomorphism verifies: the coset search over the automorphism group of the first graph (%d nodes) pruned or rejected every one (%d complete candidates)", c.nodes, rep.Stats.Candidates)
+			if firstFailure != "" {
+				rep.Reason += "; first failure: " + firstFailure
+			}
+			lim.progress(Progress{Phase: "done", Candidates: rep.Stats.Candidates, Fraction: 1})
+			return rep, nil
+		case c.err != nil && searchErr == nil:
+			searchErr = c.err
+		}
+	}
 	lim.progress(Progress{Phase: "done", Candidates: rep.Stats.Candidates, Fraction: 1})
 	if rep.Verdict == Equivalent {
 		return rep, nil

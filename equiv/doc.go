@@ -7,7 +7,12 @@
 // features of every reasoning function, an invariant of every equivalence),
 // searches the graph isomorphisms (isomorph) while checking each reasoning
 // function against its image as soon as the partial mapping allows
-// (satcheck), and verifies a complete candidate mapping function by function.
+// (satcheck, which replays the states that separated a function from
+// earlier images before it calls SAT), prunes search nodes whose cells
+// cannot match (the functions owned by matched cells differ on states that
+// are constant on cells: cells.go), and verifies a complete candidate
+// mapping function by function. Every pruning rule holds of all mappings
+// that verify, so it removes none of them.
 // The verdict is Equivalent only with a mapping under which every legal,
 // next, goal and terminal function was proven equal; NotEquivalent when no
 // mapping can exist; Unknown, naming the limit, when a limit stopped it.

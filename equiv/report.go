@@ -34,6 +34,7 @@ type Stats struct {
 	PhaseMs     map[string]float64 `json:"phase_ms"` // ground, graph, search, verify
 	Candidates  int64              `json:"candidates"`
 	SearchNodes int64              `json:"search_nodes"`
+	CosetNodes  int64              `json:"coset_nodes,omitempty"` // nodes of the coset search, when it ran
 	Pruned      int64              `json:"pruned"`
 	SATCalls    int64              `json:"sat_calls"`
 	FuncChecks  int64              `json:"function_checks"`
@@ -84,6 +85,18 @@ type Limits struct {
 	// MaxCandidates bounds the complete graph isomorphisms verified;
 	// default DefaultMaxCandidates.
 	MaxCandidates int64
+	// NoCellCheck turns off the search's refutation on cell-constant
+	// states (cells.go); for measuring it, not for use.
+	NoCellCheck bool `json:"-"`
+	// MaxCellCheckNodes bounds the circuit nodes of the two games together
+	// for which the search runs the cell check (it evaluates both circuits
+	// whole at each node); default DefaultMaxCellCheckNodes.
+	MaxCellCheckNodes int
+	// CosetAfterNodes is the number of search nodes after which Compare
+	// tries its second strategy, the coset search (coset.go), once, with
+	// at most CosetMaxNodes nodes; defaults DefaultCosetAfterNodes and
+	// DefaultCosetMaxNodes.
+	CosetAfterNodes, CosetMaxNodes int64
 	// Progress, if set, is called at phase changes and every few hundred
 	// search nodes. It must be quick and safe for concurrent use.
 	Progress func(Progress) `json:"-"`
@@ -93,6 +106,10 @@ type Limits struct {
 const (
 	DefaultTimeout       = 5 * time.Minute
 	DefaultMaxCandidates = 100_000
+	// DefaultMaxCellCheckNodes: a few milliseconds per node at most.
+	DefaultMaxCellCheckNodes = 1 << 20
+	DefaultCosetAfterNodes   = 1 << 16
+	DefaultCosetMaxNodes     = 1 << 21
 )
 
 // WithDefaults fills zero fields with their defaults.
@@ -102,6 +119,15 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxCandidates <= 0 {
 		l.MaxCandidates = DefaultMaxCandidates
+	}
+	if l.CosetAfterNodes <= 0 {
+		l.CosetAfterNodes = DefaultCosetAfterNodes
+	}
+	if l.CosetMaxNodes <= 0 {
+		l.CosetMaxNodes = DefaultCosetMaxNodes
+	}
+	if l.MaxCellCheckNodes <= 0 {
+		l.MaxCellCheckNodes = DefaultMaxCellCheckNodes
 	}
 	l.Ground = l.Ground.WithDefaults()
 	return l

@@ -36,6 +36,10 @@ type search struct {
 	failures      []int64 // failures[f]: partial mappings pruned because f differs from its image
 	bMapped       []bool  // bMapped[i]: B's input i is the image of a mapped input of A
 	bMappedAt     int64   // the node bMapped was computed at
+	cells         *cellCheck
+	cellPruned    int64 // subtrees pruned by cells.refutes
+	coset         *coset
+	cosetVerify   func(satcheck.Mapping) (bool, error)
 	err           error
 }
 
@@ -82,6 +86,47 @@ func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *L
 	return s
 }
 
+// visit is the isomorph.NodeFunc of Compare: the checks of single
+// functions first, then, when they pass, the check on cell-constant
+// assignments (cells.go).
+func (s *search) visit(n *isomorph.Node) bool {
+	if c := s.coset; c != nil {
+		if c.found != nil || c.proven || c.err != nil {
+			return true // decided by the coset search: unwind
+		}
+		if !c.done && s.nodes >= s.lim.CosetAfterNodes {
+			s.runCoset(s.lim, s.cosetVerify)
+			if c.found != nil || c.proven || c.err != nil {
+				return true
+			}
+		}
+	}
+	if s.prune(n.Partial, n.Fixed) {
+		return true
+	}
+	if !s.cellsActive() {
+		return false
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.err = err // the cell check costs a whole evaluation: stop at once
+		return true
+	}
+	if s.cells.refutes(n) {
+		s.pruned++
+		s.cellPruned++
+		return true
+	}
+	return false
+}
+
+// cellsActive reports whether the cell check runs at this node: once the
+// search has pruned a subtree or verification rejected a candidate. A
+// search that goes straight down one path to a mapping that verifies (most
+// equivalent pairs) never pays for it.
+func (s *search) cellsActive() bool {
+	return s.cells != nil && (s.pruned > 0 || s.rep.Stats.Candidates > 0)
+}
+
 // prune is the isomorph.PruneFunc: it returns true to cut the subtree.
 func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 	if s.err != nil {
@@ -113,6 +158,16 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 				// limit on one check leaves that function to the final Verify.
 				if errors.Is(err, satcheck.ErrLimit) {
 					continue
+				}
+				if errors.Is(err, satcheck.ErrInvalidMapping) {
+					// The partial mapping mixes roles (actions of one role
+					// onto two roles' actions, which the ground graph need
+					// not rule out): no completion is a game mapping.
+					s.pruned++
+					if s.firstFailure == "" {
+						s.firstFailure = err.Error()
+					}
+					return true
 				}
 				s.err = err
 				return true
@@ -215,10 +270,17 @@ func (s *search) mostFailed() string {
 			best = f
 		}
 	}
-	if best < 0 {
-		return ""
+	var why string
+	if best >= 0 {
+		why = fmt.Sprintf("%s differed from its image in %d of %d pruned subtrees", s.a.p.FunctionName(s.funcs[best]), s.failures[best], s.pruned)
 	}
-	return fmt.Sprintf("%s differed from its image in %d of %d pruned subtrees", s.a.p.FunctionName(s.funcs[best]), s.failures[best], s.pruned)
+	if s.cellPruned > 0 {
+		if why != "" {
+			why += "; "
+		}
+		why += fmt.Sprintf("the functions of some cell differed on cell-constant states in %d of %d pruned subtrees", s.cellPruned, s.pruned)
+	}
+	return why
 }
 
 // images fills inputMap with the images of f's inputs (-1 for those not

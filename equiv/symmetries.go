@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"time"
@@ -65,9 +66,12 @@ func Symmetries(ctx context.Context, src Source, lim Limits) (*SymmetryReport, e
 	return rep, err
 }
 
-// ProgramSymmetries is Symmetries on a grounded game.
+// ProgramSymmetries is Symmetries on a grounded game, within lim.Timeout
+// as ComparePrograms is.
 func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*SymmetryReport, error) {
 	lim = lim.WithDefaults()
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
 	rep := &SymmetryReport{PhaseMs: map[string]float64{}}
 	lim.progress(Progress{Phase: "graph", Fraction: 0.1, Step: "building the ground graph"})
 	start := time.Now()
@@ -93,6 +97,9 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	verify := func(perm isomorph.Perm) (satcheck.Mapping, bool, error) {
 		rep.Candidates++
 		m, err := g.Mapping(g, isomorph.Mapping(perm))
+		if errors.Is(err, groundgraph.ErrNotGameMapping) {
+			return m, false, nil // mixes roles: no symmetry
+		}
 		if err != nil {
 			return m, false, err
 		}
@@ -125,9 +132,19 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		// all mapped and the function differs from its image.
 		lim.progress(Progress{Phase: "search", Fraction: 0.6, Step: "searching the graph group for the symmetries"})
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
-		test := func(partial isomorph.Mapping, fixed []int32, complete bool) (bool, error) {
-			if s.prune(partial, fixed) {
+		s.cells = newCellCheck(game{p, g}, game{p, g}, &lim)
+		test := func(c *isomorph.Coset) (bool, error) {
+			partial, complete := c.Partial, c.Complete
+			if s.prune(partial, c.Fixed) {
 				return false, s.err
+			}
+			if s.cellsActive() && !complete {
+				if err := ctx.Err(); err != nil {
+					return false, err
+				}
+				if s.cells.refutesCoset(c) {
+					return false, nil
+				}
 			}
 			if !complete {
 				return true, nil
@@ -138,7 +155,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 			_, ok, err := verify(isomorph.Perm(partial))
 			return ok, err
 		}
-		sub, err := grp.Subgroup(ctx, test, lim.Search)
+		sub, err := grp.SubgroupNodes(ctx, test, lim.Search)
 		if err != nil {
 			return nil, fmt.Errorf("symmetries among the %s automorphisms of the ground graph: %w", shortNumber(grp.Order), err)
 		}

@@ -2,8 +2,10 @@ package equiv_test
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/groundgraph"
@@ -110,5 +112,26 @@ func TestSymmetriesBrute(t *testing.T) {
 	}
 	if searched < 2 {
 		t.Errorf("only %d games needed the subgroup search: the test does not exercise it", searched)
+	}
+}
+
+// TestProgramSymmetriesTimeout checks that ProgramSymmetries keeps
+// lim.Timeout on its own, as ComparePrograms does (it once relied on
+// Symmetries' context): queens' subgroup search runs for many minutes.
+func TestProgramSymmetriesTimeout(t *testing.T) {
+	src := source(t, "ggp-base/queens.kif")
+	p, err := grounding.Load(context.Background(), src.Name, src.GDL, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 2 * time.Second
+	start := time.Now()
+	_, err = equiv.ProgramSymmetries(context.Background(), p, equiv.Limits{Timeout: limit})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("ProgramSymmetries = %v, want the deadline", err)
+	}
+	// Generous: the machine's load can delay the return, never by minutes.
+	if d := time.Since(start); d > limit+30*time.Second {
+		t.Errorf("ProgramSymmetries returned after %v with a %v limit", d, limit)
 	}
 }

@@ -1,6 +1,7 @@
 package groundgraph
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -247,6 +248,11 @@ func (g *Graph) FunctionVertex(f grounding.Function) (int, bool) {
 	return g.terminal, true
 }
 
+// ErrNotGameMapping is matched by Mapping's error for a graph isomorphism
+// that maps the actions of one role onto actions of a role other than the
+// image of that role: a graph isomorphism the game cannot have.
+var ErrNotGameMapping = errors.New("groundgraph: not a game mapping")
+
 // Mapping turns an isomorphism m from g to h (as found by isomorph.Find,
 // All or Search on the two graphs) into the candidate equivalence it
 // induces: roles, propositions and each role's actions of g's program onto
@@ -290,7 +296,7 @@ func (g *Graph) Mapping(h *Graph, m isomorph.Mapping) (satcheck.Mapping, error) 
 				return sm, err
 			}
 			if x.Role != sm.Roles[r] {
-				return sm, fmt.Errorf("groundgraph: action %s maps to an action of role %d, not of the image %d of its role", g.Label(g.ActionVertex(r, a)), x.Role, sm.Roles[r])
+				return sm, fmt.Errorf("%w: action %s maps to an action of role %d, not of the image %d of its role", ErrNotGameMapping, g.Label(g.ActionVertex(r, a)), x.Role, sm.Roles[r])
 			}
 			sm.Actions[r][a] = x.Index
 		}

@@ -100,7 +100,13 @@
 // path of g's, and calls a PruneFunc at each node with the partial mapping
 // fixed so far, so that a caller can check a property of the mapping as
 // soon as the vertices it depends on are fixed and cut the whole subtree
-// when it fails.
+// when it fails. SearchNodes hands the check the whole node instead: every
+// isomorphism below a node maps g's cell at position q onto h's cell at
+// position q (the traces agree, so the cell boundaries do), and
+// Node.CellsG and Node.CellH let a caller test properties of cells before
+// their vertices are singletons. Group.SubgroupNodes does the same for the
+// cosets of a subgroup search: a coset rep∘G_j maps each orbit of G_j onto
+// its image under rep (Coset.Cells).
 //
 // # Limits and cancellation
 //

@@ -3,6 +3,7 @@ package isomorph
 import (
 	"context"
 	"iter"
+	"math"
 	"slices"
 )
 
@@ -154,6 +155,56 @@ type PruneFunc func(partial Mapping, fixed []int32) bool
 // the number of isomorphisms; Limits.MaxNodes bounds it. Errors are
 // yielded once with a nil Mapping and end the sequence.
 func Search(ctx context.Context, g, h Digraph, lim Limits, prune PruneFunc) iter.Seq2[Mapping, error] {
+	var visit NodeFunc
+	if prune != nil {
+		visit = func(n *Node) bool { return prune(n.Partial, n.Fixed) }
+	}
+	return SearchNodes(ctx, g, h, lim, visit)
+}
+
+// NodeFunc is PruneFunc with the whole node: besides the partial mapping,
+// the two partitions whose cells every isomorphism below the node maps onto
+// each other. It returns true to prune the node's subtree.
+type NodeFunc func(n *Node) bool
+
+// Node is a search-tree node of SearchNodes, valid only during the
+// NodeFunc call.
+type Node struct {
+	// Partial and Fixed are PruneFunc's arguments.
+	Partial Mapping
+	Fixed   []int32
+
+	hs    *hSearch
+	depth int32
+}
+
+// Depth is the number of individualizations from the root to the node.
+func (n *Node) Depth() int { return int(n.depth) }
+
+// CellsG writes to dst[v], for every vertex v of g, the start position of
+// v's cell in g's partition at the node (g's reference partition at the
+// same depth). CellH gives h's. Cells with the same start are matched:
+// every isomorphism that the search reaches below the node maps g's cell
+// at position q onto h's cell at position q, so a property that holds of
+// every such isomorphism can be tested on cells before they are singletons.
+// CellsG takes time linear in g's order.
+func (n *Node) CellsG(dst []int32) {
+	ref := n.hs.ref
+	start := int32(0)
+	for q, v := range ref.elems {
+		if ref.born[q] <= n.depth {
+			start = int32(q)
+		}
+		dst[v] = start
+	}
+}
+
+// CellH returns the start position of vertex v's cell in h's partition at
+// the node.
+func (n *Node) CellH(v int) int32 { return n.hs.p.cellOf[v] }
+
+// SearchNodes is Search with a NodeFunc.
+func SearchNodes(ctx context.Context, g, h Digraph, lim Limits, visit NodeFunc) iter.Seq2[Mapping, error] {
 	return func(yield func(Mapping, error) bool) {
 		gg, hh, err := convert2(g, h)
 		if err != nil {
@@ -168,7 +219,7 @@ func Search(ctx context.Context, g, h Digraph, lim Limits, prune PruneFunc) iter
 			yield(nil, err)
 			return
 		}
-		hs := &hSearch{g: gg, h: hh, ref: ref, prune: prune, maxNodes: lim.maxNodes(), yield: yield}
+		hs := &hSearch{g: gg, h: hh, ref: ref, visit: visit, maxNodes: lim.maxNodes(), yield: yield}
 		if err := hs.run(ctx); err != nil {
 			yield(nil, err)
 		}
@@ -199,6 +250,10 @@ type refPath struct {
 	end   []int   // end[d]: end of the depth-d tokens
 	cell  []int32 // target cell start at each non-leaf depth
 	elems []int32 // the leaf's discrete partition
+	// born[q]: the depth (number of individualizations) from which a cell
+	// starts at position q; cells only split along the path, so the cell
+	// of position x at depth k starts at the largest q <= x with born[q] <= k.
+	born []int32
 }
 
 // referencePath descends g's tree always taking the first child.
@@ -211,7 +266,14 @@ func referencePath(ctx context.Context, g *Graph) (*refPath, error) {
 	if _, err := r.refine(ctx); err != nil {
 		return nil, err
 	}
-	ref := &refPath{}
+	ref := &refPath{born: make([]int32, g.n)}
+	for q := range ref.born {
+		ref.born[q] = math.MaxInt32
+	}
+	for c := int32(0); c < p.n; c += p.cellLen[c] {
+		ref.born[c] = 0
+	}
+	mark := len(p.trail)
 	s.ensureLevel(0)
 	for d := 0; !p.discrete(); d++ {
 		ref.end = append(ref.end, len(r.tok))
@@ -225,6 +287,12 @@ func referencePath(ctx context.Context, g *Graph) (*refPath, error) {
 		if _, err := r.refine(ctx); err != nil {
 			return nil, err
 		}
+		for _, c := range p.trail[mark:] {
+			if c >= 0 && ref.born[c] > int32(d+1) {
+				ref.born[c] = int32(d + 1)
+			}
+		}
+		mark = len(p.trail)
 	}
 	ref.end = append(ref.end, len(r.tok))
 	ref.tok = r.tok
@@ -236,7 +304,8 @@ func referencePath(ctx context.Context, g *Graph) (*refPath, error) {
 type hSearch struct {
 	g, h     *Graph
 	ref      *refPath
-	prune    PruneFunc
+	visit    NodeFunc
+	node     Node
 	maxNodes int64
 	nodes    int64
 	yield    func(Mapping, error) bool
@@ -284,7 +353,7 @@ func (hs *hSearch) run(ctx context.Context) error {
 	if err != nil || !alive {
 		return err
 	}
-	if !hs.accept(0) {
+	if !hs.accept(0, 0) {
 		return nil
 	}
 	if p.discrete() {
@@ -338,7 +407,7 @@ func (hs *hSearch) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if !alive || !hs.accept(len(hs.fixed)) {
+		if !alive || !hs.accept(len(hs.fixed), d+1) {
 			continue
 		}
 		if p.discrete() {
@@ -360,18 +429,20 @@ func (hs *hSearch) restore(lv *hLevel) {
 	hs.fixed = hs.fixed[:lv.fixedEnd]
 }
 
-// accept extends the mapping with the new singleton cells and asks prune.
-func (hs *hSearch) accept(from int) bool {
+// accept extends the mapping with the new singleton cells and asks visit
+// about the node at the given depth.
+func (hs *hSearch) accept(from, depth int) bool {
 	for _, q := range hs.r.singles {
 		v := hs.ref.elems[q]
 		hs.m[v] = hs.p.elems[q]
 		hs.fixed = append(hs.fixed, v)
 	}
 	hs.r.singles = hs.r.singles[:0]
-	if hs.prune != nil && hs.prune(hs.m, hs.fixed[from:]) {
-		return false
+	if hs.visit == nil {
+		return true
 	}
-	return true
+	hs.node = Node{Partial: hs.m, Fixed: hs.fixed[from:], hs: hs, depth: int32(depth)}
+	return !hs.visit(&hs.node)
 }
 
 // leaf checks the complete mapping and yields it.

@@ -460,3 +460,62 @@ func TestIsIsomorphismRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchNodesCells checks the promise of Node's cells: every isomorphism
+// SearchNodes yields maps g's cell at position q, at each node above it,
+// onto h's cell at position q. g and h are relabelled copies of graphs with
+// large groups, so most nodes have large cells; the test fails if CellsG
+// reads g's partition at another depth than the node's.
+func TestSearchNodesCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	graphs := []*isomorph.Graph{hypercube(t, 4), petersen(t), paley(t, 13), complete(t, 6), cycle(t, 12),
+		union(t, petersen(t), cycle(t, 10))}
+	for gi, g := range graphs {
+		h := relabel(t, g, randPerm(rng, g.Order()))
+		type snapshot struct {
+			depth  int
+			gCells []int32
+			hCells []int32
+		}
+		var stack []snapshot
+		checked, finer := 0, 0
+		visit := func(n *isomorph.Node) bool {
+			for len(stack) > 0 && stack[len(stack)-1].depth >= n.Depth() {
+				stack = stack[:len(stack)-1]
+			}
+			s := snapshot{depth: n.Depth(), gCells: make([]int32, g.Order()), hCells: make([]int32, h.Order())}
+			n.CellsG(s.gCells)
+			for v := range s.hCells {
+				s.hCells[v] = n.CellH(v)
+			}
+			for v, w := range n.Partial {
+				if w >= 0 && s.gCells[v] != s.hCells[w] {
+					t.Fatalf("graph %d depth %d: fixed %d -> %d in cells %d and %d", gi, n.Depth(), v, w, s.gCells[v], s.hCells[w])
+				}
+			}
+			stack = append(stack, s)
+			return false
+		}
+		for m, err := range isomorph.SearchNodes(ctx, g, h, isomorph.Limits{}, visit) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range stack {
+				distinct := map[int32]bool{}
+				for v, w := range m {
+					if s.gCells[v] != s.hCells[w] {
+						t.Fatalf("graph %d: isomorphism maps %d (cell %d at depth %d) to %d (cell %d)", gi, v, s.gCells[v], s.depth, w, s.hCells[w])
+					}
+					distinct[s.gCells[v]] = true
+				}
+				checked++
+				if len(distinct) > 1 && len(distinct) < g.Order() {
+					finer++
+				}
+			}
+		}
+		if checked == 0 || finer == 0 {
+			t.Errorf("graph %d: %d node-isomorphism pairs checked, %d with cells neither trivial nor discrete", gi, checked, finer)
+		}
+	}
+}

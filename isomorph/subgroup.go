@@ -18,6 +18,40 @@ import (
 // the call. An error stops the search and is returned by it.
 type CosetTest func(partial Mapping, fixed []int32, complete bool) (bool, error)
 
+// CosetNodeTest is CosetTest with the whole coset: besides the partial
+// mapping, the cells that every element of the coset maps onto each other.
+type CosetNodeTest func(c *Coset) (bool, error)
+
+// Coset is a node of Subgroup's search, valid only during the test call:
+// the coset rep∘G_j of gr's pointwise stabiliser G_j of Base[0:j].
+type Coset struct {
+	// Partial, Fixed and Complete are CosetTest's arguments.
+	Partial  Mapping
+	Fixed    []int32
+	Complete bool
+
+	cs    *cosetSearch
+	level int
+	rep   []int32
+}
+
+// Level is j, the number of base points whose images the coset fixes.
+func (c *Coset) Level() int { return c.level }
+
+// Cells writes to src[v], for every vertex v, the orbit of v under G_j (as
+// its smallest vertex), and to dst[rep(v)] the same id. Every element
+// rep∘s (s in G_j) of the coset maps each orbit O onto rep(O), so it maps
+// the vertices with src id o onto those with dst id o, like the matched
+// cells of SearchNodes. It takes time linear in the order once the orbits
+// of the level are known.
+func (c *Coset) Cells(src, dst []int32) {
+	orb := c.cs.orbitsAt(c.level)
+	copy(src, orb)
+	for v, o := range orb {
+		dst[c.rep[v]] = o
+	}
+}
+
 // Subgroup returns the subgroup H of gr of the elements that test accepts
 // as complete. test must describe a subgroup: the accepted elements contain
 // the identity and are closed under composition (the verified symmetries of
@@ -38,6 +72,11 @@ type CosetTest func(partial Mapping, fixed []int32, complete bool) (bool, error)
 // lim.MaxNodes bounds the search nodes (tests of partial cosets) of the
 // whole computation.
 func (gr *Group) Subgroup(ctx context.Context, test CosetTest, lim Limits) (*Group, error) {
+	return gr.SubgroupNodes(ctx, func(c *Coset) (bool, error) { return test(c.Partial, c.Fixed, c.Complete) }, lim)
+}
+
+// SubgroupNodes is Subgroup with a CosetNodeTest.
+func (gr *Group) SubgroupNodes(ctx context.Context, test CosetNodeTest, lim Limits) (*Group, error) {
 	gr.buildChain()
 	cs := newCosetSearch(gr, test, lim)
 	k := len(gr.Base)
@@ -75,10 +114,25 @@ func (gr *Group) Subgroup(ctx context.Context, test CosetTest, lim Limits) (*Gro
 	return newGroup(gr.n, gens, order, gr.Base, cs.stats), nil
 }
 
+// FindInCoset searches the coset f∘gr (f maps gr's vertices to another
+// graph's, gr acts on the first) for one element that test accepts as
+// complete, with the backtrack of Subgroup over gr's base: every coset
+// that test rejects is pruned. It returns nil when no element is accepted;
+// lim.MaxNodes bounds the search nodes. With f an isomorphism from g to h
+// and gr the automorphism group of g, the coset holds exactly every
+// isomorphism from g to h.
+func (gr *Group) FindInCoset(ctx context.Context, f Mapping, test CosetNodeTest, lim Limits) (Mapping, Stats, error) {
+	gr.buildChain()
+	cs := newCosetSearch(gr, test, lim)
+	x, err := cs.find(ctx, f, 0, nil)
+	return x, cs.stats, err
+}
+
 // cosetSearch is the backtrack of Subgroup.
 type cosetSearch struct {
 	gr       *Group
-	test     CosetTest
+	test     CosetNodeTest
+	node     Coset
 	maxNodes int64
 	stats    Stats
 	// detLevel[v] is the first level j at which v's image is determined:
@@ -93,9 +147,66 @@ type cosetSearch struct {
 	// stabiliser of Base[0:j], once level j is done (1 before).
 	hOrbit []int
 	tried  []*markSet // per level: images tried, closed under the known stabiliser
+	// orbits[j]: the orbits of G_j (Coset.Cells), kept while their total
+	// size stays within maxOrbitWords, else recomputed at each call.
+	orbits     [][]int32
+	orbitWords int
+	scratch    []int32
 }
 
-func newCosetSearch(gr *Group, test CosetTest, lim Limits) *cosetSearch {
+// maxOrbitWords bounds the orbit tables that Coset.Cells keeps (int32s).
+const maxOrbitWords = 1 << 22
+
+// orbitsAt returns the orbits of G_j, each vertex's as its smallest vertex.
+func (cs *cosetSearch) orbitsAt(j int) []int32 {
+	if j < len(cs.orbits) && cs.orbits[j] != nil {
+		return cs.orbits[j]
+	}
+	gr := cs.gr
+	var orb []int32
+	keep := cs.orbitWords+gr.n <= maxOrbitWords
+	if keep {
+		orb = make([]int32, gr.n)
+		cs.orbitWords += gr.n
+	} else {
+		if cs.scratch == nil {
+			cs.scratch = make([]int32, gr.n)
+		}
+		orb = cs.scratch
+	}
+	for v := range orb {
+		orb[v] = int32(v)
+	}
+	find := func(v int32) int32 {
+		for orb[v] != v {
+			orb[v] = orb[orb[v]]
+			v = orb[v]
+		}
+		return v
+	}
+	if j < len(gr.Base) {
+		for _, gi := range gr.chain[j].gens {
+			for v, w := range gr.Generators[gi] {
+				a, b := find(int32(v)), find(w)
+				if a != b {
+					orb[max(a, b)] = min(a, b)
+				}
+			}
+		}
+	}
+	for v := range orb {
+		orb[v] = find(int32(v))
+	}
+	if keep {
+		for len(cs.orbits) <= j {
+			cs.orbits = append(cs.orbits, nil)
+		}
+		cs.orbits[j] = orb
+	}
+	return orb
+}
+
+func newCosetSearch(gr *Group, test CosetNodeTest, lim Limits) *cosetSearch {
 	k := len(gr.Base)
 	cs := &cosetSearch{gr: gr, test: test, maxNodes: lim.maxNodes(), t: make([]int32, gr.n)}
 	moved := make([]int, len(gr.Generators))
@@ -173,7 +284,8 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 			}
 		}
 		complete := j == len(cs.gr.Base)
-		ok, err := cs.test(cs.partial, fixed, complete)
+		cs.node = Coset{Partial: cs.partial, Fixed: fixed, Complete: complete, cs: cs, level: j, rep: cs.prod[j]}
+		ok, err := cs.test(&cs.node)
 		if err != nil || !ok {
 			return false, err
 		}

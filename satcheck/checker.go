@@ -24,6 +24,8 @@ type Checker struct {
 
 	mu    sync.Mutex
 	cache map[string]bool // cacheKey -> equal
+
+	witnesses witnessStore
 }
 
 // NewChecker prepares the comparison of programs a and b. It validates both
@@ -152,6 +154,9 @@ func (c *Checker) check(ctx context.Context, fa, fb grounding.Lit, inputMap []in
 	if err != nil || o.undecided {
 		return o, err
 	}
+	if !o.equal && o.model != nil && sem == noMoves && c.opt.Mode&NoSimulation == 0 {
+		c.witnesses.record(fa, len(suppA), o.j, o.model)
+	}
 	if useCache {
 		c.mu.Lock()
 		if len(c.cache) >= c.opt.MaxCacheEntries {
@@ -232,6 +237,11 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 		if m := c.simulate(ca, cb, fa, fb, j, sem); m != nil {
 			c.stats.simRefuted.Add(1)
 			return outcome{j: j, model: m}, nil
+		}
+		if sem == noMoves {
+			if m := c.replayWitnesses(ca, cb, fa, j); m != nil {
+				return outcome{j: j, model: m}, nil
+			}
 		}
 	}
 	if fl&cheapOnly != 0 {

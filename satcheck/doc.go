@@ -45,7 +45,12 @@
 //     by default), one-hot per role. A's inputs get fixed random vectors
 //     chosen once per Checker, so A's values come from signatures precomputed
 //     for its whole circuit and only B's cone is simulated per check; any
-//     differing bit is a counterexample.
+//     differing bit is a counterexample. Then witness replay (witness.go):
+//     for legal, goal and terminal functions, the last 64 assignments that
+//     separated the same function of A from earlier images are evaluated
+//     through the mapping at hand, since the states that tell a function
+//     apart (the few where a goal holds) are often ones random vectors
+//     never draw and SAT found at great cost.
 //  5. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
 //     the exactly-one constraint of each role whose actions the pair reads,
 //     solved by a fresh gophersat solver. UNSAT proves equality; a model is a

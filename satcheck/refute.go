@@ -73,6 +73,9 @@ func (c *Checker) Refutes(ctx context.Context, kind grounding.FuncKind, fa, fb g
 	if c.opt.SimWords <= 0 {
 		return false, nil
 	}
+	if sem == noMoves && c.replayWitnesses(ca, cb, fa, j) != nil {
+		return true, nil // A's unmapped inputs read false: a restricted witness
+	}
 	// Fresh random vectors, not A's shared input vectors: those can make a
 	// role take an unmapped action, outside the restricted assignments.
 	c.stats.simulations.Add(1)

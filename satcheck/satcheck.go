@@ -153,31 +153,35 @@ type Stats struct {
 	Exhaustive  int64 // pairs decided by complete truth tables
 	Simulations int64 // random-simulation runs
 	SimRefuted  int64 // pairs shown different by random simulation
-	SATCalls    int64 // SAT solves started
-	SATUnsat    int64 // solves that proved a pair equal
-	Abandoned   int64 // solves left running in the background after a cancellation
-	SweepMerged int64 // internal node pairs proven equal and merged by SAT sweeping
+	// WitnessRefuted counts pairs shown different by replaying assignments
+	// that separated the same function of A from earlier images.
+	WitnessRefuted int64
+	SATCalls       int64 // SAT solves started
+	SATUnsat       int64 // solves that proved a pair equal
+	Abandoned      int64 // solves left running in the background after a cancellation
+	SweepMerged    int64 // internal node pairs proven equal and merged by SAT sweeping
 }
 
 // counters is the concurrent form of Stats.
 type counters struct {
-	checks, vacuous, structural, cacheHits, exhaustive, simulations, simRefuted atomic.Int64
-	satCalls, satUnsat, abandoned, sweepMerged                                  atomic.Int64
+	checks, vacuous, structural, cacheHits, exhaustive, simulations, simRefuted, witnessRefuted atomic.Int64
+	satCalls, satUnsat, abandoned, sweepMerged                                                  atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
 	return Stats{
-		Checks:      c.checks.Load(),
-		Vacuous:     c.vacuous.Load(),
-		Structural:  c.structural.Load(),
-		CacheHits:   c.cacheHits.Load(),
-		Exhaustive:  c.exhaustive.Load(),
-		Simulations: c.simulations.Load(),
-		SimRefuted:  c.simRefuted.Load(),
-		SATCalls:    c.satCalls.Load(),
-		SATUnsat:    c.satUnsat.Load(),
-		Abandoned:   c.abandoned.Load(),
-		SweepMerged: c.sweepMerged.Load(),
+		Checks:         c.checks.Load(),
+		Vacuous:        c.vacuous.Load(),
+		Structural:     c.structural.Load(),
+		CacheHits:      c.cacheHits.Load(),
+		Exhaustive:     c.exhaustive.Load(),
+		Simulations:    c.simulations.Load(),
+		SimRefuted:     c.simRefuted.Load(),
+		WitnessRefuted: c.witnessRefuted.Load(),
+		SATCalls:       c.satCalls.Load(),
+		SATUnsat:       c.satUnsat.Load(),
+		Abandoned:      c.abandoned.Load(),
+		SweepMerged:    c.sweepMerged.Load(),
 	}
 }
 
