@@ -55,16 +55,7 @@ func randomTable(rng *rand.Rand, k int, read, actions []int, density float64) *t
 		stride *= d.radix
 	}
 	t.words = stride
-	nq := t.words >> (t.kk - 6)
-	t.weight = make([]int64, nq)
-	for q := range nq {
-		w := int64(1)
-		for i := range t.roles {
-			d := &t.roles[i]
-			w *= d.weight(q * (1 << (t.kk - 6)) / d.stride % d.radix)
-		}
-		t.weight[q] = w
-	}
+	t.setWeights()
 	t.bits = make([]uint64, t.words)
 	for i := range t.bits {
 		for b := range 64 {

@@ -112,16 +112,7 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 		stride *= d.radix
 	}
 	t.words = stride
-	nq := t.words >> (t.kk - 6)
-	t.weight = make([]int64, nq)
-	for q := range nq {
-		w := int64(1)
-		for i := range t.roles {
-			d := &t.roles[i]
-			w *= d.weight(q * (1 << (t.kk - 6)) / d.stride % d.radix)
-		}
-		t.weight[q] = w
-	}
+	t.setWeights()
 	// What each cone input is: -1-v for semantic proposition v, role digit
 	// index and action digit, or a constant.
 	type src struct {
@@ -233,6 +224,20 @@ func fill(s []uint64, x uint64) {
 // wordWeight returns the weight of word w (the number of plain rows each of
 // its bits stands for).
 func (t *table) wordWeight(w int) int64 { return t.weight[w>>(t.kk-6)] }
+
+// setWeights fills weight from the role digits, once t.words is set.
+func (t *table) setWeights() {
+	nq := t.words >> (t.kk - 6)
+	t.weight = make([]int64, nq)
+	for q := range nq {
+		w := int64(1)
+		for i := range t.roles {
+			d := &t.roles[i]
+			w *= d.weight(q * (1 << (t.kk - 6)) / d.stride % d.radix)
+		}
+		t.weight[q] = w
+	}
+}
 
 // count returns the weighted number of rows where x is 1.
 func (t *table) count(x []uint64) int64 {
