@@ -276,7 +276,7 @@ python_client() {
 	local artifacts=${GAMEQUIV_ARTIFACTS:-$PWD/artifacts}
 	mkdir -p "$artifacts" "$dir/data"
 	# The notebook's server: lower limits keep the notebook within a few
-	# minutes on two cores (games past them show their limit errors).
+	# minutes on two cores (a game past them shows its limit error).
 	"$dir/server" --addr 127.0.0.1:0 --data "$dir/data" --job-timeout 30s --request-timeout 20s \
 		--max-candidates 20000 2>"$dir/server.log" &
 	local pid=$! addr="" i
