@@ -108,8 +108,8 @@ func (c *cellCheck) refutes(n *isomorph.Node) bool {
 	})
 }
 
-// refutesCoset reports whether no element of a coset of the symmetry
-// search verifies: its cells are the orbits of the level's stabiliser (A)
+// refutesCoset reports whether no element of a coset of a coset search
+// (Symmetries' subgroup search, Compare's coset search) verifies: its cells are the orbits of the level's stabiliser (A)
 // and their images under the coset's representative (B).
 func (c *cellCheck) refutesCoset(co *isomorph.Coset) bool {
 	if c.orbits == nil {

@@ -30,7 +30,6 @@ type coset struct {
 	found  *satcheck.Mapping // a verified mapping, when found
 	proven bool              // no isomorphism verifies
 	nodes  int64
-	cands  int64
 	err    error
 }
 
@@ -49,7 +48,6 @@ func (s *search) runCoset(lim *Limits, verify func(satcheck.Mapping) (bool, erro
 			return false, s.err
 		}
 		if co.Complete {
-			c.cands++
 			m, err := s.a.g.Mapping(s.b.g, co.Partial)
 			if errors.Is(err, groundgraph.ErrNotGameMapping) {
 				return false, nil

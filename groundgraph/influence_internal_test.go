@@ -40,21 +40,14 @@ func actionInfluenceDef(t *table, ri, numActions int) []int64 {
 func randomTable(rng *rand.Rand, k int, read, actions []int, density float64) *table {
 	t := &table{k: k, kk: max(k, 6)}
 	t.scale = 1 << (t.kk - t.k)
-	stride := 1 << (t.kk - 6)
+	t.words = 1 << (t.kk - 6)
 	for i := range read {
-		d := roleDigit{role: i, stride: stride}
+		var acts []int32
 		for a := range read[i] {
-			d.read = append(d.read, int32(2*a)) // every other action read
+			acts = append(acts, int32(2*a)) // every other action read
 		}
-		d.other = int64(actions[i] - read[i])
-		d.radix = read[i]
-		if d.other > 0 {
-			d.radix++
-		}
-		t.roles = append(t.roles, d)
-		stride *= d.radix
+		t.addRole(i, acts, actions[i])
 	}
-	t.words = stride
 	t.setWeights()
 	t.bits = make([]uint64, t.words)
 	for i := range t.bits {

@@ -100,18 +100,10 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 			readBy[r] = append(readBy[r], int32(a))
 		}
 	}
-	stride := 1 << (t.kk - 6)
+	t.words = 1 << (t.kk - 6)
 	for _, r := range sp.roles {
-		d := roleDigit{role: r, read: readBy[r], stride: stride}
-		d.other = int64(len(p.Actions[r]) - len(d.read))
-		d.radix = len(d.read)
-		if d.other > 0 {
-			d.radix++
-		}
-		t.roles = append(t.roles, d)
-		stride *= d.radix
+		t.addRole(r, readBy[r], len(p.Actions[r]))
 	}
-	t.words = stride
 	t.setWeights()
 	// What each cone input is: -1-v for semantic proposition v, role digit
 	// index and action digit, or a constant.
@@ -225,7 +217,21 @@ func fill(s []uint64, x uint64) {
 // its bits stands for).
 func (t *table) wordWeight(w int) int64 { return t.weight[w>>(t.kk-6)] }
 
-// setWeights fills weight from the role digits, once t.words is set.
+// addRole appends the digit of a role that reads the actions read of its
+// numActions (the others, if any, are one more digit value), the words
+// multiplied by its radix; t.words starts at the proposition words.
+func (t *table) addRole(role int, read []int32, numActions int) {
+	d := roleDigit{role: role, read: read, stride: t.words}
+	d.other = int64(numActions - len(read))
+	d.radix = len(read)
+	if d.other > 0 {
+		d.radix++
+	}
+	t.roles = append(t.roles, d)
+	t.words *= d.radix
+}
+
+// setWeights fills weight from the role digits, once every role is added.
 func (t *table) setWeights() {
 	nq := t.words >> (t.kk - 6)
 	t.weight = make([]int64, nq)
