@@ -11,7 +11,8 @@
 // an otherwise idle process; each comparison also gets its CPU time (user
 // plus sys), the figure that does not depend on the machine's load. -only
 // restricts the games by a regular expression on their path; -budget stops
-// starting new games after a while, and the summary lists those not reached.
+// starting new games after a while, and the summary lists those not reached;
+// -smallest-first runs the games by file size, so a budget cuts the largest.
 package main
 
 import (
@@ -67,6 +68,7 @@ func main() {
 	seed := flag.Int64("seed", 1, "mutation seed of both variants")
 	skipSym := flag.Bool("no-symmetries", false, "skip the symmetry groups")
 	budget := flag.Duration("budget", 0, "stop starting new games after this long (0: run all)")
+	smallFirst := flag.Bool("smallest-first", false, "run the games in order of file size, so that -budget leaves out the largest")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
 
@@ -79,6 +81,9 @@ func main() {
 		re = regexp.MustCompile(*only)
 	}
 	paths := testgames.Files(dir, []string{"ggp-base-repo", "ggp-base", "ggp-base-tests"}, re)
+	if *smallFirst {
+		sortBySize(dir, paths)
+	}
 	var jw io.Writer = io.Discard
 	if *out != "" {
 		f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -188,6 +193,23 @@ func limitName(err error) string {
 		return "limit"
 	}
 	return ""
+}
+
+// sortBySize orders paths by file size, smallest first (ties by path); a
+// file that cannot be read sorts first and reports its error when run.
+func sortBySize(dir string, paths []string) {
+	size := make(map[string]int64, len(paths))
+	for _, p := range paths {
+		if st, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			size[p] = st.Size()
+		}
+	}
+	slices.SortStableFunc(paths, func(a, b string) int {
+		if size[a] != size[b] {
+			return int(size[a] - size[b])
+		}
+		return strings.Compare(a, b)
+	})
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
