@@ -273,6 +273,22 @@ func (db *DB) SchemaVersion(ctx context.Context) (int64, error) {
 	return v, nil
 }
 
+// PoolStats are the connection pools' counters since Open: the writer
+// pool (all of PostgreSQL's) and SQLite's read pool.
+type PoolStats struct {
+	Write, Read sql.DBStats
+}
+
+// PoolStats returns the pools' counters; WaitCount and WaitDuration say
+// how often and how long calls queued for a free connection.
+func (db *DB) PoolStats() PoolStats {
+	s := PoolStats{Write: db.sqlDB.Stats()}
+	if db.readDB != nil {
+		s.Read = db.readDB.Stats()
+	}
+	return s
+}
+
 // Close closes the database. Calls after the first return an error.
 func (db *DB) Close() error {
 	if db.readDB != nil {

@@ -134,6 +134,7 @@ func run(o options) error {
 	jobs := pairs(stored, o.n, o.seed)
 
 	r := &recorder{statuses: map[string]int{}, verdicts: map[string]int{}}
+	sched0 := readClientSched()
 	start := time.Now()
 	next := atomic.Int64{}
 	var wg sync.WaitGroup
@@ -151,6 +152,7 @@ func run(o options) error {
 	wg.Wait()
 	r.elapsed = time.Since(start)
 	res := r.result(o, len(stored))
+	res.ClientSchedP99Ms, res.ClientSchedSlow, res.ClientRunDelayMs = readClientSched().since(sched0)
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
 		return errors.New("interrupted")
 	}
@@ -464,6 +466,12 @@ type Result struct {
 	GoMaxProcs     int            `json:"gomaxprocs"`
 	MaxGameBytes   int64          `json:"max_game_bytes"`
 	PollIntervalMs int64          `json:"poll_ms"`
+	// The client's own waits during the run (see clientSched): its
+	// goroutines' p99 wait for a Go processor and the waits over 10 ms,
+	// and its threads' total wait for a CPU (-1: unknown).
+	ClientSchedP99Ms float64 `json:"client_sched_wait_p99_ms"`
+	ClientSchedSlow  uint64  `json:"client_sched_waits_over_10ms"`
+	ClientRunDelayMs float64 `json:"client_run_delay_ms"`
 }
 
 func (r *recorder) result(o options, games int) Result {
@@ -509,6 +517,8 @@ func (res Result) print(w io.Writer) {
 	fmt.Fprintf(w, "POST /comparisons: %d requests, p50 %.1f ms, p99 %.1f ms\n", res.Posts, res.PostP50Ms, res.PostP99Ms)
 	fmt.Fprintf(w, "GET /comparisons/{id}: %d requests, p50 %.1f ms, p99 %.1f ms (poll every %d ms)\n", res.Gets, res.GetP50Ms, res.GetP99Ms, res.PollIntervalMs)
 	fmt.Fprintf(w, "completions/s %.1f  wall %.1f s\n", res.CompletionsPS, res.WallSeconds)
+	fmt.Fprintf(w, "client's own waits: goroutines for a processor p99 %.1f ms (%d over 10 ms), threads for a CPU %.0f ms in all\n",
+		res.ClientSchedP99Ms, res.ClientSchedSlow, res.ClientRunDelayMs)
 	if res.FirstError != "" {
 		fmt.Fprintf(w, "first error: %s\n", res.FirstError)
 	}
