@@ -334,7 +334,7 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout,
 		"bound on the work inside one request (grounding an upload, computing symmetries); past it 503 [env GAMEQUIV_REQUEST_TIMEOUT]")
 	fs.IntVar(&cfg.MaxDBConns, "max-db-conns", cfg.MaxDBConns,
-		"`number` of PostgreSQL connections, 0 for the store's default (10) [env GAMEQUIV_MAX_DB_CONNS]")
+		"`number` of PostgreSQL connections, 0 for the store's default (30) [env GAMEQUIV_MAX_DB_CONNS]")
 	fs.IntVar(&cfg.MaxReadConns, "max-read-conns", cfg.MaxReadConns,
 		"`number` of SQLite's read-only connections beside its one writer, 0 for the store's default (4) [env GAMEQUIV_MAX_READ_CONNS]")
 	fs.IntVar(&cfg.MaxHeavy, "max-heavy", cfg.MaxHeavy,
