@@ -31,7 +31,9 @@ mkdir -p "$out/data"
 go build -o "$out/loadbench" ./bench/load
 args=(--addr 127.0.0.1:0 --data "$out/data" --rate-limit 0 --max-queue 5000)
 [[ -n "${DBURL:-}" ]] && args+=(--database-url "$DBURL")
-GODEBUG=gctrace=1 "$bin" "${args[@]}" "$@" 2>"$out/server.log" &
+# SERVER_WRAP and CLIENT_WRAP prefix the server's and the load bench's
+# command (diagnostics, e.g. CLIENT_WRAP='nice -n -10' or 'taskset -c 1').
+GODEBUG=gctrace=1 ${SERVER_WRAP:-} "$bin" "${args[@]}" "$@" 2>"$out/server.log" &
 pid=$!
 trap 'kill -INT $pid 2>/dev/null || true' EXIT
 addr=
@@ -46,7 +48,7 @@ done
 run_delay_ms() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $2} END {printf "%.0f", s / 1e6}'; }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >"$out/uptime"
 delay0=$(run_delay_ms $pid)
-"$out/loadbench" -url "http://$addr" -json >"$out/load.json"
+${CLIENT_WRAP:-} "$out/loadbench" -url "http://$addr" -json >"$out/load.json"
 echo "server run delay ms: $(( $(run_delay_ms $pid) - delay0 ))" >"$out/rundelay"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/uptime"
 kill -INT $pid
