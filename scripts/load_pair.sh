@@ -73,8 +73,8 @@ lat.sort()
 n = len(lat)
 r = json.load(open(d + "/load.json"))
 load = open(d + "/uptime").read().split()[2]
-print("%s load %s client GET p50/p99 %.1f/%.1f ms server GET p50/p90/p99/max %.2f/%.1f/%.1f/%.1f ms (n=%d) GCs %d completions/s %.1f completed %d lost %d"
-      % (d.rsplit("/", 1)[1], load, r["get_p50_ms"], r["get_p99_ms"], lat[n // 2], lat[int(n * .9)], lat[int(n * .99)], lat[-1], n, gcs,
+print("%s load %s client GET p50/p99 %.1f/%.1f ms (%s of %d over 20 ms) server GET p50/p90/p99/max %.2f/%.1f/%.1f/%.1f ms (n=%d) GCs %d completions/s %.1f completed %d lost %d"
+      % (d.rsplit("/", 1)[1], load, r["get_p50_ms"], r["get_p99_ms"], r.get("gets_over_20ms", "?"), r["gets"], lat[n // 2], lat[int(n * .9)], lat[int(n * .99)], lat[-1], n, gcs,
          r["completions_per_s"], r["completed"], r["lost"]))
 print("  waits: server goroutines p99 %s ms, %s over 10 ms; db pool waits %s/%s ms (writer), %s/%s ms (SQLite readers); client goroutines p99 %s ms, %s over 10 ms; run delay (threads waiting for a CPU) server %s ms, client %s ms"
       % (stop.get("sched_wait_p99_ms", "?"), stop.get("sched_waits_over_10ms", "?"), stop.get("db_write_waits", "?"), stop.get("db_write_wait_ms", "?"), stop.get("db_read_waits", "?"), stop.get("db_read_wait_ms", "?"),

@@ -46,3 +46,10 @@ func TestRunDelay(t *testing.T) {
 		t.Errorf("runDelay(empty dir) = %v, %v; want 0, false", d, ok)
 	}
 }
+
+func TestCountOver(t *testing.T) {
+	ds := []time.Duration{time.Millisecond, 20 * time.Millisecond, 21 * time.Millisecond, time.Second}
+	if got, want := countOver(ds, 20*time.Millisecond), 2; got != want {
+		t.Errorf("countOver(%v, 20ms) = %d, want %d", ds, got, want)
+	}
+}
