@@ -15,7 +15,8 @@
 # processor (p99 and the number over 10 ms, from its stop log) and its
 # store calls for a free database connection (count, total ms), the
 # client's the same (load.json), and each process's threads' total wait
-# for a CPU during the load (Linux schedstat run delay, ms).
+# for a CPU during the load (Linux schedstat run delay, ms); and the
+# server's CPU seconds (user + system) when the load ended.
 #
 # Example (build both binaries first, alternate them):
 #   (cd ../base && go build -o /tmp/srv-base ./cmd/server)
@@ -50,6 +51,8 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >"$out/uptime"
 delay0=$(run_delay_ms $pid)
 ${CLIENT_WRAP:-} "$out/loadbench" -url "http://$addr" -json >"$out/load.json"
 echo "server run delay ms: $(( $(run_delay_ms $pid) - delay0 ))" >"$out/rundelay"
+# The server's CPU time so far (user + system; start-up and uploads included).
+awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f\n", ($14 + $15) / hz}' /proc/$pid/stat >"$out/cpu_s"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/uptime"
 kill -INT $pid
 wait $pid || true
@@ -76,6 +79,7 @@ load = open(d + "/uptime").read().split()[2]
 print("%s load %s client GET p50/p99 %.1f/%.1f ms (%s of %d over 20 ms) server GET p50/p90/p99/max %.2f/%.1f/%.1f/%.1f ms (n=%d) GCs %d completions/s %.1f completed %d lost %d"
       % (d.rsplit("/", 1)[1], load, r["get_p50_ms"], r["get_p99_ms"], r.get("gets_over_20ms", "?"), r["gets"], lat[n // 2], lat[int(n * .9)], lat[int(n * .99)], lat[-1], n, gcs,
          r["completions_per_s"], r["completed"], r["lost"]))
+print("  server CPU %s s" % open(d + "/cpu_s").read().strip())
 print("  waits: server goroutines p99 %s ms, %s over 10 ms; db pool waits %s/%s ms (writer), %s/%s ms (SQLite readers); client goroutines p99 %s ms, %s over 10 ms; run delay (threads waiting for a CPU) server %s ms, client %s ms"
       % (stop.get("sched_wait_p99_ms", "?"), stop.get("sched_waits_over_10ms", "?"), stop.get("db_write_waits", "?"), stop.get("db_write_wait_ms", "?"), stop.get("db_read_waits", "?"), stop.get("db_read_wait_ms", "?"),
          r.get("client_sched_wait_p99_ms", "?"), r.get("client_sched_waits_over_10ms", "?"),
