@@ -8,15 +8,15 @@
 # `go run ./bench/load -url ... -json` with its defaults (500 comparisons,
 # 50 clients polling every 100 ms). Output in $OUT/NAME (default
 # /tmp/loadpair): server.log (JSON log and gctrace), load.json, uptime.
-# It then prints one line: client GET p50/p99, the server's own GET
-# latency (access log, from handler start to last byte) p50/p90/p99/max,
-# the number of GCs and completions/s; and a second line with the waits
-# to run behind those latencies: the server's goroutines for a Go
-# processor (p99 and the number over 10 ms, from its stop log) and its
-# store calls for a free database connection (count, total ms), the
-# client's the same (load.json), and each process's threads' total wait
-# for a CPU during the load (Linux schedstat run delay, ms); and the
-# server's CPU seconds (user + system) when the load ended.
+# It then prints three lines: client GET p50/p99 and the GETs over 20 ms,
+# the server's own GET latency (access log, from handler start to last
+# byte) p50/p90/p99/max, the number of GCs and completions/s; the
+# server's CPU seconds (user + system) when the load ended; and the waits
+# behind those latencies: the server's goroutines for a Go processor
+# (p99 and the number over 10 ms, from its stop log) and its store calls
+# for a free database connection (count, total ms), the client's
+# goroutines the same (load.json), and each process's threads' total
+# wait for a CPU during the load (Linux schedstat run delay, ms).
 #
 # Example (build both binaries first, alternate them):
 #   (cd ../base && go build -o /tmp/srv-base ./cmd/server)
