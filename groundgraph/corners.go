@@ -397,6 +397,15 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	return corners, false, nil
 }
 
+// firstComb returns {0, ..., j-1}, the first j-subset in colex order.
+func firstComb(j int) []int {
+	c := make([]int, j)
+	for i := range c {
+		c[i] = i
+	}
+	return c
+}
+
 // colexUnrank sets c (len(c) = k) to the k-subset of colex rank r, given
 // bin[i][a] = C(a, i) for i ≤ k.
 func colexUnrank(r int64, c []int, bin [][]int64) {
@@ -466,28 +475,18 @@ func xorLanes(v []uint64, lo, hi int) {
 	}
 }
 
-// familyLevel evaluates level k = lb(root) on the k-subsets of the
-// families' supports alone (bounds.families: every subset that changes f
-// is one of them) and returns the level's bitset, or nil when they are
-// not much fewer than all k-subsets.
+// familyLevel evaluates level k = lb(root) on the sets of the families
+// alone (bounds.families: every subset that changes f is one of them) and
+// returns the level's bitset, or nil when they are not much fewer than
+// all k-subsets.
 func (w *cornersWork) familyLevel(ctx context.Context, k int, bd *bounds, pos []int, s *coneSim, base uint64, out []uint64, f0mask uint64, bin [][]int64) ([]uint64, error) {
 	fam := bd.families()
 	if fam == nil {
 		return nil, nil
 	}
 	n := len(pos)
-	sets := make([][]int, len(fam))
-	var total int64
-	for i, slot := range fam {
-		for x, v := range bd.sup[slot*bd.nw : (slot+1)*bd.nw] {
-			for ; v != 0; v &= v - 1 {
-				sets[i] = append(sets[i], 64*x+bits.TrailingZeros64(v))
-			}
-		}
-		total += binomial(len(sets[i]), k)
-		if total > bin[k][n]/4 {
-			return nil, nil
-		}
+	if fam.size(fam.root) > bin[k][n]/4 {
+		return nil, nil
 	}
 	cur := make([]uint64, (bin[k][n]+63)/64)
 	tried := make([]uint64, len(cur))
@@ -516,35 +515,35 @@ func (w *cornersWork) familyLevel(ctx context.Context, k int, bd *bounds, pos []
 	for _, j := range pos {
 		fill(s.In(j), base)
 	}
-	c := make([]int, k)
-	for _, set := range sets {
-		if len(set) < k {
-			continue
+	buf, c := make([]int, 0, k), make([]int, k)
+	var err error
+	add := func(set []int) bool {
+		if len(set) != k {
+			return true
 		}
-		for i := range c {
-			c[i] = i
+		copy(c, set) // set shares each's buffer
+		slices.Sort(c)
+		var r int64
+		for i, x := range c {
+			r += bin[i+1][x]
 		}
-		for {
-			var r int64
-			for i, x := range c {
-				r += bin[i+1][set[x]]
-			}
-			if tried[r/64]>>(r%64)&1 == 0 {
-				tried[r/64] |= 1 << (r % 64)
-				lane := len(laneRank)
-				for _, x := range c {
-					vals[(1+pos[set[x]])*cornerBatchWords+lane/64] ^= 1 << (lane % 64)
-				}
-				laneRank = append(laneRank, r)
-				if len(laneRank) == batchCap {
-					if err := flush(); err != nil {
-						return nil, err
-					}
-				}
-			}
-			if !nextComb(c, len(set)) {
-				break
-			}
+		if tried[r/64]>>(r%64)&1 == 1 {
+			return true
+		}
+		tried[r/64] |= 1 << (r % 64)
+		lane := len(laneRank)
+		for _, x := range c {
+			vals[(1+pos[x])*cornerBatchWords+lane/64] ^= 1 << (lane % 64)
+		}
+		laneRank = append(laneRank, r)
+		if len(laneRank) == batchCap {
+			err = flush()
+		}
+		return err == nil
+	}
+	for _, f := range fam.root {
+		if !fam.each(f, buf, add) {
+			return nil, err
 		}
 	}
 	if err := flush(); err != nil {
