@@ -14,11 +14,13 @@ import (
 
 // TestFlipBound checks flipBound against brute force on random circuits:
 // the fewest semantic propositions whose flip from the anchor changes the
-// root is never below the bound, with and without support packing, and
-// every set of that many flips that changes it lies within a family.
+// root is never below the bound, with and without support packing, every
+// set of that many flips that changes it lies within a family, and every
+// changing set holds one of the root's flip cores.
 func TestFlipBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	above1, withFamilies, inProducts := 0, 0, 0
+	withCores, coreSets := 0, 0
 	for trial := range 800 {
 		// Random gates, then circuits of lines in groups of inputs.
 		c, root := randomCircuit(rng)
@@ -81,6 +83,27 @@ func TestFlipBound(t *testing.T) {
 		if bd.root() < limit && fam == nil {
 			t.Fatalf("trial %d: no families", trial)
 		}
+		// Every changing set of at most d flips holds a core.
+		for _, d := range []int{2, 3, len(pos)} {
+			cores, ok := flipCores(cn, bd.val, pos, d)
+			if !ok {
+				continue
+			}
+			withCores++
+			for _, m := range changing {
+				if bits.OnesCount64(m) > d {
+					continue
+				}
+				held := false
+				for _, c := range cores {
+					held = held || c&^m == 0
+				}
+				if !held {
+					t.Fatalf("trial %d: changing set %b holds none of the cores %b (d = %d)", trial, m, cores, d)
+				}
+				coreSets++
+			}
+		}
 		// The sets each enumerates, within size.
 		listed := map[uint64]bool{}
 		if fam != nil {
@@ -120,10 +143,13 @@ func TestFlipBound(t *testing.T) {
 			withFamilies++
 		}
 	}
+	if withCores < 1000 || coreSets < 5000 {
+		t.Errorf("flipCores answered %d times, %d changing sets checked: the test no longer exercises them", withCores, coreSets)
+	}
 	if above1 < 40 || withFamilies < 100 || inProducts < 20 {
 		t.Errorf("the bound exceeded 1 in %d trials, %d sets were checked against families, %d in products: the test no longer exercises them", above1, withFamilies, inProducts)
 	}
-	t.Logf("bound above 1 in %d trials, %d sets in families, %d in products", above1, withFamilies, inProducts)
+	t.Logf("bound above 1 in %d trials, %d sets in families, %d in products; cores %d times, %d sets", above1, withFamilies, inProducts, withCores, coreSets)
 }
 
 // randomCircuit returns a circuit of random gates over 2..11 inputs and
@@ -316,6 +342,48 @@ func TestTerminalCornersFromTrue(t *testing.T) {
 		t.Fatalf("corners from all-true:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if max := int64(16 * len(cn.Gates)); w.ops > max {
+		t.Errorf("run from all-true evaluated %d gate-words, want at most %d", w.ops, max)
+	}
+}
+
+// TestSum15TerminalCores checks the flip cores on Number Scrabble's
+// terminal from the all-true state, whose flip bound is only 2 (its
+// triples are grouped by their smallest number, and few groups have
+// disjoint supports): it changes only when every triple of both players
+// is broken, so level 5 holds no core and is not evaluated, and level 6
+// only on the sets that hold a core (levels 3 and 4, a batch each, are
+// searched before the cores are computed).
+func TestSum15TerminalCores(t *testing.T) {
+	p, g := loadBuild(t, "ggp-base/sum15.kif", Options{})
+	var term *FuncFeatures
+	for i := range g.funcs {
+		if g.funcs[i].Function.Kind == grounding.FuncTerminal {
+			term = &g.funcs[i]
+		}
+	}
+	if term == nil || term.nProps != 27 {
+		t.Fatalf("terminal: %+v, want a function of the 27 propositions", term)
+	}
+	cn, err := newCone(&p.Circuit, term.Function.Lit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &cornersWork{cn: cn, d: 6, max: DefaultMaxCorners}
+	for _, in := range term.Support[:term.nProps] {
+		w.props = append(w.props, int32(in))
+	}
+	cs, tooMany, err := w.run(context.Background(), true)
+	if err != nil || tooMany || len(cs) != 4 {
+		t.Fatalf("run from all-true = %v, %v, %v; want 4 corners", cs, tooMany, err)
+	}
+	for _, c := range cs {
+		if len(c) != 6 {
+			t.Errorf("corner %v, want 6 propositions", c)
+		}
+	}
+	// Without cores: levels 3 to 6 in full, 87,759 gate-words; with
+	// them levels 3 and 4 (one batch each) and the cores of level 6.
+	if max := int64(256 * len(cn.Gates)); w.ops > max {
 		t.Errorf("run from all-true evaluated %d gate-words, want at most %d", w.ops, max)
 	}
 }
