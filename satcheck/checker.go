@@ -232,6 +232,10 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 		}
 		return outcome{equal: true}, nil
 	}
+	if c.opt.Mode&NoStructure == 0 && flatEqual(ca, cb, j) {
+		c.stats.structural.Add(1)
+		return outcome{equal: true}, nil
+	}
 	if c.opt.Mode&NoSimulation == 0 && c.opt.SimWords > 0 {
 		c.stats.simulations.Add(1)
 		if m := c.simulate(ca, cb, fa, fb, j, sem); m != nil {

@@ -37,7 +37,11 @@
 //     bad functions).
 //  2. Structural hashing: fa's cone is rebuilt, gate by gate, inside B's
 //     structural-hash table with A's inputs replaced by their images. If it
-//     lands on fb, the functions are the same circuit.
+//     lands on fb, the functions are the same circuit. Else both cones are
+//     compared flattened (flat.go): AND gates as sets of literals, nested
+//     ANDs read positively merged into their readers, so that two
+//     groupings of one disjunction (Connect Four's lines under rewritten
+//     rules) are one formula.
 //  3. Truth tables: when the joint input space is small (at most
 //     2^Options.ExhaustiveBits rows, a role's one-hot choice counting as one
 //     digit) both cones are simulated on every row, 64 rows per machine word.
