@@ -14,7 +14,8 @@ import (
 // modulo the associativity, commutativity and idempotence of AND: each
 // gate becomes the set of its fanin literals, a fanin that is an AND gate
 // read positively contributing its own set instead, with constants folded
-// (x ∧ ¬x is false) and one-literal sets being that literal. Each set
+// (x ∧ ¬x is false, and so is a set holding ¬y and every member of a set
+// y) and one-literal sets being that literal. Each set
 // denotes its gate's function exactly, so equal sets at the roots are
 // equal functions of the joint variables, for every assignment.
 
@@ -98,6 +99,16 @@ func (ft *flatTable) and(set []uint32) uint32 {
 	case 1:
 		return out[0]
 	}
+	// ¬y with every member of y in the set: y holds, so the AND is false
+	// (a rewritten game's "some line and no line").
+	for _, l := range out {
+		if m, ok := ft.members[int32(l>>1)]; ok && l&1 == 1 {
+			ft.budget -= len(m)
+			if subset(m, out) {
+				return 0
+			}
+		}
+	}
 	ft.key = ft.key[:0]
 	for _, l := range out {
 		ft.key = binary.LittleEndian.AppendUint32(ft.key, l)
@@ -113,4 +124,18 @@ func (ft *flatTable) and(set []uint32) uint32 {
 	}
 	ft.members[id] = slices.Clone(out)
 	return uint32(id) << 1
+}
+
+// subset reports whether every element of a is in b, both ascending.
+func subset(a, b []uint32) bool {
+	i := 0
+	for _, x := range a {
+		for i < len(b) && b[i] < x {
+			i++
+		}
+		if i == len(b) || b[i] != x {
+			return false
+		}
+	}
+	return true
 }

@@ -34,8 +34,9 @@ func linesGame(name string, group func(q *prog, ls []grounding.Lit) grounding.Li
 }
 
 // TestFlatStructure checks that pairs equal up to the grouping of ANDs
-// and ORs (and repeated disjuncts) are proven by flattened structure, with
-// no SAT call, and that a pair that differs is still found different.
+// and ORs (repeated disjuncts, and a disjunct that holds a set and its
+// negation) are proven by flattened structure, with no SAT call, and that
+// a pair that differs is still found different.
 func TestFlatStructure(t *testing.T) {
 	pairs := func(q *prog, ls []grounding.Lit) grounding.Lit {
 		var ps []grounding.Lit
@@ -51,6 +52,14 @@ func TestFlatStructure(t *testing.T) {
 		}
 		return q.or(ls[0], l) // the first line twice
 	}
+	// Some line, or no line and yet some line (always false).
+	contradiction := func(q *prog, ls []grounding.Lit) grounding.Lit {
+		var none []grounding.Lit
+		for _, l := range ls {
+			none = append(none, l.Not())
+		}
+		return q.or(q.or(ls...), q.and(append(none, q.or(ls...))...))
+	}
 	a := linesGame("a", pairs, false)
 	for _, tc := range []struct {
 		name string
@@ -59,6 +68,7 @@ func TestFlatStructure(t *testing.T) {
 	}{
 		{"OK", linesGame("b", chain, false), true},
 		{"ErrDiffers", linesGame("b", chain, true), false},
+		{"OKContradiction", linesGame("b", contradiction, false), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := mustChecker(t, a, tc.b, satcheck.Options{})
