@@ -232,10 +232,6 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 		}
 		return outcome{equal: true}, nil
 	}
-	if c.opt.Mode&NoStructure == 0 && flatEqual(ca, cb, j) {
-		c.stats.structural.Add(1)
-		return outcome{equal: true}, nil
-	}
 	if c.opt.Mode&NoSimulation == 0 && c.opt.SimWords > 0 {
 		c.stats.simulations.Add(1)
 		if m := c.simulate(ca, cb, fa, fb, j, sem); m != nil {
@@ -247,6 +243,12 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 				return outcome{j: j, model: m}, nil
 			}
 		}
+	}
+	// After simulation, which refutes most different pairs at once: the
+	// flattened comparison is for the pairs that are likely equal.
+	if c.opt.Mode&NoStructure == 0 && flatEqual(ca, cb, j) {
+		c.stats.structural.Add(1)
+		return outcome{equal: true}, nil
 	}
 	if fl&cheapOnly != 0 {
 		return outcome{undecided: true}, nil

@@ -37,11 +37,7 @@
 //     bad functions).
 //  2. Structural hashing: fa's cone is rebuilt, gate by gate, inside B's
 //     structural-hash table with A's inputs replaced by their images. If it
-//     lands on fb, the functions are the same circuit. Else both cones are
-//     compared flattened (flat.go): AND gates as sets of literals, nested
-//     ANDs read positively merged into their readers, so that two
-//     groupings of one disjunction (Connect Four's lines under rewritten
-//     rules) are one formula.
+//     lands on fb, the functions are the same circuit.
 //  3. Truth tables: when the joint input space is small (at most
 //     2^Options.ExhaustiveBits rows, a role's one-hot choice counting as one
 //     digit) both cones are simulated on every row, 64 rows per machine word.
@@ -54,7 +50,11 @@
 //     separated the same function of A from earlier images are evaluated
 //     through the mapping at hand, since the states that tell a function
 //     apart (the few where a goal holds) are often ones random vectors
-//     never draw and SAT found at great cost.
+//     never draw and SAT found at great cost. A pair that simulation does
+//     not separate is then compared flattened (flat.go): AND gates as sets
+//     of literals, nested ANDs read positively merged into their readers,
+//     so that two groupings of one disjunction (Connect Four's lines under
+//     rewritten rules) are one formula.
 //  5. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
 //     the exactly-one constraint of each role whose actions the pair reads,
 //     solved by a fresh gophersat solver. UNSAT proves equality; a model is a
