@@ -66,3 +66,25 @@ func TestDomainCutsWork(t *testing.T) {
 	}
 	t.Logf("domain work: %d with cuts, %d without", workWith, workWithout)
 }
+
+// TestDomainCutsNoIntern: the head-done test only looks the head atom's
+// terms up. A rule whose head term is deeper than MaxTermDepth but whose
+// body never matches past the point where the head is bound grounds.
+func TestDomainCutsNoIntern(t *testing.T) {
+	src := `(role a)
+(init (on 1))
+(num 1) (num 2) (bad 0)
+(<= (next (on ?x)) (true (on ?x)))
+(<= (p (f (f (f ?x))))  (true (on ?x)) (num ?y) (bad ?y))
+(<= (legal a noop) (true (on 1)))
+(<= terminal (p ?z))
+(goal a 100)
+`
+	f, err := Parse("deep.kif", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Ground(context.Background(), f, Limits{MaxTermDepth: 2}); err != nil {
+		t.Errorf("Ground(deep.kif, MaxTermDepth 2) = %v, want a Program (no p atom is derived)", err)
+	}
+}

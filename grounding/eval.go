@@ -1012,6 +1012,25 @@ func (e *engine) inst(b *binding, p pat) int32 {
 	return t
 }
 
+// lookupInst is inst without interning: false when the term does not exist.
+func (e *engine) lookupInst(b *binding, p pat) (int32, bool) {
+	switch {
+	case p.v >= 0:
+		return b.vals[p.v], true
+	case p.t >= 0:
+		return p.t, true
+	}
+	args := make([]int32, len(p.args))
+	for i, a := range p.args {
+		t, ok := e.lookupInst(b, a)
+		if !ok {
+			return 0, false
+		}
+		args[i] = t
+	}
+	return e.ts.lookup(p.fn, args)
+}
+
 func (e *engine) instArgs(b *binding, ps []pat) []int32 {
 	e.tuple = e.tuple[:0]
 	for _, p := range ps {
@@ -1236,12 +1255,22 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	lmemo := make([]*memoTable[Lit], len(p.steps)) // steps with headBound
 	// headDone (domain mode, head bound): the head atom is derived already,
 	// so the rest of the join can add nothing.
+	// It only looks terms up: a term never interned is in no atom, and
+	// interning here could trip MaxTermDepth for a join that then fails.
+	var headT []int32
 	headDone := func() bool {
-		t := e.instArgs(bd, r.headArgs)
-		if _, ok := out.index(t); ok {
+		headT = headT[:0]
+		for _, a := range r.headArgs {
+			t, ok := e.lookupInst(bd, a)
+			if !ok {
+				return false
+			}
+			headT = append(headT, t)
+		}
+		if _, ok := out.index(headT); ok {
 			return true
 		}
-		_, ok := e.facts[r.head].lookup(t)
+		_, ok := e.facts[r.head].lookup(headT)
 		return ok
 	}
 	var rec func(k int) *joined

@@ -74,7 +74,9 @@ func (l Limits) WithDefaults() Limits {
 // truth does not depend on are dropped (argfree.go), auxiliary fluent
 // relations keep only the atoms their callers can ask for (demand.go), and
 // every join is planned from the relations' sizes, not from the order of
-// the body. Recursion through fluent relations is unrolled to its least
+// the body. A domain join stops enumerating where nothing new can follow (a
+// step whose variables nothing after it needs; a head atom already derived).
+// Recursion through fluent relations is unrolled to its least
 // fixpoint. Validation problems come back as an ErrorList, exceeded limits
 // as a *LimitError, cancellation as ctx.Err().
 func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
