@@ -141,6 +141,11 @@ type step struct {
 	// disjunction over moves among all the atoms it keeps (amazons).
 	headBound bool
 	bodyLive  []int32
+	// exists: no variable this step binds is needed after it, so every
+	// match that passes the step's checks leads to the same state; a
+	// domain join stops at the first (chess's demand rules ask whether any
+	// cell differs from the capture cell, once per state, not per cell).
+	exists bool
 }
 
 // plan is a join order for one rule (and one delta literal in semi-naive rounds).
@@ -195,6 +200,9 @@ type engine struct {
 	// dropped (see memoTable.useful): memoProbe unless a test sets it;
 	// negative keeps every memo.
 	memoProbe int64
+	noCuts    bool // tests: domain joins without step.exists and headDone
+	// domainWork is work at the end of the domain phase (tests).
+	domainWork int64
 }
 
 func (e *engine) fail(err error) {
@@ -389,6 +397,26 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 		for v := range bodyNeeded {
 			if bodyNeeded[v] && boundBefore[k][v] {
 				s.bodyLive = append(s.bodyLive, int32(v))
+			}
+		}
+	}
+	for k := range p.steps {
+		s := &p.steps[k]
+		after := headVar
+		if k+1 < len(p.steps) {
+			after = make([]bool, len(r.varNames))
+			for _, v := range p.steps[k+1].live {
+				after[v] = true
+			}
+		}
+		boundAfter := bb
+		if k+1 < len(p.steps) {
+			boundAfter = boundBefore[k+1]
+		}
+		s.exists = true
+		for v := range boundAfter {
+			if boundAfter[v] && !boundBefore[k][v] && after[v] {
+				s.exists = false
 			}
 		}
 	}
@@ -984,6 +1012,25 @@ func (e *engine) inst(b *binding, p pat) int32 {
 	return t
 }
 
+// lookupInst is inst without interning: false when the term does not exist.
+func (e *engine) lookupInst(b *binding, p pat) (int32, bool) {
+	switch {
+	case p.v >= 0:
+		return b.vals[p.v], true
+	case p.t >= 0:
+		return p.t, true
+	}
+	args := make([]int32, len(p.args))
+	for i, a := range p.args {
+		t, ok := e.lookupInst(b, a)
+		if !ok {
+			return 0, false
+		}
+		args[i] = t
+	}
+	return e.ts.lookup(p.fn, args)
+}
+
 func (e *engine) instArgs(b *binding, ps []pat) []int32 {
 	e.tuple = e.tuple[:0]
 	for _, p := range ps {
@@ -1206,6 +1253,26 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	visited := make([]*memoTable[struct{}], len(p.steps))
 	memo := make([]*memoTable[*joined], len(p.steps))
 	lmemo := make([]*memoTable[Lit], len(p.steps)) // steps with headBound
+	// headDone (domain mode, head bound): the head atom is derived already,
+	// so the rest of the join can add nothing.
+	// It only looks terms up: a term never interned is in no atom, and
+	// interning here could trip MaxTermDepth for a join that then fails.
+	var headT []int32
+	headDone := func() bool {
+		headT = headT[:0]
+		for _, a := range r.headArgs {
+			t, ok := e.lookupInst(bd, a)
+			if !ok {
+				return false
+			}
+			headT = append(headT, t)
+		}
+		if _, ok := out.index(headT); ok {
+			return true
+		}
+		_, ok := e.facts[r.head].lookup(headT)
+		return ok
+	}
 	var rec func(k int) *joined
 	rec = func(k int) *joined {
 		if k == len(p.steps) {
@@ -1226,6 +1293,9 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			return j.finish(b)
 		}
 		s := &p.steps[k]
+		if b == nil && !e.noCuts && s.headBound && headDone() {
+			return nil
+		}
 		if b == nil {
 			if visited[k] == nil {
 				visited[k] = newMemoTable[struct{}](len(s.live), e.memoProbe)
@@ -1274,6 +1344,10 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			}
 			if ok && b == nil {
 				rec(k + 1)
+				if !e.noCuts && (s.exists || s.headBound && headDone()) {
+					bd.undo(mark)
+					return false
+				}
 			} else if ok {
 				e.matches++
 				if e.budget > 0 && e.matches > e.budget {

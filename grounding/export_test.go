@@ -36,3 +36,10 @@ func GroundNoInline(ctx context.Context, f *File, lim Limits) (*Program, error) 
 func GroundNoArgFree(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noArgFree: true})
 }
+
+// GroundNoDomainCuts is Ground with domain joins that enumerate every match
+// (no stop at a step whose variables are not needed after it, nor once the
+// head atom is derived).
+func GroundNoDomainCuts(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noDomainCuts: true})
+}

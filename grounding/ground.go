@@ -74,7 +74,9 @@ func (l Limits) WithDefaults() Limits {
 // truth does not depend on are dropped (argfree.go), auxiliary fluent
 // relations keep only the atoms their callers can ask for (demand.go), and
 // every join is planned from the relations' sizes, not from the order of
-// the body. Recursion through fluent relations is unrolled to its least
+// the body. A domain join stops enumerating where nothing new can follow (a
+// step whose variables nothing after it needs; a head atom already derived).
+// Recursion through fluent relations is unrolled to its least
 // fixpoint. Validation problems come back as an ErrorList, exceeded limits
 // as a *LimitError, cancellation as ctx.Err().
 func Ground(ctx context.Context, f *File, lim Limits) (*Program, error) {
@@ -104,6 +106,10 @@ type variant struct {
 	forceHeadFilter bool
 	noInline        bool // check relations not unfolded (inline.go)
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
+	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
+	// onEngine, when set, sees the engine after grounding (tests read its
+	// work counter).
+	onEngine func(*engine)
 }
 
 func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v variant) (*Program, error) {
@@ -137,7 +143,7 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 	if !noDemand {
 		c.addDemand(sccs)
 	}
-	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: time.Now().Add(lim.Timeout), memoProbe: memoProbe}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: time.Now().Add(lim.Timeout), memoProbe: memoProbe, noCuts: v.noDomainCuts}
 	e.facts = make([]*factSet, len(c.rels))
 	for i, r := range c.rels {
 		e.facts[i] = newFactSet(r.arity)
@@ -148,6 +154,9 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 	}
 	g := &grounder{c: c, e: e, ts: ts, file: f, sccs: sccs}
 	p, err := g.run()
+	if v.onEngine != nil {
+		v.onEngine(e)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -255,6 +264,7 @@ func (g *grounder) run() (*Program, error) {
 	)
 	e.dropNeg = func(rel int32) bool { return !static(rel) }
 	e.fixpoint(rules, func(rel int32) bool { return !static(rel) })
+	e.domainWork = e.work
 	if e.err != nil {
 		return nil, e.err
 	}

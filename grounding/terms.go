@@ -60,6 +60,18 @@ func (s *termStore) intern(fn int32, args []int32) int32 {
 	return id
 }
 
+// lookup returns the id of the term fn(args...) if it was ever interned.
+func (s *termStore) lookup(fn int32, args []int32) (int32, bool) {
+	k := s.key[:0]
+	k = binary.LittleEndian.AppendUint32(k, uint32(fn))
+	for _, a := range args {
+		k = binary.LittleEndian.AppendUint32(k, uint32(a))
+	}
+	s.key = k
+	id, ok := s.index[string(k)]
+	return id, ok
+}
+
 // constant returns the id of a constant symbol.
 func (s *termStore) constant(name string) int32 { return s.intern(s.sym(name), nil) }
 

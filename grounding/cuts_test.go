@@ -1,0 +1,57 @@
+package grounding_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// cutGames have demand rules, recursive components and rules whose head is
+// bound before their last literals: the joins the domain cuts shorten.
+var cutGames = []string{"tictactoe", "connectFour", "breakthrough", "checkersTiny", "pentago", "knightfight", "hitori", "ruleDepthLinear", "endgame", "minichess", "sudoku", "othello-comp2007", "blobwars", "merrills"}
+
+// slowCutGames take seconds each; -short leaves them out.
+var slowCutGames = map[string]bool{"othello-comp2007": true, "blobwars": true, "merrills": true}
+
+// The domain cuts (a step whose variables nothing after it needs stops at
+// its first match; a join whose head atom is derived stops) only skip
+// matches that derive nothing new, in the same order: the Program is the
+// same, gate for gate.
+func TestDomainCutsSameProgram(t *testing.T) {
+	for _, g := range cutGames {
+		if testing.Short() && slowCutGames[g] {
+			continue
+		}
+		path := filepath.Join(corpusDir, "ggp-base", g+".kif")
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Skipf("corpus not found: %v", err)
+		}
+		t.Run(g, func(t *testing.T) {
+			f, err := grounding.Parse(path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lim := grounding.Limits{LenientUnsafe: true, Timeout: *corpusTimeout}
+			with, err := grounding.Ground(context.Background(), f, lim)
+			if err != nil {
+				if errors.Is(err, grounding.ErrLimit) {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			without, err := grounding.GroundNoDomainCuts(context.Background(), f, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(with, without) {
+				t.Errorf("Ground(%s) differs from the grounding without domain cuts: %d against %d circuit nodes", g, with.Circuit.NumNodes(), without.Circuit.NumNodes())
+			}
+		})
+	}
+}
