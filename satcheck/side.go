@@ -20,6 +20,8 @@ type side struct {
 	mu   sync.Mutex
 	supp map[int32][]int32 // node -> sorted support, filled on demand
 
+	pairs pairCache // pair types of functions (pairs.go)
+
 	cones     map[grounding.Lit]*cone // read-only cones of function literals (coneOf)
 	coneWords int                     // fanin entries held by cones
 

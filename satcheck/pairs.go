@@ -1,0 +1,388 @@
+package satcheck
+
+import (
+	"context"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// Pair types: how two propositions act together in a function of the state.
+//
+// For a function f of the state (legal, goal, terminal: read with no move
+// made) and two propositions i ≠ j, the pair type T_f(i, j) is the set of
+// value patterns (f(z), f(z^i), f(z^j), f(z^ij)) over the states z with i and
+// j false, one bit per pattern (bit b0 | b1<<1 | b2<<2 | b3<<3). A mapping σ
+// that makes f_B∘σ = f_A on every state maps the states with i, j false
+// bijectively onto those with σi, σj false and commutes with the flips, so
+// T_fA(i, j) = T_fB(σi, σj) whatever σ does elsewhere. A search can thus
+// prune as soon as the two propositions and the function are mapped, long
+// before the other inputs are: in a goal that needs one of several groups
+// of cells all on, two cells of one group have the pattern (1,1,1,0) (each
+// alone is not enough, both are), two cells of different groups never do.
+//
+// Patterns are found by simulation (a pattern seen is realizable) and, where
+// the two sides' sets differ, the side without the pattern is asked with SAT
+// whether it can show it: only an unsatisfiable answer separates the pair,
+// so a pair is never reported different on the strength of sampling.
+
+// pairKey names T_f(i, j) on one side; f is a literal, i and j inputs.
+type pairKey struct {
+	f    grounding.Lit
+	i, j int32
+}
+
+// pairType is what one side knows of a pair type: patterns shown realizable
+// (by simulation or SAT) and patterns proven unrealizable (by SAT).
+type pairType struct {
+	seen, never uint16
+	common      uint16 // patterns seen at least pairCommonCount times by simulation
+}
+
+// pairCommonCount: a pattern that simulation saw this often on one side and
+// never on the other is worth a SAT question there (where the two sides are
+// the same function, missing it that often is unlikely); a pattern seen
+// less often on one side only is most likely a rare one that the other
+// side's sample missed, and asking would mostly confirm it. Skipping a
+// question only loses a refutation, never makes a wrong one.
+const pairCommonCount = 6
+
+// pairCache holds one side's pair types.
+type pairCache struct {
+	mu   sync.Mutex
+	m    map[pairKey]pairType
+	sims map[grounding.Lit]*pairSim
+	work atomic.Int64 // gate-word evaluations of simulate
+}
+
+// pairSimWords is the number of 64-bit words of states simulated per pair:
+// eight densities (1/2 down to 1/32, 3/4, 7/8, 15/16) twice each, so that
+// patterns needing many propositions true, or many false, are sampled too.
+const pairSimWords = 16
+
+// maxPairConeGates bounds the cones whose pair types are computed: the SAT
+// question encodes four copies of the cone.
+const maxPairConeGates = 1 << 16
+
+// PairsDiffer compares the pair types of fa (of A) and fb (of B), both of
+// the given kind (legal, goal or terminal; any other kind is never reported
+// different): the pair (ia, ja[x]) of fa against (ib, jb[x]) of fb, for each
+// x (circuit inputs; pairs that are not two distinct propositions are
+// skipped). It returns the first x whose types differ, or -1. Where they
+// differ, no mapping that sends ia to ib, ja[x] to jb[x] and fa to fb makes
+// the functions equal, whatever it does with the other inputs; -1 means "not
+// shown different", never "equal".
+func (c *Checker) PairsDiffer(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, ia int32, ja []int32, ib int32, jb []int32) (int, error) {
+	if semanticsOf(kind) != noMoves || len(ja) != len(jb) || !c.a.isProp(ia) || !c.b.isProp(ib) {
+		return -1, nil
+	}
+	if fa.Node() >= c.a.c.NumNodes() || fb.Node() >= c.b.c.NumNodes() {
+		return -1, mappingErrorf("literal out of range (%d of %d nodes, %d of %d nodes)",
+			fa, c.a.c.NumNodes(), fb, c.b.c.NumNodes())
+	}
+	ta, err := c.a.pairTypes(fa, ia, ja, c.opt.Seed, c.opt.MaxCacheEntries)
+	if err != nil {
+		return -1, err
+	}
+	tb, err := c.b.pairTypes(fb, ib, jb, c.opt.Seed, c.opt.MaxCacheEntries)
+	if err != nil {
+		return -1, err
+	}
+	for x := range ja {
+		if !c.a.isProp(ja[x]) || !c.b.isProp(jb[x]) || ja[x] == ia || jb[x] == ib {
+			continue
+		}
+		c.stats.pairChecks.Add(1)
+		differ, err := c.settle(ctx, pairKey{fa, ia, ja[x]}, pairKey{fb, ib, jb[x]}, ta[x], tb[x])
+		if err != nil {
+			return -1, err
+		}
+		if differ {
+			c.stats.pairRefuted.Add(1)
+			return x, nil
+		}
+	}
+	return -1, nil
+}
+
+// settle decides whether two pair types are shown different: a pattern that
+// one side's simulation saw often and the other side has not settled is
+// asked there with SAT; each answer is kept, so a pair is solved at most
+// once per pattern.
+func (c *Checker) settle(ctx context.Context, ka, kb pairKey, ta, tb pairType) (bool, error) {
+	for ta.seen&tb.never == 0 && tb.seen&ta.never == 0 {
+		open := (ta.common &^ tb.seen &^ tb.never) | (tb.common &^ ta.seen &^ ta.never)
+		if open == 0 {
+			return false, nil
+		}
+		pat := bits.TrailingZeros16(open)
+		s, k, t := c.b, kb, &tb
+		if tb.common&(1<<pat) != 0 {
+			s, k, t = c.a, ka, &ta
+		}
+		ok, err := c.realizable(ctx, s, k, pat)
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			t.seen |= 1 << pat
+		} else {
+			t.never |= 1 << pat
+		}
+		s.pairs.store(k, *t, c.opt.MaxCacheEntries)
+	}
+	return true, nil
+}
+
+// PairWork returns the gate-word evaluations that pair-type simulation has
+// done so far on both sides: a search bounds its pair checks per node by it.
+func (c *Checker) PairWork() int64 { return c.a.pairs.work.Load() + c.b.pairs.work.Load() }
+
+func (s *side) isProp(i int32) bool { return i >= 0 && int(i) < s.nProps }
+
+func (pc *pairCache) load(k pairKey) (pairType, bool) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	t, ok := pc.m[k]
+	return t, ok
+}
+
+// store keeps t; a cache at limit entries is emptied first (what it held
+// is recomputed when asked again).
+func (pc *pairCache) store(k pairKey, t pairType, limit int) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if len(pc.m) >= limit {
+		pc.m = nil
+	}
+	if pc.m == nil {
+		pc.m = map[pairKey]pairType{}
+	}
+	pc.m[k] = t
+}
+
+// pairTypes returns what is known of T_f(i, j) for each j of js (the zero
+// pairType where (i, j) is not a pair of distinct propositions),
+// simulating the unknown ones together. A cone too large for
+// maxPairConeGates gets types with every pattern seen, which never separate
+// anything.
+func (s *side) pairTypes(f grounding.Lit, i int32, js []int32, seed uint64, limit int) ([]pairType, error) {
+	out := make([]pairType, len(js))
+	var miss []int
+	for x, j := range js {
+		if !s.isProp(j) || j == i {
+			continue
+		}
+		if t, ok := s.pairs.load(pairKey{f, i, j}); ok {
+			out[x] = t
+		} else {
+			miss = append(miss, x)
+		}
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	cn, err := s.coneOf(f)
+	if err != nil {
+		return nil, err
+	}
+	if len(cn.Gates) > maxPairConeGates {
+		for _, x := range miss {
+			out[x] = pairType{seen: ^uint16(0)}
+		}
+	} else {
+		s.pairs.simulate(s, cn, f, i, js, miss, out, seed)
+	}
+	for _, x := range miss {
+		s.pairs.store(pairKey{f, i, js[x]}, out[x], limit)
+	}
+	return out, nil
+}
+
+// pairSim holds one function's simulator and its random states: every pair
+// of the function is simulated on the same states, with its own two
+// propositions overwritten.
+type pairSim struct {
+	sim  *grounding.ConeSim
+	base []uint64 // base[k*pairSimWords:]: the states' values of cone input k
+}
+
+// simulate fills out[x] for x in miss with the patterns of T_f(i, js[x])
+// seen on pairSimWords·64 random states (action inputs read false: no move
+// made). The cone is evaluated twice, with i false and with i true; each j
+// is then flipped against both evaluations, re-evaluating only its fanout:
+// a sample where j is false gives (f at j false, f at j true) as
+// (evaluation, flip), one where j is true the other way round.
+func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []int32, miss []int, out []pairType, seed uint64) {
+	const w = pairSimWords
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	ps := pc.sims[f]
+	if ps == nil {
+		if len(pc.sims) >= maxPairSims {
+			clear(pc.sims)
+		}
+		ps = &pairSim{sim: grounding.NewConeSim(cn, w), base: make([]uint64, len(cn.Inputs)*w)}
+		rng := rand.New(rand.NewPCG(seed, uint64(f)))
+		for kk, in := range cn.Inputs {
+			if s.isProp(in) {
+				for x := range w {
+					ps.base[kk*w+x] = densityWord(rng, x)
+				}
+			}
+		}
+		if pc.sims == nil {
+			pc.sims = map[grounding.Lit]*pairSim{}
+		}
+		pc.sims[f] = ps
+	}
+	sim := ps.sim
+	for kk := range cn.Inputs {
+		copy(sim.In(kk), ps.base[kk*w:(kk+1)*w])
+	}
+	ki := coneSlot(cn, i)
+	// vals[x][c]: f with i = c&1 and js[miss[x]] = c>>1, per sample.
+	vals := make([][4][w]uint64, len(miss))
+	var e, fl [w]uint64
+	for iv := range 2 {
+		if ki >= 0 {
+			fill64(sim.In(ki), -uint64(iv))
+		} else if iv == 1 {
+			for x := range miss {
+				vals[x][1], vals[x][3] = vals[x][0], vals[x][2]
+			}
+			break
+		}
+		work := sim.Eval(e[:])
+		for x, mx := range miss {
+			kj := coneSlot(cn, js[mx])
+			if kj < 0 {
+				vals[x][iv], vals[x][2+iv] = e, e
+				continue
+			}
+			work += sim.Flip(kj, w, fl[:])
+			zj := sim.In(kj)
+			for y := range w {
+				vals[x][iv][y] = e[y]&^zj[y] | fl[y]&zj[y]
+				vals[x][2+iv][y] = fl[y]&^zj[y] | e[y]&zj[y]
+			}
+		}
+		pc.work.Add(work)
+	}
+	for x, mx := range miss {
+		var t pairType
+		for pat := range 16 {
+			n := 0
+			for y := range w {
+				m := ^uint64(0)
+				for c := range 4 {
+					v := vals[x][c][y]
+					if pat>>c&1 == 0 {
+						v = ^v
+					}
+					m &= v
+				}
+				n += bits.OnesCount64(m)
+			}
+			if n > 0 {
+				t.seen |= 1 << pat
+			}
+			if n >= pairCommonCount {
+				t.common |= 1 << pat
+			}
+		}
+		out[mx] = t
+	}
+}
+
+// maxPairSims bounds the functions whose simulators one side keeps.
+const maxPairSims = 256
+
+// densityWord draws 64 bits whose density depends on the word's position:
+// 1/2, 1/4, 1/8, 1/16, 1/32, 3/4, 7/8, 15/16, repeating.
+func densityWord(rng *rand.Rand, x int) uint64 {
+	switch x % 8 {
+	case 0:
+		return rng.Uint64()
+	case 1, 2, 3, 4:
+		v := rng.Uint64()
+		for range x % 8 {
+			v &= rng.Uint64()
+		}
+		return v
+	default:
+		v := rng.Uint64()
+		for range x%8 - 4 {
+			v |= rng.Uint64()
+		}
+		return v
+	}
+}
+
+// coneSlot returns the index among cn.Inputs of circuit input in, or -1.
+func coneSlot(cn *cone, in int32) int {
+	if k, ok := slices.BinarySearch(cn.Inputs, in); ok {
+		return k
+	}
+	return -1
+}
+
+// realizable asks SAT whether pattern pat of T_f(i, j) occurs on side s: four
+// copies of f's cone share every input but i and j, which are fixed in each
+// copy, and each copy's root is fixed to its bit of the pattern.
+func (c *Checker) realizable(ctx context.Context, s *side, k pairKey, pat int) (bool, error) {
+	cn, err := s.coneOf(k.f)
+	if err != nil {
+		return false, err
+	}
+	ki, kj := coneSlot(cn, k.i), coneSlot(cn, k.j)
+	f := newCNF()
+	f.what = "pair type pattern"
+	z := make([]int, len(cn.Inputs))
+	for kk, in := range cn.Inputs {
+		if s.isProp(in) && kk != ki && kk != kj {
+			z[kk] = f.newVar()
+		} else {
+			z[kk] = falseVar
+		}
+	}
+	var z4 [4]func(int) int
+	for combo := range 4 {
+		z4[combo] = func(kk int) int {
+			switch {
+			case kk == ki:
+				return constLit(combo&1 == 1)
+			case kk == kj:
+				return constLit(combo>>1&1 == 1)
+			}
+			return z[kk]
+		}
+	}
+	sz := size{vars: 4 * int64(len(cn.Gates)), clauses: 4 * int64(len(cn.Fanin)+len(cn.Gates))}
+	if err := sz.check(&c.opt); err != nil {
+		return false, err
+	}
+	roots := f.sharedCones(cn, z4[:]...)
+	for combo, r := range roots {
+		if pat>>combo&1 == 1 {
+			f.add(r)
+		} else {
+			f.add(-r)
+		}
+	}
+	c.stats.pairSAT.Add(1)
+	sat, _, err := c.pool.solve(ctx, f)
+	return sat, err
+}
+
+// constLit is the DIMACS literal of a constant.
+func constLit(v bool) int {
+	if v {
+		return -falseVar
+	}
+	return falseVar
+}
