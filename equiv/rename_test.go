@@ -57,6 +57,9 @@ var renameGames = []string{
 	"ggp-base/pentago.kif",
 	"ggp-base/ghostMaze2p.kif",
 	"ggp-base/coloredtrails.kif",
+	"ggp-base/factoringDelusionsOfAdequacy.kif",
+	"ggp-base/factoringTypedefDestruct.kif",
+	"ggp-base/factoringPotentPotables.kif",
 }
 
 // renameSeeds are the five renamings of each game.

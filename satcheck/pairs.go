@@ -41,14 +41,15 @@ type pairKey struct {
 type pairType struct {
 	seen, never uint16
 	common      uint16 // patterns seen at least pairCommonCount times by simulation
+	deep        bool   // simulated on many more samples (deepSimulate)
 }
 
 // pairCommonCount: a pattern that simulation saw this often on one side and
-// never on the other is worth a SAT question there (where the two sides are
-// the same function, missing it that often is unlikely); a pattern seen
-// less often on one side only is most likely a rare one that the other
-// side's sample missed, and asking would mostly confirm it. Skipping a
-// question only loses a refutation, never makes a wrong one.
+// never on the other is asked about at once with SAT (if the two sides were
+// the same function, missing it that often would be unlikely); a pattern
+// seen less often on one side only is most likely a rare one that the
+// other side's sample missed, and is first looked for there on a larger
+// sample, which is cheaper than a SAT question that would mostly confirm it.
 const pairCommonCount = 6
 
 // pairCache holds one side's pair types.
@@ -56,13 +57,24 @@ type pairCache struct {
 	mu   sync.Mutex
 	m    map[pairKey]pairType
 	sims map[grounding.Lit]*pairSim
-	work atomic.Int64 // gate-word evaluations of simulate
+	deep map[grounding.Lit]*grounding.ConeSim // deepSimulate's simulators
+	work atomic.Int64                         // gate-word evaluations of simulate and deepSimulate
 }
 
-// pairSimWords is the number of 64-bit words of states simulated per pair:
-// eight densities (1/2 down to 1/32, 3/4, 7/8, 15/16) twice each, so that
-// patterns needing many propositions true, or many false, are sampled too.
-const pairSimWords = 16
+// pairWords is the number of 64-bit words of states simulated per pair of
+// a cone of the given number of gates: eight densities (1/2 down to 1/32,
+// 3/4, 7/8, 15/16) in turn, so that patterns needing many propositions
+// true, or many false, are sampled too; small cones, cheap to simulate,
+// get more samples, so that fewer rare patterns are seen on one side only.
+func pairWords(gates int) int {
+	switch {
+	case gates <= 1024:
+		return 64
+	case gates <= 4096:
+		return 32
+	}
+	return 16
+}
 
 // maxPairConeGates bounds the cones whose pair types are computed: the SAT
 // question encodes four copies of the cone.
@@ -109,20 +121,36 @@ func (c *Checker) PairsDiffer(ctx context.Context, kind grounding.FuncKind, fa, 
 	return -1, nil
 }
 
-// settle decides whether two pair types are shown different: a pattern that
-// one side's simulation saw often and the other side has not settled is
-// asked there with SAT; each answer is kept, so a pair is solved at most
-// once per pattern.
+// settle decides whether two pair types are shown different. A pattern
+// that one side has seen and the other has not settled is looked for there,
+// first by simulating that side's pair on many more samples (most such
+// patterns are rare ones that the shared sample missed on one side: cheaper
+// to find than to prove), then with SAT; each answer is kept, so a pair is
+// solved at most once per pattern.
 func (c *Checker) settle(ctx context.Context, ka, kb pairKey, ta, tb pairType) (bool, error) {
 	for ta.seen&tb.never == 0 && tb.seen&ta.never == 0 {
-		open := (ta.common &^ tb.seen &^ tb.never) | (tb.common &^ ta.seen &^ ta.never)
+		open := (ta.seen &^ tb.seen &^ tb.never) | (tb.seen &^ ta.seen &^ ta.never)
 		if open == 0 {
 			return false, nil
 		}
 		pat := bits.TrailingZeros16(open)
 		s, k, t := c.b, kb, &tb
-		if tb.common&(1<<pat) != 0 {
+		if tb.seen&(1<<pat) != 0 {
 			s, k, t = c.a, ka, &ta
+		}
+		other := ta
+		if s == c.a {
+			other = tb
+		}
+		if !t.deep && other.common&(1<<pat) == 0 {
+			seen, err := s.pairs.deepSimulate(s, k, c.opt.Seed)
+			if err != nil {
+				return false, err
+			}
+			t.seen |= seen
+			t.deep = true
+			s.pairs.store(k, *t, c.opt.MaxCacheEntries)
+			continue
 		}
 		ok, err := c.realizable(ctx, s, k, pat)
 		if err != nil {
@@ -208,17 +236,17 @@ func (s *side) pairTypes(f grounding.Lit, i int32, js []int32, seed uint64, limi
 // propositions overwritten.
 type pairSim struct {
 	sim  *grounding.ConeSim
-	base []uint64 // base[k*pairSimWords:]: the states' values of cone input k
+	base []uint64 // base[k*w:]: the states' values of cone input k, w = pairWords
 }
 
 // simulate fills out[x] for x in miss with the patterns of T_f(i, js[x])
-// seen on pairSimWords·64 random states (action inputs read false: no move
+// seen on pairWords·64 random states (action inputs read false: no move
 // made). The cone is evaluated twice, with i false and with i true; each j
 // is then flipped against both evaluations, re-evaluating only its fanout:
 // a sample where j is false gives (f at j false, f at j true) as
 // (evaluation, flip), one where j is true the other way round.
 func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []int32, miss []int, out []pairType, seed uint64) {
-	const w = pairSimWords
+	w := pairWords(len(cn.Gates))
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	ps := pc.sims[f]
@@ -245,30 +273,34 @@ func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []
 		copy(sim.In(kk), ps.base[kk*w:(kk+1)*w])
 	}
 	ki := coneSlot(cn, i)
-	// vals[x][c]: f with i = c&1 and js[miss[x]] = c>>1, per sample.
-	vals := make([][4][w]uint64, len(miss))
-	var e, fl [w]uint64
+	// vals[(4x+c)*w:]: f with i = c&1 and js[miss[x]] = c>>1, per sample.
+	vals := make([]uint64, 4*len(miss)*w)
+	val := func(x, c int) []uint64 { return vals[(4*x+c)*w : (4*x+c+1)*w] }
+	e, fl := make([]uint64, w), make([]uint64, w)
 	for iv := range 2 {
 		if ki >= 0 {
 			fill64(sim.In(ki), -uint64(iv))
 		} else if iv == 1 {
 			for x := range miss {
-				vals[x][1], vals[x][3] = vals[x][0], vals[x][2]
+				copy(val(x, 1), val(x, 0))
+				copy(val(x, 3), val(x, 2))
 			}
 			break
 		}
-		work := sim.Eval(e[:])
+		work := sim.Eval(e)
 		for x, mx := range miss {
 			kj := coneSlot(cn, js[mx])
+			v0, v1 := val(x, iv), val(x, 2+iv)
 			if kj < 0 {
-				vals[x][iv], vals[x][2+iv] = e, e
+				copy(v0, e)
+				copy(v1, e)
 				continue
 			}
-			work += sim.Flip(kj, w, fl[:])
+			work += sim.Flip(kj, w, fl)
 			zj := sim.In(kj)
 			for y := range w {
-				vals[x][iv][y] = e[y]&^zj[y] | fl[y]&zj[y]
-				vals[x][2+iv][y] = fl[y]&^zj[y] | e[y]&zj[y]
+				v0[y] = e[y]&^zj[y] | fl[y]&zj[y]
+				v1[y] = fl[y]&^zj[y] | e[y]&zj[y]
 			}
 		}
 		pc.work.Add(work)
@@ -280,7 +312,7 @@ func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []
 			for y := range w {
 				m := ^uint64(0)
 				for c := range 4 {
-					v := vals[x][c][y]
+					v := val(x, c)[y]
 					if pat>>c&1 == 0 {
 						v = ^v
 					}
@@ -301,6 +333,80 @@ func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []
 
 // maxPairSims bounds the functions whose simulators one side keeps.
 const maxPairSims = 256
+
+// pairDeepWords and pairDeepRounds size deepSimulate's sample: 8,192
+// states in all, at the densities of densityWord.
+const (
+	pairDeepWords  = 64
+	pairDeepRounds = 2
+)
+
+// deepSimulate evaluates T_f(i, j) on pairDeepRounds·pairDeepWords·64 fresh
+// random states and returns the patterns seen.
+func (pc *pairCache) deepSimulate(s *side, k pairKey, seed uint64) (uint16, error) {
+	cn, err := s.coneOf(k.f)
+	if err != nil {
+		return 0, err
+	}
+	const w = pairDeepWords
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	sim := pc.deep[k.f]
+	if sim == nil {
+		if len(pc.deep) >= maxPairSims {
+			clear(pc.deep)
+		}
+		if pc.deep == nil {
+			pc.deep = map[grounding.Lit]*grounding.ConeSim{}
+		}
+		sim = grounding.NewConeSim(cn, w)
+		pc.deep[k.f] = sim
+	}
+	rng := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, uint64(k.f)<<40^uint64(k.i)<<20^uint64(k.j)))
+	ki, kj := coneSlot(cn, k.i), coneSlot(cn, k.j)
+	var seen uint16
+	var out [4][w]uint64
+	var work int64
+	for range pairDeepRounds {
+		for kk, in := range cn.Inputs {
+			v := sim.In(kk)
+			if !s.isProp(in) {
+				clear(v)
+				continue
+			}
+			for x := range v {
+				v[x] = densityWord(rng, x)
+			}
+		}
+		for c := range 4 {
+			if ki >= 0 {
+				fill64(sim.In(ki), -uint64(c&1))
+			}
+			if kj >= 0 {
+				fill64(sim.In(kj), -uint64(c>>1))
+			}
+			work += sim.Eval(out[c][:])
+		}
+		for pat := range 16 {
+			for x := range w {
+				m := ^uint64(0)
+				for c := range 4 {
+					v := out[c][x]
+					if pat>>c&1 == 0 {
+						v = ^v
+					}
+					m &= v
+				}
+				if m != 0 {
+					seen |= 1 << pat
+					break
+				}
+			}
+		}
+	}
+	pc.work.Add(work)
+	return seen, nil
+}
 
 // densityWord draws 64 bits whose density depends on the word's position:
 // 1/2, 1/4, 1/8, 1/16, 1/32, 3/4, 7/8, 15/16, repeating.
