@@ -199,6 +199,47 @@ type builder struct {
 	// propositions (grounding.Cone.PropRenamingKey, and whether it reads
 	// moves), for the functions whose supports were computed.
 	shapeOf map[int]string
+
+	cones coneCache
+}
+
+// maxCachedFanins bounds the fanins of the cones one Build keeps (4 bytes
+// each): the small games' cones, built once instead of once per stage,
+// and a bounded share of a big game's.
+const maxCachedFanins = 1 << 24
+
+// coneCache keeps the cones of function literals across the stages of a
+// Build, within maxCachedFanins.
+type coneCache struct {
+	mu     sync.Mutex
+	of     map[grounding.Lit]*cone
+	fanins int
+}
+
+// cone returns the cone of lit, for the caller's use alone (a clone of the
+// one kept).
+func (b *builder) cone(lit grounding.Lit) (*cone, error) {
+	cc := &b.cones
+	cc.mu.Lock()
+	cn, ok := cc.of[lit]
+	cc.mu.Unlock()
+	if ok {
+		return cn.Clone(), nil
+	}
+	cn, err := newCone(&b.p.Circuit, lit)
+	if err != nil {
+		return nil, err
+	}
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if _, ok := cc.of[lit]; !ok && cc.fanins+len(cn.Fanin) <= maxCachedFanins {
+		if cc.of == nil {
+			cc.of = map[grounding.Lit]*cone{}
+		}
+		cc.of[lit] = cn.Clone()
+		cc.fanins += len(cn.Fanin)
+	}
+	return cn, nil
 }
 
 // coneShape is a function's cone up to a renaming of its propositions:
@@ -236,7 +277,7 @@ func (b *builder) supports(ctx context.Context) error {
 	// of them and mapped to the others.
 	shapes := make([]coneShape, len(uniq))
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
-		cn, err := newCone(&p.Circuit, b.funcs[uniq[k]].Function.Lit)
+		cn, err := b.cone(b.funcs[uniq[k]].Function.Lit)
 		if err != nil {
 			return err
 		}
@@ -340,7 +381,7 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 	p := b.p
 	nProps := len(p.Props)
 	moves := f.Kind == grounding.FuncNext
-	cn, err := newCone(&p.Circuit, f.Lit)
+	cn, err := b.cone(f.Lit)
 	if err != nil {
 		return nil, err
 	}
@@ -634,7 +675,7 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 		defer tick()
 		k := reps[x]
 		ff := &b.funcs[uniq[k]]
-		cn, err := newCone(&b.p.Circuit, ff.Function.Lit)
+		cn, err := b.cone(ff.Function.Lit)
 		if err != nil {
 			return err
 		}
@@ -707,7 +748,7 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 // tabulate computes the truth-table features of one function.
 func (b *builder) tabulate(ctx context.Context, ff *FuncFeatures) (int64, error) {
 	p := b.p
-	cn, err := newCone(&p.Circuit, ff.Function.Lit)
+	cn, err := b.cone(ff.Function.Lit)
 	if err != nil {
 		return 0, err
 	}

@@ -213,10 +213,22 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	// only when the search costs more.
 	lb := 1
 	var bd *bounds
+	var cores []uint64
+	coresOK := false
 	if int64(len(w.cn.Fanin))*int64(n/64+1) <= ballPoints(n, d) {
 		bd = flipBounds(w.cn, s, pos, d+1, maxBoundWords)
 		lb = bd.root()
 	}
+	var anchorVals []uint64 // slot values at the anchor, for flipCores
+	if bd != nil {
+		anchorVals = make([]uint64, (w.cn.NumSlots()+63)/64)
+		for slot := range w.cn.NumSlots() {
+			if bd.val(slot) {
+				anchorVals[slot/64] |= 1 << (slot % 64)
+			}
+		}
+	}
+	coresTried := false
 	for k := 1; k <= d; k++ {
 		if k < lb {
 			prev = nil
@@ -226,7 +238,20 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 			continue
 		}
 		var cur []uint64
-		if k == lb && bd != nil {
+		// Cores cost about a pass over the cone per core of each gate:
+		// taken at the first level whose search takes more than a batch
+		// of bases.
+		if !coresTried && bd != nil && bin[k-1][n] > 64*cornerBatchWords {
+			coresTried = true
+			cores, coresOK = flipCores(w.cn, func(slot int) bool { return anchorVals[slot/64]>>(slot%64)&1 == 1 }, pos, d)
+		}
+		if coresOK {
+			var err error
+			if cur, err = w.coresLevel(ctx, k, cores, pos, s, base, out, f0mask, bin); err != nil {
+				return nil, false, err
+			}
+		}
+		if cur == nil && k == lb && bd != nil {
 			var err error
 			if cur, err = w.familyLevel(ctx, k, bd, pos, s, base, out, f0mask, bin); err != nil {
 				return nil, false, err
@@ -397,6 +422,15 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	return corners, false, nil
 }
 
+// firstComb returns {0, ..., j-1}, the first j-subset in colex order.
+func firstComb(j int) []int {
+	c := make([]int, j)
+	for i := range c {
+		c[i] = i
+	}
+	return c
+}
+
 // colexUnrank sets c (len(c) = k) to the k-subset of colex rank r, given
 // bin[i][a] = C(a, i) for i ≤ k.
 func colexUnrank(r int64, c []int, bin [][]int64) {
@@ -466,29 +500,84 @@ func xorLanes(v []uint64, lo, hi int) {
 	}
 }
 
-// familyLevel evaluates level k = lb(root) on the k-subsets of the
-// families' supports alone (bounds.families: every subset that changes f
-// is one of them) and returns the level's bitset, or nil when they are
-// not much fewer than all k-subsets.
+// familyLevel evaluates level k = lb(root) on the sets of the families
+// alone (bounds.families: every subset that changes f is one of them) and
+// returns the level's bitset, or nil when they are not much fewer than
+// all k-subsets.
 func (w *cornersWork) familyLevel(ctx context.Context, k int, bd *bounds, pos []int, s *coneSim, base uint64, out []uint64, f0mask uint64, bin [][]int64) ([]uint64, error) {
 	fam := bd.families()
-	if fam == nil {
+	if fam == nil || fam.size(fam.root) > bin[k][len(pos)]/4 {
 		return nil, nil
 	}
-	n := len(pos)
-	sets := make([][]int, len(fam))
-	var total int64
-	for i, slot := range fam {
-		for x, v := range bd.sup[slot*bd.nw : (slot+1)*bd.nw] {
-			for ; v != 0; v &= v - 1 {
-				sets[i] = append(sets[i], 64*x+bits.TrailingZeros64(v))
+	buf := make([]int, 0, k)
+	return w.evalLevel(ctx, k, pos, s, base, out, f0mask, bin, func(add func([]int) bool) bool {
+		for _, f := range fam.root {
+			if !fam.each(f, buf, add) {
+				return false
 			}
 		}
-		total += binomial(len(sets[i]), k)
-		if total > bin[k][n]/4 {
-			return nil, nil
+		return true
+	})
+}
+
+// coresLevel evaluates level k on the k-sets that hold a core (every
+// k-subset that changes f holds one, see flipCores) and returns the
+// level's bitset, or nil when they are not much fewer than all k-subsets.
+func (w *cornersWork) coresLevel(ctx context.Context, k int, cores []uint64, pos []int, s *coneSim, base uint64, out []uint64, f0mask uint64, bin [][]int64) ([]uint64, error) {
+	n := len(pos)
+	var total int64
+	for _, c := range cores {
+		if m := bits.OnesCount64(c); m <= k {
+			if total += binomial(n-m, k-m); total > bin[k][n]/4 {
+				return nil, nil
+			}
 		}
 	}
+	if total == 0 {
+		return make([]uint64, (bin[k][n]+63)/64), nil
+	}
+	set := make([]int, 0, k)
+	var free []int
+	return w.evalLevel(ctx, k, pos, s, base, out, f0mask, bin, func(add func([]int) bool) bool {
+		for _, c := range cores {
+			m := bits.OnesCount64(c)
+			if m > k {
+				continue
+			}
+			// c and every (k-m)-subset of the other positions.
+			set, free = set[:0], free[:0]
+			for j := range n {
+				if c>>j&1 == 1 {
+					set = append(set, j)
+				} else {
+					free = append(free, j)
+				}
+			}
+			x := firstComb(k - m)
+			for {
+				t := set
+				for _, i := range x {
+					t = append(t, free[i])
+				}
+				if !add(t) {
+					return false
+				}
+				if !nextComb(x, len(free)) {
+					break
+				}
+			}
+		}
+		return true
+	})
+}
+
+// evalLevel evaluates f on the k-subsets that gen passes to add
+// (positions, in any order; add must not keep them, and a subset given
+// twice is evaluated once) and returns level k's bitset: bit r is set
+// when the subset of colex rank r changes f. gen stops when add returns
+// false (an error).
+func (w *cornersWork) evalLevel(ctx context.Context, k int, pos []int, s *coneSim, base uint64, out []uint64, f0mask uint64, bin [][]int64, gen func(add func([]int) bool) bool) ([]uint64, error) {
+	n := len(pos)
 	cur := make([]uint64, (bin[k][n]+63)/64)
 	tried := make([]uint64, len(cur))
 	const batchCap = 64 * cornerBatchWords
@@ -517,35 +606,33 @@ func (w *cornersWork) familyLevel(ctx context.Context, k int, bd *bounds, pos []
 		fill(s.In(j), base)
 	}
 	c := make([]int, k)
-	for _, set := range sets {
-		if len(set) < k {
-			continue
+	var err error
+	add := func(set []int) bool {
+		if len(set) != k {
+			return true
 		}
-		for i := range c {
-			c[i] = i
+		copy(c, set) // set is the generator's state
+		slices.Sort(c)
+		var r int64
+		for i, x := range c {
+			r += bin[i+1][x]
 		}
-		for {
-			var r int64
-			for i, x := range c {
-				r += bin[i+1][set[x]]
-			}
-			if tried[r/64]>>(r%64)&1 == 0 {
-				tried[r/64] |= 1 << (r % 64)
-				lane := len(laneRank)
-				for _, x := range c {
-					vals[(1+pos[set[x]])*cornerBatchWords+lane/64] ^= 1 << (lane % 64)
-				}
-				laneRank = append(laneRank, r)
-				if len(laneRank) == batchCap {
-					if err := flush(); err != nil {
-						return nil, err
-					}
-				}
-			}
-			if !nextComb(c, len(set)) {
-				break
-			}
+		if tried[r/64]>>(r%64)&1 == 1 {
+			return true
 		}
+		tried[r/64] |= 1 << (r % 64)
+		lane := len(laneRank)
+		for _, x := range c {
+			vals[(1+pos[x])*cornerBatchWords+lane/64] ^= 1 << (lane % 64)
+		}
+		laneRank = append(laneRank, r)
+		if len(laneRank) == batchCap {
+			err = flush()
+		}
+		return err == nil
+	}
+	if !gen(add) {
+		return nil, err
 	}
 	if err := flush(); err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ func (b *builder) cornerShapes(ctx context.Context, uniq []int) ([]int, []coneSh
 	shapes := make([]coneShape, len(uniq))
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		ff := &b.funcs[uniq[k]]
-		cn, err := newCone(&b.p.Circuit, ff.Function.Lit)
+		cn, err := b.cone(ff.Function.Lit)
 		if err != nil {
 			return err
 		}

@@ -292,7 +292,9 @@
 // radius and classes) their corner search. Corner levels that a lower
 // bound on the flips changing the function proves empty are not
 // evaluated, and the first level that may hold a change only on the
-// sets the bound leaves possible (cornerbound.go). Truth tables
+// sets the bound leaves possible (cornerbound.go); levels of more than a
+// batch of bases only on the sets that hold a flip core, a set that
+// every change holds (cornercores.go). Truth tables
 // reduce each gate's action fanins to a condition on the word's role
 // digits (tableEval), and action classes re-evaluate one action's fanout
 // per action (satcheck.ActionClassesIncremental).

@@ -126,6 +126,13 @@ func NewCone(c *Circuit, root Lit) (*Cone, error) {
 	return cn, nil
 }
 
+// Clone returns a cone that shares cn's slots and fanins (never changed
+// once NewCone returns) with its own fanout index and scratch space, so
+// that clones of one cone can be used concurrently.
+func (cn *Cone) Clone() *Cone {
+	return &Cone{Inputs: cn.Inputs, Gates: cn.Gates, Start: cn.Start, Fanin: cn.Fanin, Root: cn.Root}
+}
+
 // buildUsers builds the fanout index (compressed rows of gate indices).
 func (cn *Cone) buildUsers() {
 	n := cn.NumSlots()

@@ -1,6 +1,7 @@
 package grounding_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -137,5 +138,39 @@ func TestStrashIndex(t *testing.T) {
 	}
 	if _, ok := x.Find([]grounding.Lit{2, 4, 6, 8, 10, 12, 14}); ok {
 		t.Errorf("Find of fanins no gate has succeeded")
+	}
+}
+
+// TestConeClone checks that clones of a cone, used at once from several
+// goroutines (run with -race), each build their own fanout index: every
+// clone's Fanout of every input equals the original's.
+func TestConeClone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	c := randomCircuit(rng, 12, 200)
+	cn, err := grounding.NewCone(c, grounding.Lit(c.NumNodes()-1)<<1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([][]int32, len(cn.Inputs))
+	for k := range cn.Inputs {
+		want[k] = cn.Fanout(k, nil)
+	}
+	errs := make(chan string, 4)
+	for range 4 {
+		go func() {
+			cl := cn.Clone()
+			for k := range cl.Inputs {
+				if got := cl.Fanout(k, nil); !slices.Equal(got, want[k]) {
+					errs <- fmt.Sprintf("clone's Fanout(%d) = %v, want %v", k, got, want[k])
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
 	}
 }

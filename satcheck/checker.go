@@ -244,6 +244,12 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 			}
 		}
 	}
+	// After simulation, which refutes most different pairs at once: the
+	// flattened comparison is for the pairs that are likely equal.
+	if c.opt.Mode&NoStructure == 0 && flatEqual(ca, cb, j) {
+		c.stats.structural.Add(1)
+		return outcome{equal: true}, nil
+	}
 	if fl&cheapOnly != 0 {
 		return outcome{undecided: true}, nil
 	}

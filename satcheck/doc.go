@@ -50,7 +50,11 @@
 //     separated the same function of A from earlier images are evaluated
 //     through the mapping at hand, since the states that tell a function
 //     apart (the few where a goal holds) are often ones random vectors
-//     never draw and SAT found at great cost.
+//     never draw and SAT found at great cost. A pair that simulation does
+//     not separate is then compared flattened (flat.go): AND gates as sets
+//     of literals, nested ANDs read positively merged into their readers,
+//     so that two groupings of one disjunction (Connect Four's lines under
+//     rewritten rules) are one formula.
 //  5. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
 //     the exactly-one constraint of each role whose actions the pair reads,
 //     solved by a fresh gophersat solver. UNSAT proves equality; a model is a

@@ -27,6 +27,7 @@ import (
 
 	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/service/internal/poll"
 )
 
 // Store is what the classifier needs; *store.DB implements it.
@@ -223,7 +224,7 @@ func (c *Classifier) Run(ctx context.Context) {
 // being placed; when none waits it stores the analyses that games placed
 // without one lack.
 func (c *Classifier) dispatch(ctx context.Context, fastCh chan<- task) {
-	delay := c.PollMin
+	idle := poll.Backoff{Min: c.PollMin, Max: c.PollMax}
 	var cursor int64
 	for ctx.Err() == nil {
 		games, next, err := c.Store.AwaitingClass(ctx, gamequiv.Page{Cursor: cursor, Limit: c.Batch})
@@ -231,8 +232,7 @@ func (c *Classifier) dispatch(ctx context.Context, fastCh chan<- task) {
 			if ctx.Err() == nil {
 				c.Log.Warn("games awaiting class", slog.Any("err", err))
 			}
-			sleep(ctx, delay)
-			delay = min(delay*2, c.PollMax)
+			idle.Wait(ctx)
 			continue
 		}
 		cursor = next
@@ -251,14 +251,13 @@ func (c *Classifier) dispatch(ctx context.Context, fastCh chan<- task) {
 			}
 		}
 		if sent > 0 || cursor != 0 {
-			delay = c.PollMin
+			idle.Reset()
 			continue
 		}
 		if c.rekey(ctx) > 0 {
 			continue
 		}
-		sleep(ctx, delay)
-		delay = min(delay*2, c.PollMax)
+		idle.Wait(ctx)
 	}
 }
 
@@ -597,14 +596,4 @@ func (b *storeBook) Open(ctx context.Context, game int64) (int64, error) {
 		return 0, err
 	}
 	return cl.ID, nil
-}
-
-// sleep waits for d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/service/internal/poll"
 )
 
 // Jobs is the part of the comparison queue that workers use;
@@ -159,29 +160,18 @@ func (p *Pool) Run(ctx context.Context) {
 
 // work is one worker's loop: claim, run, repeat; back off while idle.
 func (p *Pool) work(ctx context.Context, owner string) {
-	delay := p.PollMin
+	idle := poll.Backoff{Min: p.PollMin, Max: p.PollMax}
 	for ctx.Err() == nil {
 		job, err := p.Jobs.Claim(ctx, owner, p.Lease)
 		if err != nil {
 			if !errors.Is(err, gamequiv.ErrNotFound) && ctx.Err() == nil {
 				p.Log.Warn("claim", slog.String("worker", owner), slog.Any("err", err))
 			}
-			sleep(ctx, delay)
-			delay = min(delay*2, p.PollMax)
+			idle.Wait(ctx)
 			continue
 		}
-		delay = p.PollMin
+		idle.Reset()
 		p.run(ctx, owner, job)
-	}
-}
-
-// sleep waits for d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
 	}
 }
 

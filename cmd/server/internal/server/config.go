@@ -35,6 +35,14 @@ const (
 	// about ten times a second under bench/load, and its mark assists and
 	// CPU share landed on requests.
 	DefaultGCPercent = 400
+	// DefaultServeProcs is the number of Go processors (Ps) beyond those
+	// the comparison workers can fill (see Procs). Go's scheduler has no
+	// priorities: with every P running comparison goroutines, a request
+	// waits for a 10-20 ms preemption, behind the preempted comparison
+	// goroutines, and the network is polled only every 10 ms. A P that
+	// comparisons cannot fill takes the request at once, and the OS
+	// shares the cores between the threads at a finer grain.
+	DefaultServeProcs = 1
 )
 
 // DefaultWorkers is one comparison worker per CPU but one (at least one),
@@ -82,6 +90,10 @@ type Config struct {
 	// GOMEMLIMIT).
 	GCPercent   int
 	MemoryLimit int64
+	// ServeProcs is the number of Go processors (GOMAXPROCS) the server
+	// keeps beyond those its comparison workers can fill (see Procs); 0
+	// leaves GOMAXPROCS and the graph workers as the runtime sets them.
+	ServeProcs int
 	// MaxDBConns bounds the PostgreSQL connection pool; MaxReadConns bounds
 	// SQLite's pool of read-only connections beside its one writer. Zero
 	// means the store's defaults.
@@ -171,6 +183,7 @@ func DefaultConfig() Config {
 		Workers:         DefaultWorkers(),
 		GCPercent:       DefaultGCPercent,
 		MemoryLimit:     DefaultMemoryLimit(),
+		ServeProcs:      DefaultServeProcs,
 		MaxBody:         api.DefaultMaxBody,
 		MaxGDL:          service.DefaultMaxGDL,
 		MaxQueue:        DefaultMaxQueue,
@@ -240,6 +253,7 @@ var settings = []setting{
 	{"workers", "GAMEQUIV_WORKERS"},
 	{"gc-percent", "GAMEQUIV_GC_PERCENT"},
 	{"memory-limit", "GAMEQUIV_MEMORY_LIMIT"},
+	{"serve-procs", "GAMEQUIV_SERVE_PROCS"},
 	{"max-body", "GAMEQUIV_MAX_BODY"},
 	{"max-gdl", "GAMEQUIV_MAX_GDL"},
 	{"max-queue", "GAMEQUIV_MAX_QUEUE"},
@@ -305,6 +319,8 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"garbage collector target `percent` (GOGC) of the server; 0 leaves the runtime's [env GAMEQUIV_GC_PERCENT]")
 	fs.Int64Var(&cfg.MemoryLimit, "memory-limit", cfg.MemoryLimit,
 		"soft memory limit of the server in `bytes` (GOMEMLIMIT); default three quarters of the machine's memory, 0 leaves the runtime's [env GAMEQUIV_MEMORY_LIMIT]")
+	fs.IntVar(&cfg.ServeProcs, "serve-procs", cfg.ServeProcs,
+		"Go processors (GOMAXPROCS) kept beyond those the comparison workers can fill, so requests never wait behind comparisons for one; 0 leaves GOMAXPROCS as the runtime sets it [env GAMEQUIV_SERVE_PROCS]")
 	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody,
 		"cap on request bodies in `bytes`; larger bodies get 413 [env GAMEQUIV_MAX_BODY]")
 	fs.Int64Var(&cfg.MaxGDL, "max-gdl", cfg.MaxGDL,
@@ -318,7 +334,7 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout,
 		"bound on the work inside one request (grounding an upload, computing symmetries); past it 503 [env GAMEQUIV_REQUEST_TIMEOUT]")
 	fs.IntVar(&cfg.MaxDBConns, "max-db-conns", cfg.MaxDBConns,
-		"`number` of PostgreSQL connections, 0 for the store's default (10) [env GAMEQUIV_MAX_DB_CONNS]")
+		"`number` of PostgreSQL connections, 0 for the store's default (30) [env GAMEQUIV_MAX_DB_CONNS]")
 	fs.IntVar(&cfg.MaxReadConns, "max-read-conns", cfg.MaxReadConns,
 		"`number` of SQLite's read-only connections beside its one writer, 0 for the store's default (4) [env GAMEQUIV_MAX_READ_CONNS]")
 	fs.IntVar(&cfg.MaxHeavy, "max-heavy", cfg.MaxHeavy,
@@ -416,6 +432,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("workers: must be at least 1, got %d", c.Workers)
 	case c.GCPercent < 0 || c.MemoryLimit < 0:
 		return fmt.Errorf("gc-percent, memory-limit: must not be negative, got %d and %d", c.GCPercent, c.MemoryLimit)
+	case c.ServeProcs < 0 || c.ServeProcs > MaxServeProcs:
+		return fmt.Errorf("serve-procs: must be from 0 to %d, got %d", MaxServeProcs, c.ServeProcs)
 	case c.MaxBody < 1:
 		return fmt.Errorf("max-body: must be at least 1, got %d", c.MaxBody)
 	case c.MaxGDL < 1:

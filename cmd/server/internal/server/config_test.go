@@ -32,7 +32,7 @@ var parseConfigTests = []struct {
 		name: "Defaults",
 		want: config(func(c *server.Config) {
 			c.Addr, c.DataDir, c.Workers = "127.0.0.1:8080", "./data", max(1, runtime.NumCPU()-1)
-			c.GCPercent, c.MemoryLimit = 400, server.DefaultMemoryLimit()
+			c.GCPercent, c.MemoryLimit, c.ServeProcs = 400, server.DefaultMemoryLimit(), 1
 			c.MaxBody, c.MaxGDL, c.MaxQueue, c.JobTimeout, c.Classify = 4<<20, 1<<20, 1000, 5*time.Minute, true
 			c.MaxBatch, c.MaxWait, c.WaitInterval, c.MaxHeavy = 100, time.Minute, 200*time.Millisecond, runtime.NumCPU()
 		}),
@@ -40,12 +40,12 @@ var parseConfigTests = []struct {
 	{
 		name: "Flags",
 		args: []string{"--addr", "0.0.0.0:9000", "--data=/srv/gq", "--database-url", "postgres://u@h/db", "--workers", "3",
-			"--gc-percent", "150", "--memory-limit", "1000000", "--max-body", "1024", "--max-gdl", "512", "--max-queue", "7", "--rate-limit", "2.5", "--rate-burst", "4",
+			"--gc-percent", "150", "--memory-limit", "1000000", "--serve-procs", "2", "--max-body", "1024", "--max-gdl", "512", "--max-queue", "7", "--rate-limit", "2.5", "--rate-burst", "4",
 			"--request-timeout", "3s", "--max-heavy", "3", "--max-batch", "6", "--max-wait", "20s", "--wait-interval", "50ms", "--job-timeout", "90s", "--lease", "9s", "--max-attempts", "5",
 			"--max-atoms", "100", "--max-instances", "200", "--max-circuit-nodes", "300", "--ground-timeout", "2s",
 			"--max-candidates", "11", "--max-search-nodes", "-1", "--max-generator-words", "99", "--classify=false", "--log-level", "debug",
 			"--auth", "--public-read", "--session-ttl", "2h", "--secure-cookie", "--trusted-proxies", "10.0.0.0/8, 127.0.0.1"},
-		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3, GCPercent: 150, MemoryLimit: 1000000,
+		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3, GCPercent: 150, MemoryLimit: 1000000, ServeProcs: 2,
 			MaxBody: 1024, MaxGDL: 512, MaxQueue: 7, RateLimit: 2.5, RateBurst: 4,
 			RequestTimeout: 3 * time.Second, MaxHeavy: 3, MaxBatch: 6, MaxWait: 20 * time.Second, WaitInterval: 50 * time.Millisecond, JobTimeout: 90 * time.Second, Lease: 9 * time.Second, MaxAttempts: 5,
 			MaxAtoms: 100, MaxInstances: 200, MaxCircuitNodes: 300, GroundTimeout: 2 * time.Second,
@@ -61,6 +61,7 @@ var parseConfigTests = []struct {
 			"GAMEQUIV_WORKERS":             "5",
 			"GAMEQUIV_GC_PERCENT":          "0",
 			"GAMEQUIV_MEMORY_LIMIT":        "0",
+			"GAMEQUIV_SERVE_PROCS":         "0",
 			"GAMEQUIV_MAX_BODY":            "2048",
 			"GAMEQUIV_MAX_GDL":             "1000",
 			"GAMEQUIV_MAX_QUEUE":           "0",
@@ -132,6 +133,8 @@ var parseConfigErrorTests = []struct {
 	{"ErrWorkersZero", []string{"--workers", "0"}, nil, "workers: must be at least 1"},
 	{"ErrGCPercentNegative", []string{"--gc-percent", "-1"}, nil, "gc-percent, memory-limit: must not be negative"},
 	{"ErrMemoryLimitNegative", nil, map[string]string{"GAMEQUIV_MEMORY_LIMIT": "-5"}, "gc-percent, memory-limit: must not be negative"},
+	{"ErrServeProcsNegative", []string{"--serve-procs", "-1"}, nil, "serve-procs: must be from 0 to 64"},
+	{"ErrServeProcsHuge", nil, map[string]string{"GAMEQUIV_SERVE_PROCS": "65"}, "serve-procs: must be from 0 to 64"},
 	{"ErrWorkersEnvNotNumber", nil, map[string]string{"GAMEQUIV_WORKERS": "many"}, "GAMEQUIV_WORKERS"},
 	{"ErrWorkersFlagNotNumber", []string{"--workers", "many"}, nil, "invalid value"},
 	{"ErrAddrEmpty", []string{"--addr", ""}, nil, "addr: must not be empty"},

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -58,8 +59,9 @@ type Main struct {
 
 	closeOnce sync.Once
 	closeErr  error
-	// restoreGC puts back the collector settings Run changed.
-	restoreGC func()
+	// restoreRuntime puts back the collector settings and GOMAXPROCS
+	// that Run changed.
+	restoreRuntime func()
 }
 
 // NewMain returns a Main for cfg that logs to log.
@@ -81,7 +83,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	dbKind, _ := DatabaseKind(cfg.DatabaseURL) // checked by Validate
-	m.restoreGC = setGC(cfg.GCPercent, cfg.MemoryLimit)
+	cpus := runtime.GOMAXPROCS(0)
+	procs, graphWorkers := cfg.Procs(cpus)
+	m.restoreRuntime = setRuntime(cfg.GCPercent, cfg.MemoryLimit, procs)
 
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return fmt.Errorf("create data directory: %w", err)
@@ -105,6 +109,7 @@ func (m *Main) Run(ctx context.Context) error {
 	m.metrics = telemetry.New()
 	m.metrics.RegisterQueue(m.db)
 	lim := cfg.Limits()
+	lim.Graph.Workers = graphWorkers
 	proxies, err := api.ParseTrustedProxies(cfg.TrustedProxies)
 	if err != nil {
 		return fmt.Errorf("trusted-proxies: %w", err)
@@ -160,8 +165,12 @@ func (m *Main) Run(ctx context.Context) error {
 		Compare: m.Compare,
 	}
 	if cfg.Classify {
+		cw := cfg.ClassifyWorkers
+		if cw == 0 {
+			cw = cpus // not the raised GOMAXPROCS
+		}
 		m.classifier = &classes.Classifier{Store: m.db, Log: m.Log, Metrics: m.metrics, Limits: lim,
-			Workers: cfg.ClassifyWorkers, QuickTimeout: cfg.ClassifyQuick,
+			Workers: cw, QuickTimeout: cfg.ClassifyQuick,
 			GameTimeout: cfg.ClassifyGameTimeout, CompareTimeout: cfg.ClassifyCompareTimeout}
 		pool.OnEquivalent = m.classifier.Merge
 		m.bg.Go(func() { m.classifier.Run(bgCtx) })
@@ -182,6 +191,8 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.String("data", dataDir),
 		slog.String("database", dbKind),
 		slog.Int("workers", cfg.Workers),
+		slog.Int("gomaxprocs", procs),
+		slog.Int("graph_workers", graphWorkers),
 		slog.Int("gc_percent", cfg.GCPercent),
 		slog.Int64("memory_limit", cfg.MemoryLimit),
 		slog.Bool("classify", cfg.Classify),
@@ -195,10 +206,14 @@ func (m *Main) Run(ctx context.Context) error {
 	return nil
 }
 
-// setGC applies the collector settings (0 leaves one as it is) and
-// returns the function that restores the previous ones.
-func setGC(percent int, limit int64) (restore func()) {
+// setRuntime applies the collector settings (0 leaves one as it is) and
+// GOMAXPROCS, and returns the function that restores the previous ones.
+func setRuntime(percent int, limit int64, procs int) (restore func()) {
 	oldPercent, oldLimit := -2, int64(-1)
+	oldProcs := runtime.GOMAXPROCS(0)
+	if procs != oldProcs {
+		runtime.GOMAXPROCS(procs)
+	}
 	if percent > 0 {
 		oldPercent = debug.SetGCPercent(percent)
 	}
@@ -211,6 +226,9 @@ func setGC(percent int, limit int64) (restore func()) {
 		}
 		if oldLimit >= 0 {
 			debug.SetMemoryLimit(oldLimit)
+		}
+		if procs != oldProcs {
+			runtime.GOMAXPROCS(oldProcs)
 		}
 	}
 }
@@ -262,17 +280,20 @@ func (m *Main) Close() error {
 			m.bgCancel()
 			m.bg.Wait()
 		}
-		if m.restoreGC != nil {
-			m.restoreGC()
+		if m.restoreRuntime != nil {
+			m.restoreRuntime()
 		}
+		// What requests waited for, for the stop log.
+		stopAttrs := schedWaits()
 		if m.db != nil {
+			stopAttrs = append(stopAttrs, poolWaits(m.db.PoolStats())...)
 			if err := m.db.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("close store: %w", err))
 			}
 		}
 		m.closeErr = errors.Join(errs...)
 		if m.srv != nil {
-			m.Log.Info("stopped")
+			m.Log.LogAttrs(context.Background(), slog.LevelInfo, "stopped", stopAttrs...)
 		}
 	})
 	return m.closeErr
