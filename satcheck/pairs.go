@@ -57,8 +57,8 @@ type pairCache struct {
 	mu   sync.Mutex
 	m    map[pairKey]pairType
 	sims map[grounding.Lit]*pairSim
-	deep map[grounding.Lit]*grounding.ConeSim // deepSimulate's simulators
-	work atomic.Int64                         // gate-word evaluations of simulate and deepSimulate
+	deep map[grounding.Lit]*pairSim // deepSimulate's simulators and states
+	work atomic.Int64               // gate-word evaluations of simulate and deepSimulate
 }
 
 // pairWords is the number of 64-bit words of states simulated per pair of
@@ -331,8 +331,12 @@ func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []
 	}
 }
 
-// maxPairSims bounds the functions whose simulators one side keeps.
-const maxPairSims = 256
+// maxPairSims and maxDeepSims bound the functions whose simulators (and
+// states) one side keeps for simulate and deepSimulate.
+const (
+	maxPairSims = 256
+	maxDeepSims = 32
+)
 
 // pairDeepWords and pairDeepRounds size deepSimulate's sample: 8,192
 // states in all, at the densities of densityWord.
@@ -341,8 +345,8 @@ const (
 	pairDeepRounds = 2
 )
 
-// deepSimulate evaluates T_f(i, j) on pairDeepRounds·pairDeepWords·64 fresh
-// random states and returns the patterns seen.
+// deepSimulate evaluates T_f(i, j) on pairDeepRounds·pairDeepWords·64
+// random states other than simulate's and returns the patterns seen.
 func (pc *pairCache) deepSimulate(s *side, k pairKey, seed uint64) (uint16, error) {
 	cn, err := s.coneOf(k.f)
 	if err != nil {
@@ -351,31 +355,48 @@ func (pc *pairCache) deepSimulate(s *side, k pairKey, seed uint64) (uint16, erro
 	const w = pairDeepWords
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
-	sim := pc.deep[k.f]
-	if sim == nil {
-		if len(pc.deep) >= maxPairSims {
+	ds := pc.deep[k.f]
+	if ds == nil {
+		if len(pc.deep) >= maxDeepSims {
 			clear(pc.deep)
 		}
 		if pc.deep == nil {
-			pc.deep = map[grounding.Lit]*grounding.ConeSim{}
+			pc.deep = map[grounding.Lit]*pairSim{}
 		}
-		sim = grounding.NewConeSim(cn, w)
-		pc.deep[k.f] = sim
+		// One draw of random states per function, shared by its pairs as
+		// simulate's are: drawing them per pair cost more than evaluating.
+		ds = &pairSim{sim: grounding.NewConeSim(cn, w), base: make([]uint64, len(cn.Inputs)*w)}
+		rng := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, uint64(k.f)))
+		for kk, in := range cn.Inputs {
+			if s.isProp(in) {
+				for x := range w {
+					ds.base[kk*w+x] = densityWord(rng, x)
+				}
+			}
+		}
+		pc.deep[k.f] = ds
 	}
-	rng := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, uint64(k.f)<<40^uint64(k.i)<<20^uint64(k.j)))
+	sim, n := ds.sim, len(cn.Inputs)
 	ki, kj := coneSlot(cn, k.i), coneSlot(cn, k.j)
 	var seen uint16
 	var out [4][w]uint64
 	var work int64
-	for range pairDeepRounds {
+	for round := range pairDeepRounds {
+		// Round r reads input kk's states from input kk+r, rotated by 29r
+		// bits: other states at the same densities (rotation keeps a
+		// word's density), without drawing again.
 		for kk, in := range cn.Inputs {
 			v := sim.In(kk)
 			if !s.isProp(in) {
 				clear(v)
 				continue
 			}
+			src := (kk + round) % n
+			if !s.isProp(cn.Inputs[src]) {
+				src = kk
+			}
 			for x := range v {
-				v[x] = densityWord(rng, x)
+				v[x] = bits.RotateLeft64(ds.base[src*w+x], 29*round)
 			}
 		}
 		for c := range 4 {
