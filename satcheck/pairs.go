@@ -40,6 +40,7 @@ type pairKey struct {
 // (by simulation or SAT) and patterns proven unrealizable (by SAT).
 type pairType struct {
 	seen, never uint16
+	ask         uint16 // patterns seen at least pairAskCount times by simulation
 	common      uint16 // patterns seen at least pairCommonCount times by simulation
 	deep        bool   // simulated on many more samples (deepSimulate)
 }
@@ -51,6 +52,12 @@ type pairType struct {
 // other side's sample missed, and is first looked for there on a larger
 // sample, which is cheaper than a SAT question that would mostly confirm it.
 const pairCommonCount = 6
+
+// pairAskCount: a pattern seen fewer times, on one side only, is not looked
+// for on the other: seen once in thousands of samples, it is almost always
+// rare on both sides, and looking for it cost more than the refutations it
+// brought (skipping only loses refutations).
+const pairAskCount = 2
 
 // pairCache holds one side's pair types.
 type pairCache struct {
@@ -129,13 +136,13 @@ func (c *Checker) PairsDiffer(ctx context.Context, kind grounding.FuncKind, fa, 
 // solved at most once per pattern.
 func (c *Checker) settle(ctx context.Context, ka, kb pairKey, ta, tb pairType) (bool, error) {
 	for ta.seen&tb.never == 0 && tb.seen&ta.never == 0 {
-		open := (ta.seen &^ tb.seen &^ tb.never) | (tb.seen &^ ta.seen &^ ta.never)
+		open := (ta.ask &^ tb.seen &^ tb.never) | (tb.ask &^ ta.seen &^ ta.never)
 		if open == 0 {
 			return false, nil
 		}
 		pat := bits.TrailingZeros16(open)
 		s, k, t := c.b, kb, &tb
-		if tb.seen&(1<<pat) != 0 {
+		if tb.ask&(1<<pat) != 0 {
 			s, k, t = c.a, ka, &ta
 		}
 		other := ta
@@ -168,7 +175,12 @@ func (c *Checker) settle(ctx context.Context, ka, kb pairKey, ta, tb pairType) (
 
 // PairWork returns the gate-word evaluations that pair-type simulation has
 // done so far on both sides: a search bounds its pair checks per node by it.
-func (c *Checker) PairWork() int64 { return c.a.pairs.work.Load() + c.b.pairs.work.Load() }
+func (c *Checker) PairWork() int64 {
+	if c.a.pairs == c.b.pairs {
+		return c.a.pairs.work.Load()
+	}
+	return c.a.pairs.work.Load() + c.b.pairs.work.Load()
+}
 
 func (s *side) isProp(i int32) bool { return i >= 0 && int(i) < s.nProps }
 
@@ -305,29 +317,44 @@ func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []
 		}
 		pc.work.Add(work)
 	}
+	var n [16]int
 	for x, mx := range miss {
+		n = [16]int{}
+		v0, v1, v2, v3 := val(x, 0), val(x, 1), val(x, 2), val(x, 3)
+		for y := range w {
+			countPatterns(&n, v0[y], v1[y], v2[y], v3[y])
+		}
 		var t pairType
-		for pat := range 16 {
-			n := 0
-			for y := range w {
-				m := ^uint64(0)
-				for c := range 4 {
-					v := val(x, c)[y]
-					if pat>>c&1 == 0 {
-						v = ^v
-					}
-					m &= v
-				}
-				n += bits.OnesCount64(m)
-			}
-			if n > 0 {
+		for pat, c := range n {
+			if c > 0 {
 				t.seen |= 1 << pat
 			}
-			if n >= pairCommonCount {
+			if c >= pairAskCount {
+				t.ask |= 1 << pat
+			}
+			if c >= pairCommonCount {
 				t.common |= 1 << pat
 			}
 		}
 		out[mx] = t
+	}
+}
+
+// countPatterns adds to n[pat] the samples of one word whose four values
+// (bit c of pat is the value at combination c) form pattern pat: the 16
+// masks are the products of the 4 masks of (v0, v1) and the 4 of (v2, v3).
+func countPatterns(n *[16]int, v0, v1, v2, v3 uint64) {
+	lo := [4]uint64{^v0 &^ v1, v0 &^ v1, ^v0 & v1, v0 & v1}
+	hi := [4]uint64{^v2 &^ v3, v2 &^ v3, ^v2 & v3, v2 & v3}
+	for h, mh := range hi {
+		if mh == 0 {
+			continue
+		}
+		for l, ml := range lo {
+			if m := ml & mh; m != 0 {
+				n[h<<2|l] += bits.OnesCount64(m)
+			}
+		}
 	}
 }
 
@@ -408,20 +435,13 @@ func (pc *pairCache) deepSimulate(s *side, k pairKey, seed uint64) (uint16, erro
 			}
 			work += sim.Eval(out[c][:])
 		}
-		for pat := range 16 {
-			for x := range w {
-				m := ^uint64(0)
-				for c := range 4 {
-					v := out[c][x]
-					if pat>>c&1 == 0 {
-						v = ^v
-					}
-					m &= v
-				}
-				if m != 0 {
-					seen |= 1 << pat
-					break
-				}
+		var n [16]int
+		for x := range w {
+			countPatterns(&n, out[0][x], out[1][x], out[2][x], out[3][x])
+		}
+		for pat, c := range n {
+			if c > 0 {
+				seen |= 1 << pat
 			}
 		}
 	}
