@@ -89,6 +89,7 @@ func (s *search) pairsRefute(partial isomorph.Mapping, fixed []int32) bool {
 		ps.isNew = make([]int64, s.a.p.NumInputs())
 	}
 	ps.stamp++
+	ps.workAt = s.checker.PairWork()
 	pa, ga := s.a.p, s.a.g
 	var props []int32  // A's propositions fixed here (all mapped ones until validated)
 	var owners []int32 // functions whose own vertex (action, role) is fixed here
@@ -148,13 +149,16 @@ func (s *search) pairsRefute(partial isomorph.Mapping, fixed []int32) bool {
 		todo[x].size = s.coneSize(todo[x].f)
 	}
 	slices.SortFunc(todo, func(x, y pairTask) int { return cmp.Or(cmp.Compare(x.size, y.size), cmp.Compare(x.f, y.f)) })
-	ps.workAt = s.checker.PairWork()
 	for _, t := range todo {
 		if refuted, done := s.pairsOf(partial, t.f, t.all); done {
 			return refuted
 		}
 		if s.checker.PairWork()-ps.workAt > s.lim.MaxPairWork {
-			return false // the rest of this node's pairs go unchecked
+			// The rest of this node's pairs go unchecked here; the next
+			// node checks all of its pairs again (those known are cached),
+			// so that none is skipped for a whole subtree.
+			ps.validated = false
+			return false
 		}
 	}
 	ps.validated = true
@@ -219,7 +223,11 @@ func (s *search) pairsDiffer(f int32, fb grounding.Lit, i int32, us, ubs []int32
 		return true, true
 	}
 	fn := s.funcs[f]
-	x, err := s.checker.PairsDiffer(s.ctx, fn.Kind, fn.Lit, fb, i, us, s.inputMap[i], ubs)
+	left := s.lim.MaxPairWork - (s.checker.PairWork() - s.pairs.workAt)
+	if left <= 0 {
+		return false, false
+	}
+	x, err := s.checker.PairsDiffer(s.ctx, fn.Kind, fn.Lit, fb, i, us, s.inputMap[i], ubs, left)
 	switch {
 	case errors.Is(err, satcheck.ErrLimit):
 		return false, false

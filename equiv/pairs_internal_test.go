@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -57,14 +58,14 @@ func TestPairTypesUnderTrueMapping(t *testing.T) {
 					img[x] = sigma[p]
 				}
 				for x, i := range props {
-					if at, err := c.PairsDiffer(ctx, fn.Kind, fn.Lit, fb, i, props, sigma[i], img); err != nil || at >= 0 {
+					if at, err := c.PairsDiffer(ctx, fn.Kind, fn.Lit, fb, i, props, sigma[i], img, math.MaxInt64); err != nil || at >= 0 {
 						t.Fatalf("%s: pair %s, %s refuted under the true mapping (err %v)", pa.FunctionName(fn), pa.Props[i], pa.Props[props[max(at, 0)]], err)
 					}
 					// The same pairs with the partners' images rotated: some
 					// may be of another kind.
 					if x == 0 {
 						rot := append(append([]int32{}, img[1:]...), img[0])
-						if at, err := c.PairsDiffer(ctx, fn.Kind, fn.Lit, fb, i, props, sigma[i], rot); err != nil {
+						if at, err := c.PairsDiffer(ctx, fn.Kind, fn.Lit, fb, i, props, sigma[i], rot, math.MaxInt64); err != nil {
 							t.Fatal(err)
 						} else if at >= 0 {
 							split++

@@ -40,6 +40,7 @@ type pairKey struct {
 // (by simulation or SAT) and patterns proven unrealizable (by SAT).
 type pairType struct {
 	seen, never uint16
+	unknown     bool   // the cone is too large to analyse: the pair is never compared
 	ask         uint16 // patterns seen at least pairAskCount times by simulation
 	common      uint16 // patterns seen at least pairCommonCount times by simulation
 	deep        bool   // simulated on many more samples (deepSimulate)
@@ -61,11 +62,12 @@ const pairAskCount = 2
 
 // pairCache holds one side's pair types.
 type pairCache struct {
-	mu   sync.Mutex
-	m    map[pairKey]pairType
-	sims map[grounding.Lit]*pairSim
-	deep map[grounding.Lit]*pairSim // deepSimulate's simulators and states
-	work atomic.Int64               // gate-word evaluations of simulate and deepSimulate
+	mu       sync.Mutex
+	m        map[pairKey]pairType
+	sims     map[grounding.Lit]*pairSim
+	simWords int                        // words held by sims
+	deep     map[grounding.Lit]*pairSim // deepSimulate's simulators and states
+	work     atomic.Int64               // gate-word evaluations of simulate and deepSimulate
 }
 
 // pairWords is the number of 64-bit words of states simulated per pair of
@@ -94,8 +96,10 @@ const maxPairConeGates = 1 << 16
 // skipped). It returns the first x whose types differ, or -1. Where they
 // differ, no mapping that sends ia to ib, ja[x] to jb[x] and fa to fb makes
 // the functions equal, whatever it does with the other inputs; -1 means "not
-// shown different", never "equal".
-func (c *Checker) PairsDiffer(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, ia int32, ja []int32, ib int32, jb []int32) (int, error) {
+// shown different", never "equal". Once the call has done more than maxWork
+// (PairWork units: gate-word evaluations, and a SAT question counted as
+// pairSATWork per gate of its cone) the remaining pairs are not compared.
+func (c *Checker) PairsDiffer(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, ia int32, ja []int32, ib int32, jb []int32, maxWork int64) (int, error) {
 	if semanticsOf(kind) != noMoves || len(ja) != len(jb) || !c.a.isProp(ia) || !c.b.isProp(ib) {
 		return -1, nil
 	}
@@ -103,17 +107,21 @@ func (c *Checker) PairsDiffer(ctx context.Context, kind grounding.FuncKind, fa, 
 		return -1, mappingErrorf("literal out of range (%d of %d nodes, %d of %d nodes)",
 			fa, c.a.c.NumNodes(), fb, c.b.c.NumNodes())
 	}
-	ta, err := c.a.pairTypes(fa, ia, ja, c.opt.Seed, c.opt.MaxCacheEntries)
+	ta, err := c.a.pairTypes(fa, ia, ja, c.opt.Seed)
 	if err != nil {
 		return -1, err
 	}
-	tb, err := c.b.pairTypes(fb, ib, jb, c.opt.Seed, c.opt.MaxCacheEntries)
+	tb, err := c.b.pairTypes(fb, ib, jb, c.opt.Seed)
 	if err != nil {
 		return -1, err
 	}
+	start := c.PairWork()
 	for x := range ja {
-		if !c.a.isProp(ja[x]) || !c.b.isProp(jb[x]) || ja[x] == ia || jb[x] == ib {
+		if !c.a.isProp(ja[x]) || !c.b.isProp(jb[x]) || ja[x] == ia || jb[x] == ib || ta[x].unknown || tb[x].unknown {
 			continue
+		}
+		if c.PairWork()-start > maxWork {
+			break
 		}
 		c.stats.pairChecks.Add(1)
 		differ, err := c.settle(ctx, pairKey{fa, ia, ja[x]}, pairKey{fb, ib, jb[x]}, ta[x], tb[x])
@@ -149,14 +157,14 @@ func (c *Checker) settle(ctx context.Context, ka, kb pairKey, ta, tb pairType) (
 		if s == c.a {
 			other = tb
 		}
-		if !t.deep && other.common&(1<<pat) == 0 {
+		if !t.deep && other.common&(1<<pat) == 0 && s.pairs.deepAllowed(s, k.f) {
 			seen, err := s.pairs.deepSimulate(s, k, c.opt.Seed)
 			if err != nil {
 				return false, err
 			}
 			t.seen |= seen
 			t.deep = true
-			s.pairs.store(k, *t, c.opt.MaxCacheEntries)
+			s.pairs.store(k, *t)
 			continue
 		}
 		ok, err := c.realizable(ctx, s, k, pat)
@@ -168,7 +176,7 @@ func (c *Checker) settle(ctx context.Context, ka, kb pairKey, ta, tb pairType) (
 		} else {
 			t.never |= 1 << pat
 		}
-		s.pairs.store(k, *t, c.opt.MaxCacheEntries)
+		s.pairs.store(k, *t)
 	}
 	return true, nil
 }
@@ -191,12 +199,12 @@ func (pc *pairCache) load(k pairKey) (pairType, bool) {
 	return t, ok
 }
 
-// store keeps t; a cache at limit entries is emptied first (what it held
-// is recomputed when asked again).
-func (pc *pairCache) store(k pairKey, t pairType, limit int) {
+// store keeps t; a cache of maxPairTypes entries is emptied first (what it
+// held is recomputed when asked again).
+func (pc *pairCache) store(k pairKey, t pairType) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
-	if len(pc.m) >= limit {
+	if len(pc.m) >= maxPairTypes {
 		pc.m = nil
 	}
 	if pc.m == nil {
@@ -208,9 +216,9 @@ func (pc *pairCache) store(k pairKey, t pairType, limit int) {
 // pairTypes returns what is known of T_f(i, j) for each j of js (the zero
 // pairType where (i, j) is not a pair of distinct propositions),
 // simulating the unknown ones together. A cone too large for
-// maxPairConeGates gets types with every pattern seen, which never separate
-// anything.
-func (s *side) pairTypes(f grounding.Lit, i int32, js []int32, seed uint64, limit int) ([]pairType, error) {
+// maxPairConeGates gets types marked unknown, which PairsDiffer never
+// compares (claiming patterns not seen could separate equal functions).
+func (s *side) pairTypes(f grounding.Lit, i int32, js []int32, seed uint64) ([]pairType, error) {
 	out := make([]pairType, len(js))
 	var miss []int
 	for x, j := range js {
@@ -232,13 +240,13 @@ func (s *side) pairTypes(f grounding.Lit, i int32, js []int32, seed uint64, limi
 	}
 	if len(cn.Gates) > maxPairConeGates {
 		for _, x := range miss {
-			out[x] = pairType{seen: ^uint16(0)}
+			out[x] = pairType{unknown: true}
 		}
 	} else {
 		s.pairs.simulate(s, cn, f, i, js, miss, out, seed)
 	}
 	for _, x := range miss {
-		s.pairs.store(pairKey{f, i, js[x]}, out[x], limit)
+		s.pairs.store(pairKey{f, i, js[x]}, out[x])
 	}
 	return out, nil
 }
@@ -265,8 +273,17 @@ func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []
 	if ps == nil {
 		if len(pc.sims) >= maxPairSims {
 			clear(pc.sims)
+			pc.simWords = 0
 		}
-		ps = &pairSim{sim: grounding.NewConeSim(cn, w), base: make([]uint64, len(cn.Inputs)*w)}
+		words := (cn.NumSlots() + len(cn.Inputs)) * w
+		if pc.simWords+words > maxPairSimWords {
+			clear(pc.sims)
+			pc.simWords = 0
+		}
+		pc.simWords += words
+		// Its own copy of the cone: Flip builds fanout caches in it, and
+		// the side's cones are shared read-only (coneOf).
+		ps = &pairSim{sim: grounding.NewConeSim(cn.Clone(), w), base: make([]uint64, len(cn.Inputs)*w)}
 		rng := rand.New(rand.NewPCG(seed, uint64(f)))
 		for kk, in := range cn.Inputs {
 			if s.isProp(in) {
@@ -358,12 +375,27 @@ func countPatterns(n *[16]int, v0, v1, v2, v3 uint64) {
 	}
 }
 
-// maxPairSims and maxDeepSims bound the functions whose simulators (and
-// states) one side keeps for simulate and deepSimulate.
+// Bounds of one side's pair-type state: maxPairTypes types, simulators
+// (and their states) of maxPairSims functions for simulate and maxDeepSims
+// for deepSimulate, and maxPairSimWords words of simulation values in all
+// (past a bound the map is emptied). deepSimulate runs only on cones of at
+// most maxDeepGates gates; pairSATWork is the PairWork charged per gate of
+// a cone for a SAT question (a bound on questions per node: a question on a
+// big cone costs seconds).
 const (
-	maxPairSims = 256
-	maxDeepSims = 32
+	maxPairTypes    = 1 << 20
+	maxPairSims     = 256
+	maxDeepSims     = 32
+	maxPairSimWords = 1 << 24
+	maxDeepGates    = 4096
+	pairSATWork     = 1 << 10
 )
+
+// deepAllowed reports whether deepSimulate may run on f's cone.
+func (pc *pairCache) deepAllowed(s *side, f grounding.Lit) bool {
+	cn, err := s.coneOf(f)
+	return err == nil && len(cn.Gates) <= maxDeepGates
+}
 
 // pairDeepWords and pairDeepRounds size deepSimulate's sample: 8,192
 // states in all, at the densities of densityWord.
@@ -522,6 +554,7 @@ func (c *Checker) realizable(ctx context.Context, s *side, k pairKey, pat int) (
 		}
 	}
 	c.stats.pairSAT.Add(1)
+	s.pairs.work.Add(pairSATWork * int64(len(cn.Gates)))
 	sat, _, err := c.pool.solve(ctx, f)
 	return sat, err
 }
