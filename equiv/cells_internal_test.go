@@ -3,16 +3,12 @@ package equiv
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/groundgraph"
 	"github.com/gamequiv/gamequiv/grounding"
-	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/isomorph"
-	"github.com/gamequiv/gamequiv/mutate"
 	"github.com/gamequiv/gamequiv/satcheck"
 )
 
@@ -108,25 +104,7 @@ func keepsVerified(t *testing.T, name string, pa, pb *grounding.Program) int64 {
 // (seed 1, every transformation but pair-args).
 func gameAndMutant(t *testing.T, path string) (pa, pb *grounding.Program) {
 	t.Helper()
-	ctx := context.Background()
-	src, err := os.ReadFile(filepath.Join(testgames.Root(), path))
-	if err != nil {
-		t.Skipf("game corpus not available: %v", err)
-	}
-	f, err := grounding.Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pa, err = grounding.Ground(ctx, f, grounding.Limits{}); err != nil {
-		t.Fatal(err)
-	}
-	v, err := mutate.Equivalent(f, 1, mutate.Options{Ops: mutate.AllOps &^ mutate.PairArgs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pb, err = grounding.Ground(ctx, v.File, grounding.Limits{}); err != nil {
-		t.Fatal(err)
-	}
+	pa, pb, _ = gameMutantAndMapping(t, path)
 	return pa, pb
 }
 

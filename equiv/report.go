@@ -88,6 +88,13 @@ type Limits struct {
 	// NoCellCheck turns off the search's refutation on cell-constant
 	// states (cells.go); for measuring it, not for use.
 	NoCellCheck bool `json:"-"`
+	// NoPairCheck turns off the search's refutation on pair types
+	// (pairs.go); for measuring it, not for use.
+	NoPairCheck bool `json:"-"`
+	// MaxPairWork bounds the simulation done for pair types at one search
+	// node, in gate-word evaluations (satcheck.Checker.PairWork); pairs past
+	// it go unchecked at that node. Default DefaultMaxPairWork.
+	MaxPairWork int64
 	// MaxCellCheckNodes bounds the circuit nodes of the two games together
 	// for which the search runs the cell check (it evaluates both circuits
 	// whole at each node); default DefaultMaxCellCheckNodes.
@@ -108,8 +115,10 @@ const (
 	DefaultMaxCandidates = 100_000
 	// DefaultMaxCellCheckNodes: a few milliseconds per node at most.
 	DefaultMaxCellCheckNodes = 1 << 20
-	DefaultCosetAfterNodes   = 1 << 16
-	DefaultCosetMaxNodes     = 1 << 21
+	// DefaultMaxPairWork: about 10 ms of simulation per node.
+	DefaultMaxPairWork     = 1 << 23
+	DefaultCosetAfterNodes = 1 << 16
+	DefaultCosetMaxNodes   = 1 << 21
 )
 
 // WithDefaults fills zero fields with their defaults.
@@ -125,6 +134,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.CosetMaxNodes <= 0 {
 		l.CosetMaxNodes = DefaultCosetMaxNodes
+	}
+	if l.MaxPairWork <= 0 {
+		l.MaxPairWork = DefaultMaxPairWork
 	}
 	if l.MaxCellCheckNodes <= 0 {
 		l.MaxCellCheckNodes = DefaultMaxCellCheckNodes

@@ -38,6 +38,8 @@ type search struct {
 	bMappedAt     int64   // the node bMapped was computed at
 	cells         *cellCheck
 	cellPruned    int64 // subtrees pruned by cells.refutes
+	pairPruned    int64 // subtrees pruned by pairsRefute
+	pairs         pairState
 	coset         *coset
 	cosetVerify   func(satcheck.Mapping) (bool, error)
 	err           error
@@ -178,6 +180,11 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 			}
 		}
 	}
+	if s.pairsActive() && s.pairsRefute(partial, fixed) {
+		s.pruned++
+		s.pairPruned++
+		return true
+	}
 	return false
 }
 
@@ -273,6 +280,12 @@ func (s *search) mostFailed() string {
 	var why string
 	if best >= 0 {
 		why = fmt.Sprintf("%s differed from its image in %d of %d pruned subtrees", s.a.p.FunctionName(s.funcs[best]), s.failures[best], s.pruned)
+	}
+	if s.pairPruned > 0 {
+		if why != "" {
+			why += "; "
+		}
+		why += fmt.Sprintf("two propositions acted differently together in some function in %d of %d pruned subtrees", s.pairPruned, s.pruned)
 	}
 	if s.cellPruned > 0 {
 		if why != "" {

@@ -46,6 +46,9 @@ func NewChecker(a, b *grounding.Program, opt Options) (*Checker, error) {
 	if err := sb.validate(); err != nil {
 		return nil, err
 	}
+	if a == b {
+		sb.pairs = sa.pairs // one program: its pair types are one set of facts
+	}
 	c := &Checker{a: sa, b: sb, opt: opt.withDefaults(), cache: make(map[string]bool)}
 	c.pool = newPool(c.opt.MaxConcurrentSolves, &c.stats)
 	return c, nil

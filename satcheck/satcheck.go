@@ -160,12 +160,16 @@ type Stats struct {
 	SATUnsat       int64 // solves that proved a pair equal
 	Abandoned      int64 // solves left running in the background after a cancellation
 	SweepMerged    int64 // internal node pairs proven equal and merged by SAT sweeping
+	// PairChecks counts the pair types compared (PairsDiffer), PairSAT the
+	// SAT questions they asked, PairRefuted the pairs shown different.
+	PairChecks, PairSAT, PairRefuted int64
 }
 
 // counters is the concurrent form of Stats.
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, simulations, simRefuted, witnessRefuted atomic.Int64
 	satCalls, satUnsat, abandoned, sweepMerged                                                  atomic.Int64
+	pairChecks, pairSAT, pairRefuted                                                            atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -182,6 +186,9 @@ func (c *counters) snapshot() Stats {
 		SATUnsat:       c.satUnsat.Load(),
 		Abandoned:      c.abandoned.Load(),
 		SweepMerged:    c.sweepMerged.Load(),
+		PairChecks:     c.pairChecks.Load(),
+		PairSAT:        c.pairSAT.Load(),
+		PairRefuted:    c.pairRefuted.Load(),
 	}
 }
 

@@ -20,6 +20,8 @@ type side struct {
 	mu   sync.Mutex
 	supp map[int32][]int32 // node -> sorted support, filled on demand
 
+	pairs *pairCache // pair types of functions (pairs.go); shared by both sides of a program compared with itself
+
 	cones     map[grounding.Lit]*cone // read-only cones of function literals (coneOf)
 	coneWords int                     // fanin entries held by cones
 
@@ -63,6 +65,7 @@ func newSide(p *grounding.Program) (*side, error) {
 		return nil, malformedf(p.Name, "circuit has %d nodes, fewer than its %d inputs + 1", len(p.Circuit.Start)-1, n)
 	}
 	s.supp = make(map[int32][]int32)
+	s.pairs = &pairCache{}
 	return s, nil
 }
 
