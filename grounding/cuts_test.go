@@ -2,8 +2,6 @@ package grounding_test
 
 import (
 	"context"
-	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -27,24 +25,8 @@ func TestDomainCutsSameProgram(t *testing.T) {
 		if testing.Short() && slowCutGames[g] {
 			continue
 		}
-		path := filepath.Join(corpusDir, "ggp-base", g+".kif")
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Skipf("corpus not found: %v", err)
-		}
 		t.Run(g, func(t *testing.T) {
-			f, err := grounding.Parse(path, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lim := grounding.Limits{LenientUnsafe: true, Timeout: *corpusTimeout}
-			with, err := grounding.Ground(context.Background(), f, lim)
-			if err != nil {
-				if errors.Is(err, grounding.ErrLimit) {
-					t.Skip(err)
-				}
-				t.Fatal(err)
-			}
+			f, lim, with := groundCorpusLenient(t, filepath.Join(corpusDir, "ggp-base", g+".kif"))
 			without, err := grounding.GroundNoDomainCuts(context.Background(), f, lim)
 			if err != nil {
 				t.Fatal(err)

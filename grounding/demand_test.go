@@ -39,23 +39,8 @@ func TestDemandSameGame(t *testing.T) {
 		paths = corpusFiles(t)
 	}
 	for _, path := range paths {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Skipf("corpus not found: %v", err)
-		}
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			f, err := grounding.Parse(path, src)
-			if err != nil {
-				t.Skip(err)
-			}
-			lim := grounding.Limits{LenientUnsafe: true, Timeout: *corpusTimeout}
-			with, err := grounding.Ground(context.Background(), f, lim)
-			if err != nil {
-				if errors.Is(err, grounding.ErrLimit) {
-					t.Skip(err)
-				}
-				t.Fatal(err)
-			}
+			f, lim, with := groundCorpusLenient(t, path)
 			without, err := grounding.GroundNoDemand(context.Background(), f, lim)
 			if err != nil {
 				t.Skipf("grounds only with the demand rewrite: %v", err)
@@ -63,6 +48,30 @@ func TestDemandSameGame(t *testing.T) {
 			checkSameGame(t, without, with, rand.New(rand.NewPCG(3, 4)))
 		})
 	}
+}
+
+// groundCorpusLenient reads, parses and grounds a corpus game leniently
+// within -corpus.timeout; a missing corpus, a file that does not parse
+// and a grounding limit skip the test.
+func groundCorpusLenient(t *testing.T, path string) (*grounding.File, grounding.Limits, *grounding.Program) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("corpus not found: %v", err)
+	}
+	f, err := grounding.Parse(path, src)
+	if err != nil {
+		t.Skip(err)
+	}
+	lim := grounding.Limits{LenientUnsafe: true, Timeout: *corpusTimeout}
+	p, err := grounding.Ground(context.Background(), f, lim)
+	if errors.Is(err, grounding.ErrLimit) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, lim, p
 }
 
 // countGame counts white pits with an accumulator, as merrills'
