@@ -137,7 +137,8 @@ func (c *Checker) PairsDiffer(ctx context.Context, kind grounding.FuncKind, fa, 
 }
 
 // settle decides whether two pair types are shown different. A pattern
-// that one side has seen and the other has not settled is looked for there,
+// that one side has seen at least pairAskCount times and the other has not
+// settled is looked for there,
 // first by simulating that side's pair on many more samples (most such
 // patterns are rare ones that the shared sample missed on one side: cheaper
 // to find than to prove), then with SAT; each answer is kept, so a pair is
@@ -157,7 +158,7 @@ func (c *Checker) settle(ctx context.Context, ka, kb pairKey, ta, tb pairType) (
 		if s == c.a {
 			other = tb
 		}
-		if !t.deep && other.common&(1<<pat) == 0 && s.pairs.deepAllowed(s, k.f) {
+		if !t.deep && other.common&(1<<pat) == 0 && s.deepAllowed(k.f) {
 			seen, err := s.pairs.deepSimulate(s, k, c.opt.Seed)
 			if err != nil {
 				return false, err
@@ -259,6 +260,20 @@ type pairSim struct {
 	base []uint64 // base[k*w:]: the states' values of cone input k, w = pairWords
 }
 
+// newPairSim returns a simulator of cn on w words with random states drawn
+// from rng at the densities of densityWord (action inputs false).
+func newPairSim(s *side, cn *cone, w int, rng *rand.Rand) *pairSim {
+	ps := &pairSim{sim: grounding.NewConeSim(cn, w), base: make([]uint64, len(cn.Inputs)*w)}
+	for kk, in := range cn.Inputs {
+		if s.isProp(in) {
+			for x := range w {
+				ps.base[kk*w+x] = densityWord(rng, x)
+			}
+		}
+	}
+	return ps
+}
+
 // simulate fills out[x] for x in miss with the patterns of T_f(i, js[x])
 // seen on pairWords·64 random states (action inputs read false: no move
 // made). The cone is evaluated twice, with i false and with i true; each j
@@ -283,15 +298,7 @@ func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []
 		pc.simWords += words
 		// Its own copy of the cone: Flip builds fanout caches in it, and
 		// the side's cones are shared read-only (coneOf).
-		ps = &pairSim{sim: grounding.NewConeSim(cn.Clone(), w), base: make([]uint64, len(cn.Inputs)*w)}
-		rng := rand.New(rand.NewPCG(seed, uint64(f)))
-		for kk, in := range cn.Inputs {
-			if s.isProp(in) {
-				for x := range w {
-					ps.base[kk*w+x] = densityWord(rng, x)
-				}
-			}
-		}
+		ps = newPairSim(s, cn.Clone(), w, rand.New(rand.NewPCG(seed, uint64(f))))
 		if pc.sims == nil {
 			pc.sims = map[grounding.Lit]*pairSim{}
 		}
@@ -341,19 +348,7 @@ func (pc *pairCache) simulate(s *side, cn *cone, f grounding.Lit, i int32, js []
 		for y := range w {
 			countPatterns(&n, v0[y], v1[y], v2[y], v3[y])
 		}
-		var t pairType
-		for pat, c := range n {
-			if c > 0 {
-				t.seen |= 1 << pat
-			}
-			if c >= pairAskCount {
-				t.ask |= 1 << pat
-			}
-			if c >= pairCommonCount {
-				t.common |= 1 << pat
-			}
-		}
-		out[mx] = t
+		out[mx] = pairType{seen: patternsSeen(&n, 1), ask: patternsSeen(&n, pairAskCount), common: patternsSeen(&n, pairCommonCount)}
 	}
 }
 
@@ -375,6 +370,17 @@ func countPatterns(n *[16]int, v0, v1, v2, v3 uint64) {
 	}
 }
 
+// patternsSeen returns the patterns counted at least `least` times.
+func patternsSeen(n *[16]int, least int) uint16 {
+	var m uint16
+	for pat, c := range n {
+		if c >= least {
+			m |= 1 << pat
+		}
+	}
+	return m
+}
+
 // Bounds of one side's pair-type state: maxPairTypes types, simulators
 // (and their states) of maxPairSims functions for simulate and maxDeepSims
 // for deepSimulate, and maxPairSimWords words of simulation values in all
@@ -392,7 +398,7 @@ const (
 )
 
 // deepAllowed reports whether deepSimulate may run on f's cone.
-func (pc *pairCache) deepAllowed(s *side, f grounding.Lit) bool {
+func (s *side) deepAllowed(f grounding.Lit) bool {
 	cn, err := s.coneOf(f)
 	return err == nil && len(cn.Gates) <= maxDeepGates
 }
@@ -424,18 +430,10 @@ func (pc *pairCache) deepSimulate(s *side, k pairKey, seed uint64) (uint16, erro
 		}
 		// One draw of random states per function, shared by its pairs as
 		// simulate's are: drawing them per pair cost more than evaluating.
-		ds = &pairSim{sim: grounding.NewConeSim(cn, w), base: make([]uint64, len(cn.Inputs)*w)}
-		rng := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, uint64(k.f)))
-		for kk, in := range cn.Inputs {
-			if s.isProp(in) {
-				for x := range w {
-					ds.base[kk*w+x] = densityWord(rng, x)
-				}
-			}
-		}
+		ds = newPairSim(s, cn, w, rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, uint64(k.f))))
 		pc.deep[k.f] = ds
 	}
-	sim, n := ds.sim, len(cn.Inputs)
+	sim, nIn := ds.sim, len(cn.Inputs)
 	ki, kj := coneSlot(cn, k.i), coneSlot(cn, k.j)
 	var seen uint16
 	var out [4][w]uint64
@@ -450,7 +448,7 @@ func (pc *pairCache) deepSimulate(s *side, k pairKey, seed uint64) (uint16, erro
 				clear(v)
 				continue
 			}
-			src := (kk + round) % n
+			src := (kk + round) % nIn
 			if !s.isProp(cn.Inputs[src]) {
 				src = kk
 			}
@@ -467,15 +465,11 @@ func (pc *pairCache) deepSimulate(s *side, k pairKey, seed uint64) (uint16, erro
 			}
 			work += sim.Eval(out[c][:])
 		}
-		var n [16]int
+		var counts [16]int
 		for x := range w {
-			countPatterns(&n, out[0][x], out[1][x], out[2][x], out[3][x])
+			countPatterns(&counts, out[0][x], out[1][x], out[2][x], out[3][x])
 		}
-		for pat, c := range n {
-			if c > 0 {
-				seen |= 1 << pat
-			}
-		}
+		seen |= patternsSeen(&counts, 1)
 	}
 	pc.work.Add(work)
 	return seen, nil
