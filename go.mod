@@ -68,3 +68,5 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+replace github.com/crillab/gophersat => ./third_party/gophersat
