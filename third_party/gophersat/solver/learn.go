@@ -36,7 +36,9 @@ func (s *Solver) addClauseLits(confl *Clause, lvl decLevel, met, metLvl []bool, 
 	return nbLvl
 }
 
-var bufLits = make([]Lit, 10_000) // Buffer for lits in learnClause. Used to reduce allocations.
+// gamequiv patch: the buffer for lits in learnClause was a package-level var,
+// so solvers in different goroutines corrupted each other's clauses. It is
+// now Solver.bufLits.
 
 // learnClause creates a conflict clause and returns either:
 // - the clause itself, if its len is at least 2,
@@ -44,7 +46,10 @@ var bufLits = make([]Lit, 10_000) // Buffer for lits in learnClause. Used to red
 // - a nil clause and -1, if the empty clause was learned.
 func (s *Solver) learnClause(confl *Clause, lvl decLevel) (learned *Clause, unit Lit) {
 	s.clauseBumpActivity(confl)
-	lits := bufLits[:1]             // Not 0: make room for asserting literal
+	if s.bufLits == nil { // gamequiv patch: per solver; a learned clause has at most nbVars lits
+		s.bufLits = make([]Lit, 1, s.nbVars+1)
+	}
+	lits := s.bufLits[:1]           // Not 0: make room for asserting literal
 	buf := make([]bool, s.nbVars*2) // Buffer for met and metLvl; reduces allocs/deallocs
 	met := buf[:s.nbVars]           // List of all vars already met
 	metLvl := buf[s.nbVars:]        // List of all vars from current level to deal with

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -84,7 +85,18 @@ type Solver struct {
 	trailBuf        []int   // A buffer while cleaning bindings
 	pbSetBuf        []int   // A buffer to reduce allocation when performing cutting planes
 	pbSetBuf2       []int   // A buffer to reduce allocation when performing cutting planes
+
+	bufLits     []Lit       // gamequiv patch: buffer for lits in learnClause (was package-level)
+	interrupted atomic.Bool // gamequiv patch: set by Interrupt
 }
+
+// Interrupt asks the solver to stop (gamequiv patch). It may be called from
+// any goroutine, before or during a search. The search stops at its next
+// decision or restart and Solve returns Indet; the solver stays interrupted,
+// so later calls return Indet too. Enumerate and CountModels return the
+// models counted so far; Optimal and Minimize return the best solution found
+// so far, or Indet and -1 when none was found.
+func (s *Solver) Interrupt() { s.interrupted.Store(true) }
 
 // New makes a solver, given a number of variables and a set of clauses.
 // nbVars should be consistent with the content of clauses, i.e.
@@ -386,7 +398,7 @@ func (s *Solver) propagateAndSearch(lit Lit, lvl decLevel) Status {
 	for lit != -1 {
 		// log.Printf("picked %d at lvl %d", lit.Int(), lvl)
 		if conflict := s.unifyLiteral(lit, lvl); conflict == nil { // Pick new branch or restart
-			if s.lbdStats.mustRestart() {
+			if s.lbdStats.mustRestart() || s.interrupted.Load() { // gamequiv patch: or interrupted
 				s.lbdStats.clear()
 				s.cleanupBindings(1)
 				return Indet
@@ -442,7 +454,7 @@ func (s *Solver) propagateAndSearchPB(lit Lit, lvl decLevel) Status {
 	for lit != -1 {
 		// log.Printf("picked %d at lvl %d", lit.Int(), lvl)
 		if conflict := s.unifyLiteral(lit, lvl); conflict == nil { // Pick new branch or restart
-			if s.Stats.NbConflicts >= s.lubyNextRestart {
+			if s.Stats.NbConflicts >= s.lubyNextRestart || s.interrupted.Load() { // gamequiv patch: or interrupted
 				s.lubyNextRestart += int(lubyConstant * luby(uint(s.Stats.NbRestarts)+2))
 				s.cleanupBindings(1)
 				return Indet
@@ -574,7 +586,7 @@ func (s *Solver) Solve() Status {
 			}
 		}()
 	}
-	for s.status == Indet {
+	for s.status == Indet && !s.interrupted.Load() { // gamequiv patch: stop when interrupted
 		s.search()
 		if s.status == Indet {
 			s.Stats.NbRestarts++
@@ -625,8 +637,8 @@ func (s *Solver) Enumerate(models chan []bool, stop chan struct{}) int {
 	nb := 0
 	var lit Lit
 	var lvl decLevel
-	for s.status != Unsat {
-		for s.status == Indet {
+	for s.status != Unsat && !s.interrupted.Load() { // gamequiv patch: stop when interrupted
+		for s.status == Indet && !s.interrupted.Load() {
 			s.search()
 			if s.status == Indet {
 				s.Stats.NbRestarts++
@@ -695,8 +707,8 @@ func (s *Solver) CountModels() int {
 	nb := 0
 	var lit Lit
 	var lvl decLevel
-	for s.status != Unsat {
-		for s.status == Indet {
+	for s.status != Unsat && !s.interrupted.Load() { // gamequiv patch: stop when interrupted
+		for s.status == Indet && !s.interrupted.Load() {
 			s.search()
 			if s.status == Indet {
 				s.Stats.NbRestarts++
@@ -911,8 +923,8 @@ func (s *Solver) Optimal(results chan Result, stop chan struct{}) (res Result) {
 		defer close(results)
 	}
 	status := s.Solve()
-	if status == Unsat { // Problem cannot be satisfied at all
-		res.Status = Unsat
+	if status != Sat { // Problem cannot be satisfied at all (gamequiv patch: or interrupted, Indet)
+		res.Status = status
 		if results != nil {
 			results <- res
 		}
@@ -992,7 +1004,7 @@ func (s *Solver) Optimal(results chan Result, stop chan struct{}) (res Result) {
 // satisfying model (ie any model is an optimal model).
 func (s *Solver) Minimize() int {
 	status := s.Solve()
-	if status == Unsat { // Problem cannot be satisfied at all
+	if status != Sat { // Problem cannot be satisfied at all (gamequiv patch: or interrupted)
 		return -1
 	}
 	if s.minLits == nil { // No optimization clause: this is a decision problem, solution is optimal
