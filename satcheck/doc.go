@@ -140,13 +140,13 @@
 //
 // # Limits, cancellation, concurrency
 //
-// gophersat cannot be cancelled, so the CNF size is bounded before solving
-// (Options.MaxVars, Options.MaxClauses; a larger miter gives a *LimitError
-// matching ErrLimit), and each solve runs in its own goroutine: on
-// cancellation the caller gets ctx.Err() at once and the solve finishes in the
-// background (Stats.Abandoned). gophersat v1.4.0 keeps a package-level buffer
-// for learned clauses, so two solves must never run at the same time, even on
-// different Solvers: this package serializes every solve of the process, and
-// no other package should call gophersat directly. A Checker is safe for
+// The CNF size is bounded before solving (Options.MaxVars,
+// Options.MaxClauses; a larger miter gives a *LimitError matching ErrLimit).
+// Solves use the patched gophersat v1.4.0 in third_party/gophersat (its
+// README says what was changed): when the context of a check is cancelled
+// the running solve is interrupted, stops within milliseconds and returns
+// ctx.Err() (Stats.Abandoned); an interrupted solve never counts as UNSAT.
+// Solves in different goroutines are independent, so one Checker runs up to
+// Options.MaxConcurrentSolves of them at once. A Checker is safe for
 // concurrent use.
 package satcheck

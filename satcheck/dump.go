@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/crillab/gophersat/solver"
 )
 
 // Debug dump of slow SAT questions. With GAMEQUIV_SAT_DUMP set to a
@@ -63,8 +65,9 @@ func startDump(f *cnf, what string) *dumper {
 	return &dumper{path: path, minMs: minMs, start: time.Now(), f: f, what: what}
 }
 
-// finish removes the file of a fast solve, or indexes a slow one.
-func (d *dumper) finish(sat bool) {
+// finish removes the file of a fast solve, or indexes a slow one with its
+// answer st (SAT, UNSAT, or INDETERMINATE when interrupted).
+func (d *dumper) finish(st solver.Status) {
 	if d == nil {
 		return
 	}
@@ -73,11 +76,7 @@ func (d *dumper) finish(sat bool) {
 		os.Remove(d.path)
 		return
 	}
-	ans := "UNSAT"
-	if sat {
-		ans = "SAT"
-	}
-	line := fmt.Sprintf("%s\tvars %d\tclauses %d\t%s\t%.3fs\t%s\n", filepath.Base(d.path), d.f.nvars, len(d.f.clauses), ans, el.Seconds(), d.what)
+	line := fmt.Sprintf("%s\tvars %d\tclauses %d\t%s\t%.3fs\t%s\n", filepath.Base(d.path), d.f.nvars, len(d.f.clauses), st, el.Seconds(), d.what)
 	idx, err := os.OpenFile(filepath.Join(filepath.Dir(d.path), "index.txt"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return

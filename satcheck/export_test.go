@@ -9,13 +9,6 @@ func SetSupportStages(bits int, sim bool) (restore func()) {
 	return func() { supportExhaustiveBits, supportSim = oldBits, oldSim }
 }
 
-// LockGophersat takes the process-wide gophersat lock, for tests that call
-// gophersat directly while abandoned solves may still run.
-func LockGophersat() (unlock func()) {
-	gophersatLock <- struct{}{}
-	return func() { <-gophersatLock }
-}
-
 // ReferenceActionClasses is the tests' reference implementation of
 // ActionClasses (classes_ref_internal_test.go).
 var ReferenceActionClasses = referenceActionClasses

@@ -80,11 +80,8 @@ type Options struct {
 	// miter fails with a *LimitError. Zero means DefaultMaxVars/DefaultMaxClauses.
 	MaxVars    int
 	MaxClauses int
-	// MaxConcurrentSolves bounds the SAT solves of one Checker that are
-	// started and not finished, abandoned ones (still finishing in the
-	// background) included. Zero means GOMAXPROCS. Whatever its value, solves
-	// run one at a time process-wide: gophersat v1.4.0 shares a package-level
-	// buffer between solvers and is unsafe to run concurrently.
+	// MaxConcurrentSolves bounds the SAT solves of one Checker that run at
+	// the same time. Zero means GOMAXPROCS.
 	MaxConcurrentSolves int
 	// MaxCacheEntries bounds the cache of decided pairs; when it is full the
 	// cache is emptied. Zero means DefaultMaxCacheEntries.
@@ -158,7 +155,7 @@ type Stats struct {
 	WitnessRefuted int64
 	SATCalls       int64 // SAT solves started
 	SATUnsat       int64 // solves that proved a pair equal
-	Abandoned      int64 // solves left running in the background after a cancellation
+	Abandoned      int64 // solves interrupted by a cancellation (no answer; they stop at once)
 	SweepMerged    int64 // internal node pairs proven equal and merged by SAT sweeping
 	// PairChecks counts the pair types compared (PairsDiffer), PairSAT the
 	// SAT questions they asked, PairRefuted the pairs shown different.

@@ -2,23 +2,22 @@ package satcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/crillab/gophersat/solver"
 )
 
-// gophersatLock serializes every solve in the process. gophersat v1.4.0 is
-// not safe for concurrent use even with one Solver per goroutine: learnClause
-// builds each learned clause in a package-level buffer (solver/learn.go,
-// bufLits), so two solves running at once corrupt each other's clauses
-// (wrong answers or index-out-of-range panics, seen in this package's tests).
-var gophersatLock = make(chan struct{}, 1)
+// errNoAnswer: gophersat stopped without an answer although nobody
+// interrupted it. It cannot happen with the patched copy in
+// third_party/gophersat; it keeps an Indet from ever reading as UNSAT.
+var errNoAnswer = errors.New("satcheck: SAT solver stopped without an answer")
 
-// pool runs gophersat solves for one Checker: at most cap(sem) of them are
-// started and not yet finished (abandoned ones included), and, process-wide,
-// one runs at a time (gophersatLock). gophersat has no cancellation, so a
-// solve whose caller gives up keeps its slots until it finishes in the
-// background.
+// pool runs gophersat solves for one Checker: at most cap(sem) at a time.
+// Solves of different Checkers, and of one Checker's workers, run in
+// parallel: the patched gophersat (third_party/gophersat) keeps its learn
+// buffer per Solver and can be interrupted, so a cancelled solve stops and
+// frees its slot at once instead of finishing in the background.
 type pool struct {
 	sem   chan struct{}
 	stats *counters
@@ -28,19 +27,10 @@ func newPool(n int, stats *counters) *pool {
 	return &pool{sem: make(chan struct{}, n), stats: stats}
 }
 
-type solveResult struct {
-	sat   bool
-	model []bool // model[v-1] is DIMACS variable v, when sat
-	err   error
-}
-
 // solve decides f with a fresh solver (gophersat's incremental interface is
-// not reliable enough to reuse one). On cancellation it returns ctx.Err() at
-// once and lets the solve finish unobserved. Parsing the formula and
-// setting up the solver touch no shared state, so they run outside
-// gophersatLock, which covers Solve only: with two workers one solve's
-// set-up (more CPU than the search itself on the graph phase's action
-// classes and supports) overlaps another's search.
+// not reliable enough to reuse one). When ctx is cancelled the solver is
+// interrupted and solve returns ctx.Err() (counted in Stats.Abandoned): an
+// interrupted solve never reads as UNSAT.
 func (p *pool) solve(ctx context.Context, f *cnf) (sat bool, model []bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return false, nil, err
@@ -50,43 +40,44 @@ func (p *pool) solve(ctx context.Context, f *cnf) (sat bool, model []bool, err e
 	case <-ctx.Done():
 		return false, nil, ctx.Err()
 	}
+	defer func() { <-p.sem }()
 	p.stats.satCalls.Add(1)
-	done := make(chan solveResult, 1)
-	go func() {
-		defer func() { <-p.sem }()
-		var r solveResult
-		locked := false
-		defer func() {
-			if locked {
-				<-gophersatLock
-			}
-			if x := recover(); x != nil {
-				r = solveResult{err: fmt.Errorf("satcheck: SAT solver panicked: %v", x)}
-			}
-			done <- r
-		}()
-		s := solver.New(solver.ParseSliceNb(f.clauses, f.nvars))
-		select {
-		case gophersatLock <- struct{}{}:
-			locked = true
-		case <-ctx.Done():
-			r.err = ctx.Err()
-			return
+	st, model, err := solveCNF(ctx, f)
+	switch {
+	case err != nil:
+		if ctx.Err() != nil {
+			p.stats.abandoned.Add(1)
 		}
-		d := startDump(f, f.what)
-		if s.Solve() == solver.Sat {
-			r.sat, r.model = true, s.Model()
-		}
-		d.finish(r.sat)
-	}()
-	select {
-	case r := <-done:
-		if r.err == nil && !r.sat {
-			p.stats.satUnsat.Add(1)
-		}
-		return r.sat, r.model, r.err
-	case <-ctx.Done():
-		p.stats.abandoned.Add(1)
-		return false, nil, ctx.Err()
+		return false, nil, err
+	case st == solver.Unsat:
+		p.stats.satUnsat.Add(1)
 	}
+	return st == solver.Sat, model, nil
+}
+
+// solveCNF runs one gophersat solve of f, interrupted when ctx is done. It
+// returns Sat or Unsat with a nil error, or an error; a panic of the solver
+// becomes an error.
+func solveCNF(ctx context.Context, f *cnf) (st solver.Status, model []bool, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			st, model, err = solver.Indet, nil, fmt.Errorf("satcheck: SAT solver panicked: %v", x)
+		}
+	}()
+	s := solver.New(solver.ParseSliceNb(f.clauses, f.nvars))
+	stop := context.AfterFunc(ctx, s.Interrupt)
+	defer stop()
+	d := startDump(f, f.what)
+	st = s.Solve()
+	d.finish(st)
+	switch st {
+	case solver.Sat:
+		return st, s.Model(), nil
+	case solver.Unsat:
+		return st, nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return st, nil, err
+	}
+	return st, nil, errNoAnswer
 }

@@ -1,0 +1,166 @@
+package satcheck
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/crillab/gophersat/solver"
+)
+
+// pigeonhole is the CNF "n+1 pigeons into n holes" (UNSAT); variable
+// p*n+h+1 says pigeon p sits in hole h. gophersat needs minutes for n = 10.
+func pigeonhole(n int) *cnf {
+	f := &cnf{nvars: (n + 1) * n, what: "pigeonhole"}
+	v := func(p, h int) int { return p*n + h + 1 }
+	for p := 0; p <= n; p++ {
+		var c []int
+		for h := range n {
+			c = append(c, v(p, h))
+		}
+		f.clauses = append(f.clauses, c)
+	}
+	for h := range n {
+		for p := 0; p <= n; p++ {
+			for q := p + 1; q <= n; q++ {
+				f.clauses = append(f.clauses, []int{-v(p, h), -v(q, h)})
+			}
+		}
+	}
+	return f
+}
+
+// TestSolveInterrupted: cancelling the context of a hard solve stops it
+// within a second and frees its slot, so the next solve of the same pool
+// runs at once. Before gophersat could be interrupted the hard solve went
+// on in the background holding the slot (and the process-wide lock), and
+// the small solve starved.
+func TestSolveInterrupted(t *testing.T) {
+	var st counters
+	p := newPool(1, &st)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err := p.solve(ctx, pigeonhole(10))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("solve(pigeonhole 11 into 10) = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("solve returned %v after its context was cancelled at 100ms, want well under 1s", d)
+	}
+	if n := len(p.sem); n != 0 {
+		t.Errorf("%d solves still hold the pool after the cancelled one returned, want 0", n)
+	}
+	if got := st.abandoned.Load(); got != 1 {
+		t.Errorf("abandoned = %d, want 1", got)
+	}
+	if got := st.satUnsat.Load(); got != 0 {
+		t.Errorf("satUnsat = %d after an interrupted solve, want 0 (Indet is not UNSAT)", got)
+	}
+
+	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Second)
+	defer cancel2()
+	start = time.Now()
+	sat, _, err := p.solve(ctx2, pigeonhole(3))
+	if err != nil || sat {
+		t.Fatalf("solve(pigeonhole 4 into 3) right after = %v, %v, want UNSAT", sat, err)
+	}
+	if d := time.Since(start); d > 200*time.Millisecond {
+		t.Errorf("small solve took %v after the interrupted one, want at once", d)
+	}
+}
+
+// randomCNF is a random 3-CNF over n variables with m clauses.
+func randomCNF(r *rand.Rand, n, m int) [][]int {
+	cs := make([][]int, m)
+	for i := range cs {
+		c := make([]int, 3)
+		for j := range c {
+			c[j] = r.IntN(n) + 1
+			if r.IntN(2) == 0 {
+				c[j] = -c[j]
+			}
+		}
+		cs[i] = c
+	}
+	return cs
+}
+
+// bruteSat decides cs over n variables by trying every assignment.
+func bruteSat(n int, cs [][]int) bool {
+	for a := 0; a < 1<<n; a++ {
+		if satisfies(cs, func(v int) bool { return a>>(v-1)&1 == 1 }) {
+			return true
+		}
+	}
+	return false
+}
+
+func satisfies(cs [][]int, val func(v int) bool) bool {
+	for _, c := range cs {
+		ok := false
+		for _, l := range c {
+			if l > 0 == val(max(l, -l)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// TestParallelSolves solves a few hundred random 3-CNFs near the
+// satisfiability threshold (enough conflicts for clause learning) in
+// parallel goroutines, both with gophersat directly and through one pool,
+// against brute force. Upstream gophersat v1.4.0 built learned clauses in a
+// package-level buffer: under -race this test reports the data race, and
+// without it parallel solves may give wrong answers or panic.
+func TestParallelSolves(t *testing.T) {
+	const n, m, count = 14, 60, 300
+	r := rand.New(rand.NewPCG(7, 11))
+	cnfs := make([][][]int, count)
+	want := make([]bool, count)
+	for i := range cnfs {
+		cnfs[i] = randomCNF(r, n, m)
+		want[i] = bruteSat(n, cnfs[i])
+	}
+	var st counters
+	p := newPool(count, &st)
+	workers := max(2, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < count; i += workers {
+				s := solver.New(solver.ParseSliceNb(cnfs[i], n))
+				if got := s.Solve() == solver.Sat; got != want[i] {
+					t.Errorf("gophersat on CNF %d = sat %v, want %v", i, got, want[i])
+				} else if got && !satisfies(cnfs[i], func(v int) bool { return s.Model()[v-1] }) {
+					t.Errorf("gophersat's model of CNF %d does not satisfy it", i)
+				}
+				got, model, err := p.solve(context.Background(), &cnf{nvars: n, clauses: cnfs[i]})
+				if err != nil || got != want[i] {
+					t.Errorf("pool.solve(CNF %d) = %v, %v, want %v", i, got, err, want[i])
+				} else if got && !satisfies(cnfs[i], func(v int) bool { return model[v-1] }) {
+					t.Errorf("pool.solve's model of CNF %d does not satisfy it", i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	sats := 0
+	for _, w := range want {
+		if w {
+			sats++
+		}
+	}
+	if sats == 0 || sats == count {
+		t.Errorf("%d of %d CNFs satisfiable: the test needs both answers", sats, count)
+	}
+}
