@@ -129,7 +129,10 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 		b.funcs[i].hash = b.funcHash(&b.funcs[i])
 		b.funcs[i].Color = color32(b.funcs[i].hash)
 	}
-	g := b.graph()
+	g, err := b.graph(ctx)
+	if err != nil {
+		return nil, err
+	}
 	// Cofactor corners where the graph leaves symmetry (cofactors.go).
 	if redo, err := b.cofactorCorners(ctx, g); err != nil {
 		return nil, err
@@ -138,7 +141,9 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 			b.funcs[i].hash = b.funcHash(&b.funcs[i])
 			b.funcs[i].Color = color32(b.funcs[i].hash)
 		}
-		g = b.graph()
+		if g, err = b.graph(ctx); err != nil {
+			return nil, err
+		}
 	}
 	t2 := time.Now()
 	// The cofactor round's corner stats, also when it rebuilt nothing.
@@ -988,7 +993,7 @@ func influenceClasses(ff *FuncFeatures) []influenceClass {
 }
 
 // graph lays out the vertices and edges and computes the colours.
-func (b *builder) graph() *Graph {
+func (b *builder) graph(ctx context.Context) (*Graph, error) {
 	p := b.p
 	g := &Graph{prog: p, funcs: b.funcs, stats: b.stats}
 	g.stats.Functions = len(b.funcs)
@@ -1249,7 +1254,10 @@ func (b *builder) graph() *Graph {
 	for v, h := range sem {
 		g.semColors[v] = color32(h)
 	}
-	final := refineColors(g.out, sem, b.opt.Workers)
+	final, err := refineColors(ctx, g.out, sem, b.opt.Workers)
+	if err != nil {
+		return nil, err
+	}
 	g.colors = make([]int32, n)
 	for v, h := range final {
 		g.colors[v] = color32(h)
@@ -1263,7 +1271,7 @@ func (b *builder) graph() *Graph {
 	distinct := slices.Clone(g.colors)
 	slices.Sort(distinct)
 	g.stats.Colors = len(slices.Compact(distinct))
-	return g
+	return g, nil
 }
 
 // refineColors runs colour refinement with hashed colours (one-dimensional
@@ -1273,8 +1281,9 @@ func (b *builder) graph() *Graph {
 // number of rounds and the colours depend only on the isomorphism class of
 // the coloured graph. A round's vertices are split among up to workers
 // goroutines (each vertex's new colour reads only the last round's), so
-// the colours do not depend on workers.
-func refineColors(out [][]int32, c []uint64, workers int) []uint64 {
+// the colours do not depend on workers. The workers look at ctx before each
+// chunk: a round of racer4's 525,000-vertex graph is seconds of CPU.
+func refineColors(ctx context.Context, out [][]int32, c []uint64, workers int) ([]uint64, error) {
 	n := len(out)
 	in := make([][]int32, n)
 	for u, vs := range out {
@@ -1316,7 +1325,7 @@ func refineColors(out [][]int32, c []uint64, workers int) []uint64 {
 				ms.count = slices.Grow(ms.count[:0], len(distinct))[:len(distinct)]
 				for {
 					k := int(chunk.Add(1) - 1)
-					if k >= len(bounds)-1 {
+					if k >= len(bounds)-1 || ctx.Err() != nil {
 						break
 					}
 					for v := bounds[k]; v < bounds[k+1]; v++ {
@@ -1330,13 +1339,16 @@ func refineColors(out [][]int32, c []uint64, workers int) []uint64 {
 			}()
 		}
 		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		classes := len(distinct)
 		c = next
 		distinct = append(distinct[:0], c...)
 		slices.Sort(distinct)
 		distinct = slices.Compact(distinct)
 		if len(distinct) <= classes {
-			return c
+			return c, nil
 		}
 	}
 }

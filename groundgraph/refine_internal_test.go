@@ -1,6 +1,8 @@
 package groundgraph
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -80,9 +82,23 @@ func TestRefineColorsMatchesDefinition(t *testing.T) {
 		}
 		want := refineColorsDef(out, slices.Clone(c))
 		for _, workers := range []int{1, 2, 5} {
-			if got := refineColors(out, slices.Clone(c), workers); !slices.Equal(got, want) {
+			if got, err := refineColors(context.Background(), out, slices.Clone(c), workers); err != nil || !slices.Equal(got, want) {
 				t.Fatalf("trial %d (n %d, %d workers): colours differ from the definition", trial, n, workers)
 			}
+		}
+	}
+}
+
+// TestRefineColorsCancelled: a cancelled context stops the refinement
+// with its error (racer4's graph phase ran minutes past its time limit in
+// refineColors, which did not look at the context).
+func TestRefineColorsCancelled(t *testing.T) {
+	out, c := refineBenchGraph()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, workers := range []int{1, 2} {
+		if got, err := refineColors(ctx, out, slices.Clone(c), workers); !errors.Is(err, context.Canceled) || got != nil {
+			t.Errorf("refineColors(cancelled, %d workers) = %d colours, %v, want context.Canceled", workers, len(got), err)
 		}
 	}
 }
@@ -126,7 +142,7 @@ func BenchmarkRefineColors(b *testing.B) {
 	})
 	b.Run("counted-1worker", func(b *testing.B) {
 		for range b.N {
-			refineColors(out, c, 1)
+			refineColors(context.Background(), out, c, 1)
 		}
 	})
 }

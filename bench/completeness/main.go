@@ -216,8 +216,8 @@ func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds())
 
 // cpuMs is the user+sys CPU time of this process so far. Games run one at
 // a time, so a difference is one comparison's CPU time, a figure that does
-// not depend on the machine's load (a SAT solve abandoned at a time limit
-// may still run into the next one's).
+// not depend on the machine's load (a SAT solve cancelled at a time limit
+// stops at once: satcheck interrupts it).
 func cpuMs() float64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
