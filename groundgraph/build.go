@@ -1056,6 +1056,9 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 	}
 	var inters []inter
 	for fi := range b.funcs {
+		if fi%cancelCheckEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		ff := &b.funcs[fi]
 		fv, ok := g.FunctionVertex(ff.Function)
 		if !ok {
@@ -1199,6 +1202,9 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		g.out[a.u] = append(g.out[a.u], int32(a.v))
 	}
 	for v := range g.out {
+		if v%cancelCheckVertices == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		slices.Sort(g.out[v])
 		g.out[v] = slices.Clip(slices.Compact(g.out[v]))
 		g.nEdges += len(g.out[v])
@@ -1211,6 +1217,9 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 	}
 	sem := make([]uint64, n)
 	for v := range g.verts {
+		if v%cancelCheckVertices == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		x := g.verts[v]
 		var h hasher
 		switch x.Kind {
@@ -1310,6 +1319,9 @@ func refineColors(ctx context.Context, out [][]int32, c []uint64, workers int) (
 	distinct = slices.Compact(distinct)
 	rank := make([]int32, n)
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for v, x := range c {
 			r, _ := slices.BinarySearch(distinct, x)
 			rank[v] = int32(r)
@@ -1400,6 +1412,11 @@ func (ms *multisetScratch) add(h *hasher, ws []int32, c []uint64, rank []int32, 
 // refineChunk is the number of arcs (plus vertices) of one piece of a
 // refinement round handed to a worker.
 const refineChunk = 1 << 14
+
+// cancelCheckVertices: graph and refineColors look at the context once per
+// this many vertices in their per-vertex loops (racer4's graph has 525,000
+// vertices; its layout ran seconds past the time limit without a look).
+const cancelCheckVertices = 1 << 12
 
 // parallel calls fn(0..n-1) on up to `workers` goroutines and returns the
 // error of the smallest index that failed.
