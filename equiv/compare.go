@@ -186,6 +186,9 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		return orLimit(ctx, rep, fmt.Errorf("graph isomorphism: %w", err))
 	}
 	s := newSearch(ctx, a, b, checker, &lim, rep)
+	if s.err != nil {
+		return orLimit(ctx, rep, s.err)
+	}
 	s.cells = newCellCheck(a, b, &lim)
 	var verifyTime time.Duration
 	var firstFailure string

@@ -3,6 +3,7 @@ package satcheck
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -162,5 +163,31 @@ func TestParallelSolves(t *testing.T) {
 	}
 	if sats == 0 || sats == count {
 		t.Errorf("%d of %d CNFs satisfiable: the test needs both answers", sats, count)
+	}
+}
+
+// BenchmarkPoolSolves solves 8 copies of pigeonhole 7 into 6 (UNSAT)
+// through one pool of size 2, from 1 or 2 goroutines: with 2, the solves
+// overlap unless something serializes them.
+func BenchmarkPoolSolves(b *testing.B) {
+	f := pigeonhole(6)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("goroutines=%d", workers), func(b *testing.B) {
+			var st counters
+			p := newPool(2, &st)
+			for range b.N {
+				var wg sync.WaitGroup
+				for w := range workers {
+					wg.Go(func() {
+						for i := w; i < 8; i += workers {
+							if sat, _, err := p.solve(context.Background(), f); err != nil || sat {
+								b.Errorf("solve = %v, %v, want UNSAT", sat, err)
+							}
+						}
+					})
+				}
+				wg.Wait()
+			}
+		})
 	}
 }
