@@ -74,7 +74,9 @@ func (l Limits) WithDefaults() Limits {
 // "does r a". Relations that only test their arguments with distinct are
 // unfolded into their callers (inline.go), argument positions a relation's
 // truth does not depend on are dropped (argfree.go), auxiliary fluent
-// relations keep only the atoms their callers can ask for (demand.go), and
+// relations keep only the atoms their callers can ask for (demand.go; when
+// the atoms run out, a demand relation that has outgrown its relation and
+// is a product is split into its factors and Ground starts over), and
 // every join is planned from the relations' sizes, not from the order of
 // the body. A domain join stops enumerating where nothing new can follow (a
 // step whose variables nothing after it needs; a head atom already derived).
