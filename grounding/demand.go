@@ -200,13 +200,17 @@ func pick(args []pat, pos []int) []pat {
 // Factoring demand (see above): a demand relation is measured when it holds
 // at least MaxAtoms/demandFactorShare atoms, a share of the limit large
 // enough to matter, and more than demandOutgrowth times the atoms of the
-// relation it restricts; demandFactorArity bounds the arity measured (the
-// search looks at subsets of positions). demandFactorPasses bounds how often
-// Ground starts over; each pass factors at least one more relation.
+// relation it restricts; demandFactorArity bounds the arity measured and
+// demandFactorGroup the size of a group split off (a cell's two
+// coordinates), so that each group split off costs at most 2 x arity + 1
+// counts of a projection, and a relation that is no product one such
+// round. demandFactorPasses bounds how
+// often Ground starts over; each pass factors at least one more relation.
 const (
 	demandFactorShare  = 64
 	demandOutgrowth    = 2
 	demandFactorArity  = 10
+	demandFactorGroup  = 2
 	demandFactorPasses = 4
 )
 
@@ -260,10 +264,11 @@ func (e *engine) demandFactors() map[string][][]int {
 	return out
 }
 
-// productGroups splits the columns of f into the finest groups whose
-// projections f is the product of: f = π_G1(f) x π_G2(f) x ... Splitting
-// off the smallest group with the first remaining column, one at a time,
-// gives the finest split, which is unique.
+// productGroups splits the columns of f into groups whose projections f is
+// the product of: f = π_G1(f) x π_G2(f) x ... It splits off, one at a
+// time, the smallest group of at most demandFactorGroup columns that holds
+// the first remaining column, and stops at the first column whose group is
+// larger; the last group is what remains.
 func productGroups(f *factSet) [][]int {
 	counts := map[uint32]int64{}
 	count := func(mask uint32) int64 {
@@ -295,7 +300,7 @@ func productGroups(f *factSet) [][]int {
 		others := rest &^ first
 		found := uint32(0)
 		// Subsets of the other columns, smallest first, joined to the first.
-		for size := 0; size < bits.OnesCount32(others) && found == 0; size++ {
+		for size := 0; size < min(bits.OnesCount32(others), demandFactorGroup) && found == 0; size++ {
 			for sub := others; ; sub = (sub - 1) & others {
 				if bits.OnesCount32(sub) == size {
 					a := first | sub

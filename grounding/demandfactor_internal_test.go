@@ -14,6 +14,9 @@ var productGroupsTests = []struct {
 	{"no product", [][]int32{{1, 1}, {2, 2}}, [][]int{{0, 1}}},
 	// Columns 0 and 2 are one factor (equal), column 1 another.
 	{"linked columns", [][]int32{{1, 5, 1}, {1, 6, 1}, {2, 5, 2}, {2, 6, 2}}, [][]int{{0, 2}, {1}}},
+	// Column 0's group has three columns, more than demandFactorGroup:
+	// nothing is split off.
+	{"group too large", [][]int32{{1, 1, 1, 7}, {2, 2, 2, 7}, {1, 1, 1, 8}, {2, 2, 2, 8}}, [][]int{{0, 1, 2, 3}}},
 	// One missing row breaks the product.
 	{"product less a row", rowsProduct([]int32{1, 2}, []int32{3, 4})[1:], [][]int{{0, 1}}},
 }
