@@ -124,8 +124,11 @@ func TestDemandRecursive(t *testing.T) {
 
 // productDemandGame has an auxiliary relation step(u, x) of n-1 atoms
 // whose only caller binds u and x from two independent true atoms: its
-// demand relation is the product of n values of u and n values of x.
-func productDemandGame(n int) string {
+// demand relation is the product of n values of u and n values of x. With
+// chain, step calls hop(u, x) with both bound by step's demand, as chess's
+// rook_move_ig calls clear_row_ig: hop's demand is the product again, fed
+// by step's factors once those are split.
+func productDemandGame(n int, chain bool) string {
 	var b strings.Builder
 	b.WriteString("(role a)\n(init (at 1))\n(init (on 1))\n")
 	for i := 1; i <= n; i++ {
@@ -134,9 +137,13 @@ func productDemandGame(n int) string {
 			fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
 		}
 	}
+	if chain {
+		b.WriteString("(<= (step ?u ?x) (hop ?u ?x))\n(<= (hop ?u ?x) (succ ?u ?x) (true (on ?x)))\n")
+	} else {
+		b.WriteString("(<= (step ?u ?x) (succ ?u ?x) (true (on ?x)))\n")
+	}
 	b.WriteString(`(<= (next (at ?y)) (true (at ?x)) (num ?y))
 (<= (next (on ?y)) (true (on ?x)) (num ?y))
-(<= (step ?u ?x) (succ ?u ?x) (true (on ?x)))
 (<= (reach ?x) (true (on ?x)) (true (at ?u)) (step ?u ?x))
 (<= (legal a (go ?x)) (reach ?x))
 (<= (legal a wait) (true (at ?x)))
@@ -149,25 +156,30 @@ func productDemandGame(n int) string {
 // TestDemandFactors: step's demand relation (n^2 = 90,000 atoms) would
 // outgrow MaxAtoms = 50,000; measured as a product when the atoms run out,
 // it is split into one demand relation per argument (n atoms each) and the
-// game grounds, the same game as without any demand rewrite. Without the
-// factoring pass it stops at MaxAtoms.
+// game grounds, the same game as without any demand rewrite. With chain,
+// hop's demand outgrows the limit in the second pass and is split in a
+// third. Without the factoring passes it stops at MaxAtoms.
 func TestDemandFactors(t *testing.T) {
 	const n = 300
-	f, err := grounding.Parse("product.kif", []byte(productDemandGame(n)))
-	if err != nil {
-		t.Fatal(err)
+	for _, chain := range []bool{false, true} {
+		t.Run(fmt.Sprintf("chain=%v", chain), func(t *testing.T) {
+			f, err := grounding.Parse("product.kif", []byte(productDemandGame(n, chain)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lim := grounding.Limits{MaxAtoms: 50_000}
+			if _, err := grounding.GroundNoDemandFactors(context.Background(), f, lim); !errors.Is(err, grounding.ErrLimit) {
+				t.Fatalf("GroundNoDemandFactors(MaxAtoms 50,000) = %v, want MaxAtoms", err)
+			}
+			with, err := grounding.Ground(context.Background(), f, lim)
+			if err != nil {
+				t.Fatalf("Ground(MaxAtoms 50,000) = %v", err)
+			}
+			without, err := grounding.GroundNoDemand(context.Background(), f, grounding.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSameGame(t, without, with, rand.New(rand.NewPCG(7, 8)))
+		})
 	}
-	lim := grounding.Limits{MaxAtoms: 50_000}
-	if _, err := grounding.GroundNoDemandFactors(context.Background(), f, lim); !errors.Is(err, grounding.ErrLimit) {
-		t.Fatalf("GroundNoDemandFactors(MaxAtoms 50,000) = %v, want MaxAtoms", err)
-	}
-	with, err := grounding.Ground(context.Background(), f, lim)
-	if err != nil {
-		t.Fatalf("Ground(MaxAtoms 50,000) = %v", err)
-	}
-	without, err := grounding.GroundNoDemand(context.Background(), f, grounding.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSameGame(t, without, with, rand.New(rand.NewPCG(7, 8)))
 }
