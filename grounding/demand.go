@@ -48,12 +48,8 @@ import (
 // groups' projections contains D_R whatever the measurement saw (a subset of
 // the final D_R, at MaxAtoms), so the rewrite stays a magic-set rewrite with
 // a larger demand, and where D_R is the product it is the same filter:
-// 4,096 + 64 atoms instead of 262,144. In a pass after a start over the
-// demand relations are measured at the end of every round of the domain
-// phase too: clear_row_ig's demand, fed by rook_move_ig's factors, is the
-// full product again, and the pass stops as soon as it is derived instead
-// of running on to MaxAtoms. A game whose domain phase stays within
-// MaxAtoms never starts over.
+// 4,096 + 64 atoms instead of 262,144. A game whose domain phase stays
+// within MaxAtoms never starts over.
 
 // call is one occurrence of a relation in a rule body.
 type call struct {
@@ -251,25 +247,8 @@ func (e *engine) demandFactors() map[string][][]int {
 		if n < e.lim.MaxAtoms/demandFactorShare || n <= demandOutgrowth*of {
 			continue
 		}
-		rr := e.c.rels[r.demandRel]
-		key := relKey(rr.name, rr.arity)
-		if _, ok := e.factored[key]; ok {
-			continue
-		}
 		if groups == nil {
-			if e.factorEarly {
-				// Measured each round: again only once it has doubled.
-				if m, ok := e.measured[int32(i)]; ok && f.n < 2*m {
-					continue
-				}
-			}
 			groups = productGroups(f)
-			if len(groups) < 2 && e.factorEarly {
-				if e.measured == nil {
-					e.measured = map[int32]int32{}
-				}
-				e.measured[int32(i)] = f.n
-			}
 		}
 		if len(groups) < 2 {
 			continue
@@ -279,7 +258,8 @@ func (e *engine) demandFactors() map[string][][]int {
 				g[k] = r.demandPos[col]
 			}
 		}
-		out[key] = groups
+		rr := e.c.rels[r.demandRel]
+		out[relKey(rr.name, rr.arity)] = groups
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package grounding
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -207,19 +206,7 @@ type engine struct {
 	// stopped is the domain join that ran into MaxAtoms, if one did
 	// (demandFactors measures its head tuples too).
 	stopped *stoppedJoin
-	// factored: the demand factors of this pass (demand.go). factorEarly:
-	// measure the demand relations at the end of each domain round and
-	// stop with early set when one is to be factored; measured holds the
-	// size at which a relation was found no product.
-	factored    map[string][][]int
-	factorEarly bool
-	early       map[string][][]int
-	measured    map[int32]int32
 }
-
-// errStartOver stops a pass whose domain phase found a demand relation to
-// factor (engine.factorEarly); Ground starts over and never returns it.
-var errStartOver = errors.New("grounding: start over with demand relations factored")
 
 // stoppedJoin is a domain join stopped by MaxAtoms before its head tuples
 // became facts: the n tuples it had reached, either rows (the first ones
@@ -1703,13 +1690,6 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 		}
 		if !changed {
 			return
-		}
-		if e.factorEarly {
-			if fs := e.demandFactors(); len(fs) > 0 {
-				e.early = fs
-				e.fail(errStartOver)
-				return
-			}
 		}
 		for ri, r := range rules {
 			for li, b := range r.body {

@@ -123,7 +123,7 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 	deadline := time.Now().Add(lim.Timeout)
 	factors := map[string][][]int{}
 	for pass := 0; ; pass++ {
-		p, more, err := groundPass(ctx, f, lim, deadline, memoProbe, v, factors, pass > 0 && pass < demandFactorPasses && !v.noDemandFactors)
+		p, more, err := groundPass(ctx, f, lim, deadline, memoProbe, v, factors)
 		if len(more) == 0 || pass == demandFactorPasses || v.noDemandFactors {
 			return p, err
 		}
@@ -135,9 +135,8 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 // groundPass is one attempt of groundVariant with the demand relations in
 // factors split into groups (demand.go). When its domain phase stops at
 // MaxAtoms it also returns the demand relations, not factored yet, that
-// have outgrown their relations and are a product (engine.demandFactors);
-// with early, also as soon as a round of the domain phase ends with one.
-func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, memoProbe int64, v variant, factors map[string][][]int, early bool) (*Program, map[string][][]int, error) {
+// have outgrown their relations and are a product (engine.demandFactors).
+func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, memoProbe int64, v variant, factors map[string][][]int) (*Program, map[string][][]int, error) {
 	noDemand := v.noDemand
 	ts := newTermStore()
 	c := &compiler{file: f.Name, ts: ts, lim: lim, noHeadFilter: v.noHeadFilter, forceHeadFilter: v.forceHeadFilter}
@@ -167,7 +166,7 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if !noDemand {
 		c.addDemand(sccs, factors)
 	}
-	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts, factored: factors}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts}
 	e.facts = make([]*factSet, len(c.rels))
 	for i, r := range c.rels {
 		e.facts[i] = newFactSet(r.arity)
@@ -176,7 +175,7 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	for t := range ts.fn {
 		e.facts[c.universe].add([]int32{int32(t)})
 	}
-	g := &grounder{c: c, e: e, ts: ts, file: f, sccs: sccs, early: early}
+	g := &grounder{c: c, e: e, ts: ts, file: f, sccs: sccs}
 	p, err := g.run()
 	if v.onEngine != nil {
 		v.onEngine(e)
@@ -214,13 +213,10 @@ type grounder struct {
 	file *File
 	sccs [][]int32
 	errs ErrorList
-	// factors: the domain phase stopped at MaxAtoms (or, early, at the end
-	// of a round), and these relations' demand relations had outgrown them
-	// and were products (engine.demandFactors).
+	// factors: the domain phase stopped at MaxAtoms, and these relations'
+	// demand relations had outgrown them and were products
+	// (engine.demandFactors).
 	factors map[string][][]int
-	// early: a pass after a start over, which starts over again as soon as
-	// a round of the domain phase ends with a demand relation to factor.
-	early bool
 
 	propOf   []int32    // fact id of a true atom -> proposition id
 	actionOf [][2]int32 // fact id of a does atom -> (role, action id)
@@ -300,13 +296,9 @@ func (g *grounder) run() (*Program, error) {
 		bridge(kwDoes, []pat{x, y}, atom(kwRole, x), atom(kwInput, x, y)),
 	)
 	e.dropNeg = func(rel int32) bool { return !static(rel) }
-	e.factorEarly = g.early
 	e.fixpoint(rules, func(rel int32) bool { return !static(rel) })
-	e.factorEarly = false
 	e.domainWork = e.work
-	if e.early != nil {
-		g.factors = e.early
-	} else if le := (*LimitError)(nil); errors.As(e.err, &le) && le.What == "MaxAtoms" {
+	if le := (*LimitError)(nil); errors.As(e.err, &le) && le.What == "MaxAtoms" {
 		g.factors = e.demandFactors()
 	}
 	if e.err != nil {
