@@ -1,6 +1,10 @@
 package grounding
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+	"strconv"
+)
 
 // Demand-driven domains: a magic-set rewrite of the domain computation.
 //
@@ -29,6 +33,23 @@ import "slices"
 // derived. So R keeps every atom that a keyword function can reach and the
 // ground Program is the same. D_R is a pure domain filter: in the circuit it
 // stands for true.
+//
+// The demand positions are chosen from the rules, so a demand can hold far
+// more atoms than the relation it restricts: chess's rook_move_ig(u, v, x,
+// y, ix, iy) is demanded on the rook's cell (u, v), bound by (true (cell ?u
+// ?v ?rook)), whose domain has every rook on every cell, and on (x, y, ix,
+// iy) from its caller's demand; D_rook_move_ig is the product of the 64
+// cells and 4,096 demanded tuples, 262,144 atoms, for 57,344 atoms of
+// rook_move_ig. When the domain phase runs out of atoms (MaxAtoms), each
+// large demand relation that has outgrown its relation is measured
+// (demandFactors): if it is the product of its projections on groups of
+// positions, Ground starts over with one demand relation per group, each fed
+// by the same calls and read together wherever D_R was. The product of the
+// groups' projections contains D_R whatever the measurement saw (a subset of
+// the final D_R, at MaxAtoms), so the rewrite stays a magic-set rewrite with
+// a larger demand, and where D_R is the product it is the same filter:
+// 4,096 + 64 atoms instead of 262,144. A game whose domain phase stays
+// within MaxAtoms never starts over.
 
 // call is one occurrence of a relation in a rule body.
 type call struct {
@@ -176,11 +197,150 @@ func pick(args []pat, pos []int) []pat {
 	return out
 }
 
+// Factoring demand (see above): a demand relation is measured when it holds
+// at least MaxAtoms/demandFactorShare atoms, a share of the limit large
+// enough to matter, and more than demandOutgrowth times the atoms of the
+// relation it restricts; demandFactorArity bounds the arity measured and
+// demandFactorGroup the size of a group split off (a cell's two
+// coordinates), so that each group split off costs at most 2 x arity + 1
+// counts of a projection, and a relation that is no product one such
+// round. demandFactorPasses bounds how
+// often Ground starts over; each pass factors at least one more relation.
+const (
+	demandFactorShare  = 64
+	demandOutgrowth    = 2
+	demandFactorArity  = 10
+	demandFactorGroup  = 2
+	demandFactorPasses = 4
+)
+
+// demandFactors returns, by relKey of the restricted relation, the groups
+// of argument positions whose projections the outgrown demand relations are
+// the product of; a relation that is no product is left out.
+func (e *engine) demandFactors() map[string][][]int {
+	out := map[string][][]int{}
+	for i, r := range e.c.rels {
+		if !r.demand || r.arity < 2 || r.arity > demandFactorArity || len(r.demandPos) != r.arity {
+			continue
+		}
+		f := e.facts[i]
+		n, of := int64(f.n), int64(e.facts[r.demandRel].n)
+		var groups [][]int
+		if st := e.stopped; st != nil && st.rel == int32(i) {
+			// The join that stopped at MaxAtoms derives this relation: its
+			// tuples count, and either its rows are measured with the facts
+			// or its product's groups are the measurement.
+			n += st.n
+			if st.rows != nil {
+				g := newFactSet(f.arity)
+				for id := range f.n {
+					g.add(f.tuple(id))
+				}
+				for _, t := range st.rows {
+					g.add(t)
+				}
+				f = g
+			} else {
+				groups = st.groups
+			}
+		}
+		if n < e.lim.MaxAtoms/demandFactorShare || n <= demandOutgrowth*of {
+			continue
+		}
+		if groups == nil {
+			groups = productGroups(f)
+		}
+		if len(groups) < 2 {
+			continue
+		}
+		for _, g := range groups {
+			for k, col := range g {
+				g[k] = r.demandPos[col]
+			}
+		}
+		rr := e.c.rels[r.demandRel]
+		out[relKey(rr.name, rr.arity)] = groups
+	}
+	return out
+}
+
+// productGroups splits the columns of f into groups whose projections f is
+// the product of: f = π_G1(f) x π_G2(f) x ... It splits off, one at a
+// time, the smallest group of at most demandFactorGroup columns that holds
+// the first remaining column, and stops at the first column whose group is
+// larger; the last group is what remains.
+func productGroups(f *factSet) [][]int {
+	counts := map[uint32]int64{}
+	count := func(mask uint32) int64 {
+		if c, ok := counts[mask]; ok {
+			return c
+		}
+		var cols []int
+		for k := range f.arity {
+			if mask&(1<<k) != 0 {
+				cols = append(cols, k)
+			}
+		}
+		p := newFactSet(len(cols))
+		t := make([]int32, len(cols))
+		for i := range f.n {
+			row := f.tuple(i)
+			for k, c := range cols {
+				t[k] = row[c]
+			}
+			p.add(t)
+		}
+		counts[mask] = int64(p.n)
+		return counts[mask]
+	}
+	var groups [][]int
+	rest := uint32(1)<<f.arity - 1
+	for bits.OnesCount32(rest) > 1 {
+		first := rest & -rest
+		others := rest &^ first
+		found := uint32(0)
+		// Subsets of the other columns, smallest first, joined to the first.
+		for size := 0; size < min(bits.OnesCount32(others), demandFactorGroup) && found == 0; size++ {
+			for sub := others; ; sub = (sub - 1) & others {
+				if bits.OnesCount32(sub) == size {
+					a := first | sub
+					if count(a)*count(rest&^a) == count(rest) {
+						found = a
+						break
+					}
+				}
+				if sub == 0 {
+					break
+				}
+			}
+		}
+		if found == 0 {
+			break
+		}
+		groups = append(groups, columns(found))
+		rest &^= found
+	}
+	return append(groups, columns(rest))
+}
+
+func columns(mask uint32) []int {
+	var cols []int
+	for k := 0; mask != 0; k++ {
+		if mask&1 != 0 {
+			cols = append(cols, k)
+		}
+		mask >>= 1
+	}
+	return cols
+}
+
 // addDemand rewrites every auxiliary fluent relation that some position of
-// its calls binds, as described above. It runs after analysis (static flags
-// and components known) and adds the demand relations after the analysed
-// ones, outside every component.
-func (c *compiler) addDemand(sccs [][]int32) {
+// its calls binds, as described above; a relation in factors (by relKey)
+// gets one demand relation per group of its demand positions
+// (demandFactors). It runs after analysis (static flags and
+// components known) and adds the demand relations after the analysed ones,
+// outside every component.
+func (c *compiler) addDemand(sccs [][]int32, factors map[string][][]int) {
 	calls := make([][]call, len(c.rels))
 	for _, r := range c.rules {
 		for i, b := range r.body {
@@ -209,29 +369,58 @@ func (c *compiler) addDemand(sccs [][]int32) {
 			continue
 		}
 		r := c.rels[rel]
-		d := c.relation(" demand "+relKey(r.name, r.arity), len(pos), r.pos)
-		c.rels[d].demand = true
-		c.rels[d].demandOf = r.name
-		c.rels[d].scc = -1
-		// Appended, not prepended: the calls recorded above keep their
-		// indexes. Before the demand rules, so that a recursive call's
-		// demand rule starts from the demand of its own rule.
-		for _, ri := range r.rules {
-			nr := c.rules[ri]
-			nr.body = append(nr.body, basic{kind: bPos, pos: nr.src.Pos, rel: d, args: pick(nr.headArgs, pos), demand: true})
-			delete(sips, nr)
+		groups := [][]int{pos}
+		if fs := factors[relKey(r.name, r.arity)]; partitions(fs, pos) {
+			groups = fs
+		}
+		ds := make([]int32, len(groups))
+		for gi, gpos := range groups {
+			name := " demand " + relKey(r.name, r.arity)
+			if len(groups) > 1 {
+				name += " #" + strconv.Itoa(gi)
+			}
+			d := c.relation(name, len(gpos), r.pos)
+			ds[gi] = d
+			c.rels[d].demand = true
+			c.rels[d].demandOf = r.name
+			c.rels[d].demandRel = rel
+			c.rels[d].demandPos = slices.Clone(gpos)
+			c.rels[d].scc = -1
+			// Appended, not prepended: the calls recorded above keep their
+			// indexes. Before the demand rules, so that a recursive call's
+			// demand rule starts from the demand of its own rule.
+			for _, ri := range r.rules {
+				nr := c.rules[ri]
+				nr.body = append(nr.body, basic{kind: bPos, pos: nr.src.Pos, rel: d, args: pick(nr.headArgs, gpos), demand: true})
+				delete(sips, nr)
+			}
 		}
 		for _, cl := range calls[rel] {
 			if _, ok := sips[cl.rule]; !ok {
 				sips[cl.rule] = c.sipBefore(cl.rule)
 			}
-			dr := &nrule{head: d, headArgs: pick(cl.rule.body[cl.lit].args, pos), varNames: cl.rule.varNames, src: cl.rule.src}
-			for _, j := range sips[cl.rule][cl.lit] {
-				dr.body = append(dr.body, cl.rule.body[j])
+			for gi, gpos := range groups {
+				dr := &nrule{head: ds[gi], headArgs: pick(cl.rule.body[cl.lit].args, gpos), varNames: cl.rule.varNames, src: cl.rule.src}
+				for _, j := range sips[cl.rule][cl.lit] {
+					dr.body = append(dr.body, cl.rule.body[j])
+				}
+				c.rels[ds[gi]].rules = append(c.rels[ds[gi]].rules, int32(len(c.rules)))
+				c.rules = append(c.rules, dr)
 			}
-			c.rels[d].rules = append(c.rels[d].rules, int32(len(c.rules)))
-			c.rules = append(c.rules, dr)
 		}
-
 	}
+}
+
+// partitions reports whether groups split pos exactly (each position of
+// pos in one group, nothing else).
+func partitions(groups [][]int, pos []int) bool {
+	if len(groups) < 2 {
+		return false
+	}
+	var all []int
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	slices.Sort(all)
+	return slices.Equal(all, pos)
 }

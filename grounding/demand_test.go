@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -118,5 +119,67 @@ func TestDemandRecursive(t *testing.T) {
 	playNames(t, with, s, "(flip 2)")
 	if !s.Terminal() || !slices.Equal(s.Goals(0), []int{100}) {
 		t.Errorf("after (flip 2): terminal %v, goals %v; want terminal with 100", s.Terminal(), s.Goals(0))
+	}
+}
+
+// productDemandGame has an auxiliary relation step(u, x) of n-1 atoms
+// whose only caller binds u and x from two independent true atoms: its
+// demand relation is the product of n values of u and n values of x. With
+// chain, step calls hop(u, x) with both bound by step's demand, as chess's
+// rook_move_ig calls clear_row_ig: hop's demand is the product again, fed
+// by step's factors once those are split.
+func productDemandGame(n int, chain bool) string {
+	var b strings.Builder
+	b.WriteString("(role a)\n(init (at 1))\n(init (on 1))\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "(num %d)\n", i)
+		if i < n {
+			fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
+		}
+	}
+	if chain {
+		b.WriteString("(<= (step ?u ?x) (hop ?u ?x))\n(<= (hop ?u ?x) (succ ?u ?x) (true (on ?x)))\n")
+	} else {
+		b.WriteString("(<= (step ?u ?x) (succ ?u ?x) (true (on ?x)))\n")
+	}
+	b.WriteString(`(<= (next (at ?y)) (true (at ?x)) (num ?y))
+(<= (next (on ?y)) (true (on ?x)) (num ?y))
+(<= (reach ?x) (true (on ?x)) (true (at ?u)) (step ?u ?x))
+(<= (legal a (go ?x)) (reach ?x))
+(<= (legal a wait) (true (at ?x)))
+(<= terminal (true (at 3)))
+(goal a 100)
+`)
+	return b.String()
+}
+
+// TestDemandFactors: step's demand relation (n^2 = 90,000 atoms) would
+// outgrow MaxAtoms = 50,000; measured as a product when the atoms run out,
+// it is split into one demand relation per argument (n atoms each) and the
+// game grounds, the same game as without any demand rewrite. With chain,
+// hop's demand outgrows the limit in the second pass and is split in a
+// third. Without the factoring passes it stops at MaxAtoms.
+func TestDemandFactors(t *testing.T) {
+	const n = 300
+	for _, chain := range []bool{false, true} {
+		t.Run(fmt.Sprintf("chain=%v", chain), func(t *testing.T) {
+			f, err := grounding.Parse("product.kif", []byte(productDemandGame(n, chain)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lim := grounding.Limits{MaxAtoms: 50_000}
+			if _, err := grounding.GroundNoDemandFactors(context.Background(), f, lim); !errors.Is(err, grounding.ErrLimit) {
+				t.Fatalf("GroundNoDemandFactors(MaxAtoms 50,000) = %v, want MaxAtoms", err)
+			}
+			with, err := grounding.Ground(context.Background(), f, lim)
+			if err != nil {
+				t.Fatalf("Ground(MaxAtoms 50,000) = %v", err)
+			}
+			without, err := grounding.GroundNoDemand(context.Background(), f, grounding.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSameGame(t, without, with, rand.New(rand.NewPCG(7, 8)))
+		})
 	}
 }

@@ -7,7 +7,8 @@
 // (validation, check relations unfolded and free argument positions
 // dropped, static relations evaluated completely, fluent relations
 // instantiated over over-approximated domains with planned joins, demand
-// driven, recursion unrolled to its least fixpoint), or Load for both.
+// driven (a demand that outgrows its relation is split into its factors),
+// recursion unrolled to its least fixpoint), or Load for both.
 // Alternatives exposes how a rule body's and/or/not is read, for tools that
 // rewrite descriptions.
 // Every resource is bounded by Limits; a bound that is reached comes back as

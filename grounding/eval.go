@@ -203,6 +203,75 @@ type engine struct {
 	noCuts    bool // tests: domain joins without step.exists and headDone
 	// domainWork is work at the end of the domain phase (tests).
 	domainWork int64
+	// stopped is the domain join that ran into MaxAtoms, if one did
+	// (demandFactors measures its head tuples too).
+	stopped *stoppedJoin
+}
+
+// stoppedJoin is a domain join stopped by MaxAtoms before its head tuples
+// became facts: the n tuples it had reached, either rows (the first ones
+// enumerated) or, for a product that productSize counted, groups of head
+// positions whose values came from independent steps.
+type stoppedJoin struct {
+	rel    int32
+	n      int64
+	rows   [][]int32
+	groups [][]int
+}
+
+// productHeadGroups groups the head positions of a join whose steps share
+// no variable (productSize) by the step that binds them; the head's tuples
+// are the product of the groups' values. A position whose variables come
+// from several steps joins their groups; a ground position is a group of
+// its own.
+func productHeadGroups(p *plan) [][]int {
+	r := p.rule
+	owner := make([]int, p.nvars)
+	var vs []int32
+	for k := range p.steps {
+		vs = vs[:0]
+		for _, a := range r.body[p.steps[k].lit].args {
+			vs = patVars(vs, a)
+		}
+		for _, v := range vs {
+			owner[v] = k
+		}
+	}
+	// Union-find over positions: linked when their variables share a step.
+	parent := make([]int, len(r.headArgs))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(i int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			i = parent[i]
+		}
+		return i
+	}
+	stepPos := map[int]int{}
+	for i, a := range r.headArgs {
+		for _, v := range patVars(nil, a) {
+			if j, ok := stepPos[owner[v]]; ok {
+				parent[find(i)] = find(j)
+			} else {
+				stepPos[owner[v]] = i
+			}
+		}
+	}
+	var groups [][]int
+	at := map[int]int{}
+	for i := range r.headArgs {
+		root := find(i)
+		g, ok := at[root]
+		if !ok {
+			g = len(groups)
+			at[root] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
 }
 
 func (e *engine) fail(err error) {
@@ -1242,6 +1311,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		// here, before its tuples are enumerated one by one.
 		if n, ok := e.productSize(p); ok && e.atoms+n > e.lim.MaxAtoms {
 			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: e.rulesOf(r.head)})
+			e.stopped = &stoppedJoin{rel: r.head, n: n, groups: productHeadGroups(p)}
 			return noTuples
 		}
 	}
@@ -1284,6 +1354,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 					// here, not after collecting them all.
 					if got := e.atoms + int64(len(out.tuples)); got > e.lim.MaxAtoms {
 						e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: got, Where: e.rulesOf(r.head)})
+						e.stopped = &stoppedJoin{rel: r.head, n: int64(len(out.tuples)), rows: out.tuples}
 					}
 				}
 				return nil

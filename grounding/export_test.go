@@ -43,3 +43,9 @@ func GroundNoArgFree(ctx context.Context, f *File, lim Limits) (*Program, error)
 func GroundNoDomainCuts(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noDomainCuts: true})
 }
+
+// GroundNoDemandFactors is Ground without the passes that factor outgrown
+// demand relations (demand.go).
+func GroundNoDemandFactors(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noDemandFactors: true})
+}

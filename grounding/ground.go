@@ -2,7 +2,9 @@ package grounding
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -72,7 +74,9 @@ func (l Limits) WithDefaults() Limits {
 // "does r a". Relations that only test their arguments with distinct are
 // unfolded into their callers (inline.go), argument positions a relation's
 // truth does not depend on are dropped (argfree.go), auxiliary fluent
-// relations keep only the atoms their callers can ask for (demand.go), and
+// relations keep only the atoms their callers can ask for (demand.go; when
+// the atoms run out, a demand relation that has outgrown its relation and
+// is a product is split into its factors and Ground starts over), and
 // every join is planned from the relations' sizes, not from the order of
 // the body. A domain join stops enumerating where nothing new can follow (a
 // step whose variables nothing after it needs; a head atom already derived).
@@ -107,32 +111,51 @@ type variant struct {
 	noInline        bool // check relations not unfolded (inline.go)
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
+	noDemandFactors bool // no new pass with outgrown demand relations factored (demand.go)
 	// onEngine, when set, sees the engine after grounding (tests read its
 	// work counter).
 	onEngine func(*engine)
 }
 
 func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v variant) (*Program, error) {
-	noDemand := v.noDemand
 	lim = lim.WithDefaults()
+	// One Timeout over every pass.
+	deadline := time.Now().Add(lim.Timeout)
+	factors := map[string][][]int{}
+	for pass := 0; ; pass++ {
+		p, more, err := groundPass(ctx, f, lim, deadline, memoProbe, v, factors)
+		if len(more) == 0 || pass == demandFactorPasses || v.noDemandFactors {
+			return p, err
+		}
+		// Start over with the outgrown demand relations factored (demand.go).
+		maps.Copy(factors, more)
+	}
+}
+
+// groundPass is one attempt of groundVariant with the demand relations in
+// factors split into groups (demand.go). When its domain phase stops at
+// MaxAtoms it also returns the demand relations, not factored yet, that
+// have outgrown their relations and are a product (engine.demandFactors).
+func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, memoProbe int64, v variant, factors map[string][][]int) (*Program, map[string][][]int, error) {
+	noDemand := v.noDemand
 	ts := newTermStore()
 	c := &compiler{file: f.Name, ts: ts, lim: lim, noHeadFilter: v.noHeadFilter, forceHeadFilter: v.forceHeadFilter}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.compile(f)
 	if c.limitErr != nil {
-		return nil, c.limitErr
+		return nil, nil, c.limitErr
 	}
 	if err := c.errs.Err(); err != nil {
 		c.errs.Sort()
-		return nil, c.errs
+		return nil, nil, c.errs
 	}
 	sccs := c.analyze()
 	c.resolveUnsafe()
 	if len(c.errs) > 0 {
 		c.errs.Sort()
-		return nil, c.errs
+		return nil, nil, c.errs
 	}
 	if !v.noInline {
 		c.inlineChecks()
@@ -141,9 +164,9 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 		c.dropFreeArgs()
 	}
 	if !noDemand {
-		c.addDemand(sccs)
+		c.addDemand(sccs, factors)
 	}
-	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: time.Now().Add(lim.Timeout), memoProbe: memoProbe, noCuts: v.noDomainCuts}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts}
 	e.facts = make([]*factSet, len(c.rels))
 	for i, r := range c.rels {
 		e.facts[i] = newFactSet(r.arity)
@@ -158,14 +181,20 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 		v.onEngine(e)
 	}
 	if err != nil {
-		return nil, err
+		more := map[string][][]int{}
+		for k, groups := range g.factors {
+			if _, ok := factors[k]; !ok {
+				more[k] = groups
+			}
+		}
+		return nil, more, err
 	}
 	p.Name = f.Name
 	p.Warnings = append(append(ErrorList(nil), f.Warnings...), c.warnings...)
 	p.Warnings.Sort()
 	p.Notes = c.notes
 	p.Notes.Sort()
-	return p, nil
+	return p, nil, nil
 }
 
 // Load parses and grounds GDL source text.
@@ -184,6 +213,10 @@ type grounder struct {
 	file *File
 	sccs [][]int32
 	errs ErrorList
+	// factors: the domain phase stopped at MaxAtoms, and these relations'
+	// demand relations had outgrown them and were products
+	// (engine.demandFactors).
+	factors map[string][][]int
 
 	propOf   []int32    // fact id of a true atom -> proposition id
 	actionOf [][2]int32 // fact id of a does atom -> (role, action id)
@@ -265,6 +298,9 @@ func (g *grounder) run() (*Program, error) {
 	e.dropNeg = func(rel int32) bool { return !static(rel) }
 	e.fixpoint(rules, func(rel int32) bool { return !static(rel) })
 	e.domainWork = e.work
+	if le := (*LimitError)(nil); errors.As(e.err, &le) && le.What == "MaxAtoms" {
+		g.factors = e.demandFactors()
+	}
 	if e.err != nil {
 		return nil, e.err
 	}

@@ -88,8 +88,11 @@ type relation struct {
 	static bool
 	scc    int32
 	demand bool // a demand relation (demand.go): a domain filter, true in the circuit
-	// demandOf names the relation a demand relation restricts.
-	demandOf string
+	// demandOf names the relation a demand relation restricts, demandRel
+	// is its index and demandPos the positions of its arguments there.
+	demandOf  string
+	demandRel int32
+	demandPos []int
 }
 
 // relKey names a relation by name and arity.
