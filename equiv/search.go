@@ -39,6 +39,8 @@ type search struct {
 	cells         *cellCheck
 	cellPruned    int64 // subtrees pruned by cells.refutes
 	pairPruned    int64 // subtrees pruned by pairsRefute
+	probes        *probeCheck
+	probePruned   int64 // subtrees pruned by probesRefute
 	pairs         pairState
 	coset         *coset
 	cosetVerify   func(satcheck.Mapping) (bool, error)
@@ -102,6 +104,12 @@ func (s *search) visit(n *isomorph.Node) bool {
 				return true
 			}
 		}
+	}
+	if s.err == nil && s.probes != nil && s.probesRefute(n) {
+		s.nodes++
+		s.pruned++
+		s.probePruned++
+		return true
 	}
 	if s.prune(n.Partial, n.Fixed) {
 		return true
@@ -286,6 +294,12 @@ func (s *search) mostFailed() string {
 			why += "; "
 		}
 		why += fmt.Sprintf("two propositions acted differently together in some function in %d of %d pruned subtrees", s.pairPruned, s.pruned)
+	}
+	if s.probePruned > 0 {
+		if why != "" {
+			why += "; "
+		}
+		why += fmt.Sprintf("unmapped actions combined differently with the mapped ones in %d of %d pruned subtrees", s.probePruned, s.pruned)
 	}
 	if s.cellPruned > 0 {
 		if why != "" {

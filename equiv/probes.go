@@ -1,0 +1,347 @@
+package equiv
+
+import (
+	"math/bits"
+
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/isomorph"
+)
+
+// probeCheck refutes a search node by how a role's actions combine in
+// two-move plays. The probe (x, y) of two actions of one role plays, from
+// the initial state, a joint move where the role does x and then one where
+// it does y, every other role doing a fixed default action both times (one
+// that every isomorphism maps alike: a singleton cell of the root). Its
+// outcome is the state reached seen through the functions every mapping of
+// roles preserves: terminal, each role's goals, each role's number of legal
+// actions, the number of propositions true. A verified mapping σ maps A's
+// initial state onto B's and commutes with the next functions, so it maps
+// the state A reaches onto the state B reaches by the images: the outcome of
+// (x, y) in A is the outcome of (σx, σy) in B. The outcomes are thus the
+// colours of the edges of a complete graph on each role's actions that σ
+// maps onto B's, and σ maps A's cell at position q onto B's cell at
+// position q (isomorph.Node).
+//
+// At a node the check refines the actions' cells by that graph (colour
+// refinement, a few rounds) in both games and compares the multisets of
+// colours: where they differ, no completion verifies. The ground graph sees
+// each action on its own; this sees how two actions interact (in a queens
+// puzzle: whether two placements attack each other), so a search that maps
+// a placement onto one that does not stand to the mapped ones as it does
+// is pruned at once, and so is one whose unmapped placements cannot be
+// matched, long before the goal's hundreds of inputs are all mapped.
+//
+// Outcomes are computed once per game (every ordered pair of a role's
+// actions, 256 plays per evaluation of the circuit); the multisets are
+// compared through sums of hashes, which equal multisets always give equal
+// sums: a collision can only miss a refutation, never make a wrong one.
+type probeCheck struct {
+	a, b   probeSide
+	roleB  []int32 // roleB[r]: B's role matched with A's role r
+	setUp  bool
+	off    bool
+	sigA   map[int32][]uint64 // A's colour sums per round, by depth
+	budget int64              // lim.MaxProbeWork
+	nodes  int64
+}
+
+// probeSide is one game's pair outcomes.
+type probeSide struct {
+	p     *grounding.Program
+	g     game
+	props []grounding.Lit
+	deflt []int32    // deflt[r]: the default action of role r (-1: none needed)
+	key   []uint64   // key[r]: the hash key of role r, its A role's index (so A's and B's outcomes agree)
+	byKey []int      // the roles in the order of their keys (outcomes hash them in that order)
+	rel   [][]uint64 // rel[r][x*n+y]: outcome of (x, y) for role r (n actions); nil: not computed
+	cells []int32    // cell position by vertex, at the node
+	col   [][]uint64 // colours by role, scratch
+	nxt   [][]uint64
+	vals  []uint64
+	buf   []uint64
+	cnt   []int32
+}
+
+// probeWords is the number of 64-bit words of plays per evaluation.
+const probeWords = 4
+
+// newProbeCheck returns the probe check of a search from a to b, or nil when
+// it is turned off.
+func newProbeCheck(a, b game, lim *Limits) *probeCheck {
+	if lim.NoProbeCheck || lim.MaxProbeWork <= 0 {
+		return nil
+	}
+	return &probeCheck{a: newProbeSide(a), b: newProbeSide(b), sigA: map[int32][]uint64{}, budget: lim.MaxProbeWork}
+}
+
+func newProbeSide(gm game) probeSide {
+	p := gm.p
+	ps := probeSide{p: p, g: gm, props: make([]grounding.Lit, len(p.Props))}
+	for i := range ps.props {
+		ps.props[i] = p.TrueInput(i)
+	}
+	return ps
+}
+
+// probeWork is the cost of computing every pair outcome of one side, in
+// gate-word evaluations: three evaluations of the circuit per 64 plays.
+func probeWork(p *grounding.Program) int64 {
+	var pairs int64
+	for _, as := range p.Actions {
+		pairs += int64(len(as)) * int64(len(as))
+	}
+	return 3 * (pairs/64 + 1) * int64(p.Circuit.NumNodes())
+}
+
+// setUp matches the roles and picks the defaults at the root node, where
+// every singleton cell is mapped by every isomorphism; it turns the check
+// off when the pair outcomes would cost more than the budget or some role
+// has no default its partner's moves can use.
+func (c *probeCheck) setUpAt(s *search, n *isomorph.Node) {
+	c.setUp = true
+	pa, pb := s.a.p, s.b.p
+	if len(pa.Roles) != len(pb.Roles) || probeWork(pa)+probeWork(pb) > c.budget {
+		c.off = true
+		return
+	}
+	c.roleB = make([]int32, len(pa.Roles))
+	c.a.deflt = make([]int32, len(pa.Roles))
+	c.b.deflt = make([]int32, len(pb.Roles))
+	for r := range pa.Roles {
+		c.roleB[r], c.a.deflt[r] = -1, -1
+		w := n.Partial[s.a.g.RoleVertex(r)]
+		if w >= 0 {
+			if v := s.b.g.Vertex(int(w)); v.Kind == groundgraph.Role {
+				c.roleB[r] = int32(v.Role)
+			}
+		}
+		for a := range pa.Actions[r] {
+			img, ok := s.image(n.Partial, pa.DoesInput(r, a).Node()-1)
+			if !ok || img < 0 {
+				continue
+			}
+			rb, ab := pb.InputOf(int(img))
+			if rb < 0 || (c.roleB[r] >= 0 && c.roleB[r] != int32(rb)) {
+				c.off = true // the search's checks report it
+				return
+			}
+			c.roleB[r] = int32(rb)
+			c.a.deflt[r] = int32(a)
+			c.b.deflt[rb] = int32(ab)
+			break
+		}
+	}
+	for r := range pa.Roles {
+		if c.roleB[r] < 0 && len(pa.Roles) == 1 {
+			c.roleB[r] = 0
+		}
+		if c.roleB[r] < 0 || (len(pa.Roles) > 1 && c.a.deflt[r] < 0) {
+			c.off = true
+			return
+		}
+	}
+	c.computeRelations()
+}
+
+// computeRelations plays every pair of each role's actions in both games,
+// once roleB and the defaults are set.
+func (c *probeCheck) computeRelations() {
+	c.a.key = make([]uint64, len(c.roleB))
+	c.b.key = make([]uint64, len(c.roleB))
+	for r, rb := range c.roleB {
+		c.a.key[r], c.b.key[rb] = uint64(r)+1, uint64(r)+1
+		c.a.byKey = append(c.a.byKey, r)
+		c.b.byKey = append(c.b.byKey, int(rb))
+	}
+	c.a.computeRelations()
+	c.b.computeRelations()
+}
+
+// probesRefute reports whether the pair outcomes show that the node has no
+// completion that verifies.
+func (s *search) probesRefute(n *isomorph.Node) bool {
+	c := s.probes
+	if !c.setUp {
+		c.setUpAt(s, n)
+	}
+	if c.off {
+		return false
+	}
+	c.nodes++
+	depth := int32(n.Depth())
+	sa, ok := c.sigA[depth]
+	if !ok {
+		if c.a.cells == nil {
+			c.a.cells = make([]int32, s.a.g.Order())
+		}
+		n.CellsG(c.a.cells)
+		sa = c.a.refine(nil, nil)
+		c.sigA[depth] = sa
+	}
+	if c.b.cells == nil {
+		c.b.cells = make([]int32, s.b.g.Order())
+	}
+	for v := range c.b.cells {
+		c.b.cells[v] = n.CellH(v)
+	}
+	return c.b.refine(c.roleB, sa) == nil
+}
+
+// probeRounds is the number of rounds of colour refinement per node.
+const probeRounds = 3
+
+// refine runs colour refinement on the side's actions, by roles in A's
+// order (roleOf: the side's role of A's role r; nil for A). It returns the
+// colour sum of every round; with want set, it stops and returns nil at
+// the first round whose sum differs from want's.
+func (ps *probeSide) refine(roleOf []int32, want []uint64) []uint64 {
+	p, g := ps.p, ps.g.g
+	nr := len(p.Roles)
+	if ps.col == nil {
+		ps.col, ps.nxt = make([][]uint64, nr), make([][]uint64, nr)
+		for r := range nr {
+			ps.col[r], ps.nxt[r] = make([]uint64, len(p.Actions[r])), make([]uint64, len(p.Actions[r]))
+		}
+	}
+	role := func(r int) int {
+		if roleOf == nil {
+			return r
+		}
+		return int(roleOf[r])
+	}
+	for r := range nr {
+		rr := role(r)
+		for x := range p.Actions[rr] {
+			ps.col[rr][x] = mix(uint64(ps.cells[g.ActionVertex(rr, x)])<<8 ^ uint64(r))
+		}
+	}
+	var sums []uint64
+	for round := range probeRounds {
+		var sum uint64
+		for r := range nr {
+			rr := role(r)
+			col, nxt, rel := ps.col[rr], ps.nxt[rr], ps.rel[rr]
+			n := len(col)
+			for x := range n {
+				h := mix(col[x] ^ 0x5851f42d4c957f2d)
+				row := rel[x*n : (x+1)*n]
+				for y, o := range row {
+					if y != x {
+						h += mix(o ^ col[y]*0x9e3779b97f4a7c15)
+					}
+				}
+				h = mix(h ^ rel[x*n+x]) // x twice in a row
+				nxt[x] = h
+				sum += mix(h ^ uint64(r)<<1)
+			}
+			ps.col[rr], ps.nxt[rr] = nxt, col
+		}
+		if want != nil && sum != want[round] {
+			return nil
+		}
+		sums = append(sums, sum)
+	}
+	return sums
+}
+
+// computeRelations plays every pair of each role's actions.
+func (ps *probeSide) computeRelations() {
+	const w = probeWords
+	p := ps.p
+	ps.rel = make([][]uint64, len(p.Roles))
+	nn := p.Circuit.NumNodes()
+	ps.vals = make([]uint64, nn*w)
+	ps.cnt = make([]int32, 64*w)
+	vals := ps.vals
+	nProps := len(p.Props)
+	propBase := p.TrueInput(0).Node() * w
+	doesBase := (nProps + 1) * w
+	doesEnd := (p.NumInputs() + 1) * w
+	for r, as := range p.Actions {
+		n := len(as)
+		ps.rel[r] = make([]uint64, n*n)
+		for start := 0; start < n*n; start += 64 * w {
+			lanes := min(64*w, n*n-start)
+			clear(vals[propBase:doesEnd])
+			for _, q := range p.Init {
+				for j := range w {
+					vals[propBase+int(q)*w+j] = ^uint64(0)
+				}
+			}
+			for step := range 2 {
+				clear(vals[doesBase:doesEnd])
+				for l := range lanes {
+					j, bit := l/64, uint64(1)<<(l%64)
+					x, y := (start+l)/n, (start+l)%n
+					a := x
+					if step == 1 {
+						a = y
+					}
+					vals[p.DoesInput(r, a).Node()*w+j] |= bit
+					for o := range p.Roles {
+						if o != r {
+							vals[p.DoesInput(o, int(ps.deflt[o])).Node()*w+j] |= bit
+						}
+					}
+				}
+				p.Circuit.EvalWords(vals, w)
+				ps.buf = ps.buf[:0]
+				for _, l := range p.Next {
+					ps.buf = grounding.WordsOf(ps.buf, vals, w, l)
+				}
+				copy(vals[propBase:propBase+nProps*w], ps.buf)
+			}
+			clear(vals[doesBase:doesEnd])
+			p.Circuit.EvalWords(vals, w)
+			copy(ps.rel[r][start:start+lanes], ps.outcomes(vals, w, lanes))
+		}
+	}
+	ps.vals, ps.buf, ps.cnt = nil, nil, nil
+}
+
+// outcomes hashes, per play, terminal, every role's goals and number of
+// legal actions and the number of propositions true, the roles in A's
+// order, each under its key (its A role's index), so that matched roles
+// hash alike.
+func (ps *probeSide) outcomes(vals []uint64, w, n int) []uint64 {
+	p := ps.p
+	out := make([]uint64, n)
+	cnt := ps.cnt[:64*w]
+	addBits := func(h uint64, l grounding.Lit) {
+		ps.buf = grounding.WordsOf(ps.buf[:0], vals, w, l)
+		for j, x := range ps.buf {
+			for x != 0 {
+				lane := j*64 + bits.TrailingZeros64(x)
+				if lane < n {
+					out[lane] = mix(out[lane] ^ h)
+				}
+				x &= x - 1
+			}
+		}
+	}
+	addCounts := func(h uint64, ls []grounding.Lit) {
+		clear(cnt)
+		for _, l := range ls {
+			ps.buf = grounding.WordsOf(ps.buf[:0], vals, w, l)
+			for j, x := range ps.buf {
+				for x != 0 {
+					cnt[j*64+bits.TrailingZeros64(x)]++
+					x &= x - 1
+				}
+			}
+		}
+		for lane := range out {
+			out[lane] = mix(out[lane] ^ h ^ uint64(cnt[lane])<<8)
+		}
+	}
+	addBits(1, p.Terminal)
+	for _, r := range ps.byKey {
+		for _, gl := range p.Goals[r] {
+			addBits(ps.key[r]<<40^uint64(uint32(gl.Value))<<8^2, gl.Lit)
+		}
+		addCounts(ps.key[r]<<40^3, p.Legal[r])
+	}
+	addCounts(4, ps.props)
+	return out
+}
