@@ -52,17 +52,17 @@ func TestProbeRelationsUnderTrueMapping(t *testing.T) {
 	} {
 		t.Run(path, func(t *testing.T) {
 			pa, pb, v := gameAndMutant(t, path)
-			c := &probeCheck{a: newProbeSide(game{p: pa}), b: newProbeSide(game{p: pb})}
-			c.roleB = make([]int32, len(pa.Roles))
-			c.a.deflt = make([]int32, len(pa.Roles))
-			c.b.deflt = make([]int32, len(pb.Roles))
+			lim := Limits{}.WithDefaults()
+			c := newProbeCheck(game{p: pa}, game{p: pb}, &lim)
+			roleB := make([]int32, len(pa.Roles))
+			da, db := make([]int32, len(pa.Roles)), make([]int32, len(pb.Roles))
 			act := make([][]int32, len(pa.Roles)) // act[r][x]: σx in role roleB[r]
 			for r, name := range pa.Roles {
 				rb, ok := pb.RoleID(translate(t, v, name))
 				if !ok {
 					t.Fatalf("role %s has no image", name)
 				}
-				c.roleB[r] = int32(rb)
+				roleB[r] = int32(rb)
 				for _, a := range pa.Actions[r] {
 					ab, ok := pb.ActionID(rb, translate(t, v, a))
 					if !ok {
@@ -70,9 +70,13 @@ func TestProbeRelationsUnderTrueMapping(t *testing.T) {
 					}
 					act[r] = append(act[r], int32(ab))
 				}
-				c.a.deflt[r], c.b.deflt[rb] = 0, act[r][0]
+				da[r], db[rb] = 0, act[r][0]
 			}
+			c.setUp(roleB, da, db)
 			c.computeRelations()
+			if c.off {
+				t.Fatal("the probe check is off")
+			}
 			moved := 0
 			for r, rb := range c.roleB {
 				n := len(pa.Actions[r])
