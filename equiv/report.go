@@ -125,8 +125,9 @@ const (
 	DefaultMaxCellCheckNodes = 1 << 20
 	// DefaultMaxPairWork: about 10 ms of simulation per node.
 	DefaultMaxPairWork = 1 << 23
-	// DefaultMaxProbeWork: about half a second.
-	DefaultMaxProbeWork    = 1 << 28
+	// DefaultMaxProbeWork: about 0.1 s (queens, 100 placements, needs
+	// 1/20 of it).
+	DefaultMaxProbeWork    = 1 << 26
 	DefaultCosetAfterNodes = 1 << 16
 	DefaultCosetMaxNodes   = 1 << 21
 )
