@@ -226,6 +226,20 @@ func (s *search) probesRefute(n *isomorph.Node) bool {
 	})
 }
 
+// forCosets returns a check for the cosets of Compare's coset search
+// (coset.go): the same roles, defaults and relations, its own caches (A's
+// cells are orbits there, not the reference path's cells); nil when c is
+// nil or off.
+func (c *probeCheck) forCosets() *probeCheck {
+	if c == nil || c.off || !c.isSetUp {
+		return nil
+	}
+	d := &probeCheck{a: c.a, b: c.b, roleB: c.roleB, isSetUp: true, ready: c.ready, sigA: map[int32][]uint64{}, budget: c.budget}
+	d.a.cells, d.b.cells = nil, nil
+	d.a.col, d.a.nxt, d.b.col, d.b.nxt = nil, nil, nil, nil
+	return d
+}
+
 // refutesCoset is probesRefute for a coset of Symmetries' subgroup search:
 // its cells are the orbits of the level's stabiliser (A) and their images
 // under the coset's representative (B).
