@@ -187,7 +187,7 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 	}
 	s := newSearch(ctx, a, b, checker, &lim, rep)
 	s.cells = newCellCheck(a, b, &lim)
-	s.probes = newProbeCheck(a, b, &lim)
+	s.probes = newProbeCheck(ctx, a, b, &lim)
 	var verifyTime time.Duration
 	var firstFailure string
 	var searchErr error

@@ -1,6 +1,7 @@
 package equiv
 
 import (
+	"context"
 	"math/bits"
 	"slices"
 
@@ -47,24 +48,26 @@ type probeCheck struct {
 	orbits  []int32            // refutesCoset's A cells
 	sigA    map[int32][]uint64 // A's colour sums per round, by depth
 	budget  int64              // lim.MaxProbeWork
-	nodes   int64
+	ctx     context.Context    // computeRelations stops when it is done
+	nodes   int64              // nodes checked
+	pruned  int64              // nodes refuted
 }
 
 // probeSide is one game's pair outcomes.
 type probeSide struct {
-	p     *grounding.Program
-	g     game
-	props []grounding.Lit
-	deflt []int32    // deflt[r]: the default action of role r (-1: none needed)
-	key   []uint64   // key[r]: the hash key of role r, its A role's index (so A's and B's outcomes agree)
-	byKey []int      // the roles in the order of their keys (outcomes hash them in that order)
-	rel   [][]uint64 // rel[r][x*n+y]: outcome of (x, y) for role r (n actions); nil: not computed
-	cells []int32    // cell position by vertex, at the node
-	col   [][]uint64 // colours by role, scratch
-	nxt   [][]uint64
-	vals  []uint64
-	buf   []uint64
-	cnt   []int32
+	p      *grounding.Program
+	g      game
+	props  []grounding.Lit
+	deflt  []int32    // deflt[r]: the default action of role r (-1: none needed)
+	key    []uint64   // key[r]: the hash key of role r, its A role's index (so A's and B's outcomes agree)
+	byKey  []int      // the roles in the order of their keys (outcomes hash them in that order)
+	rel    [][]uint64 // rel[r][x*n+y]: outcome of (x, y) for role r (n actions); nil: not computed
+	cells  []int32    // cell position by vertex, at the node
+	col    [][]uint64 // colours by role, scratch
+	nxt    [][]uint64
+	vals   []uint64
+	buf    []uint64
+	planes []uint64 // bit-sliced counters (outcomes)
 }
 
 // probeWords is the number of 64-bit words of plays per evaluation.
@@ -72,11 +75,11 @@ const probeWords = 4
 
 // newProbeCheck returns the probe check of a search from a to b, or nil when
 // it is turned off.
-func newProbeCheck(a, b game, lim *Limits) *probeCheck {
+func newProbeCheck(ctx context.Context, a, b game, lim *Limits) *probeCheck {
 	if lim.NoProbeCheck || lim.MaxProbeWork <= 0 {
 		return nil
 	}
-	return &probeCheck{a: newProbeSide(a), b: newProbeSide(b), sigA: map[int32][]uint64{}, budget: lim.MaxProbeWork}
+	return &probeCheck{a: newProbeSide(a), b: newProbeSide(b), sigA: map[int32][]uint64{}, budget: lim.MaxProbeWork, ctx: ctx}
 }
 
 func newProbeSide(gm game) probeSide {
@@ -89,13 +92,17 @@ func newProbeSide(gm game) probeSide {
 }
 
 // probeWork is the cost of computing every pair outcome of one side, in
-// gate-word evaluations: three evaluations of the circuit per 64 plays.
+// word operations per 64 plays: three evaluations of the circuit, and the
+// outcome's literals (terminal, goals, legal actions, propositions) read
+// into bit-sliced counters (about 4 operations a word).
 func probeWork(p *grounding.Program) int64 {
-	var pairs int64
-	for _, as := range p.Actions {
+	var pairs, lits int64
+	for r, as := range p.Actions {
 		pairs += int64(len(as)) * int64(len(as))
+		lits += int64(len(as) + len(p.Goals[r]))
 	}
-	return 3 * (pairs/64 + 1) * int64(p.Circuit.NumNodes())
+	lits += int64(len(p.Props)) + 1
+	return (pairs/64 + 1) * (3*int64(p.Circuit.NumNodes()) + 4*lits)
 }
 
 // setUpRoot matches the roles and picks the defaults at the root node of
@@ -184,7 +191,7 @@ func (c *probeCheck) setUp(roleB, defltA, defltB []int32) {
 // cost more than its budget.
 func (c *probeCheck) computeRelations() {
 	c.ready = true
-	if probeWork(c.a.p)+probeWork(c.b.p) > c.budget {
+	if c.work() > c.budget {
 		c.off = true
 		return
 	}
@@ -195,9 +202,17 @@ func (c *probeCheck) computeRelations() {
 		c.a.byKey = append(c.a.byKey, r)
 		c.b.byKey = append(c.b.byKey, int(rb))
 	}
-	c.a.computeRelations()
-	c.b.computeRelations()
+	if c.a.computeRelations(c.ctx) != nil || c.b.computeRelations(c.ctx) != nil {
+		c.off = true // cancelled: the search reports it
+	}
 }
+
+// work is the cost of the relations of both games (probeWork).
+func (c *probeCheck) work() int64 { return probeWork(c.a.p) + probeWork(c.b.p) }
+
+// eager reports whether the relations are cheap enough to compute before
+// anything shows they are needed: a sixteenth of the budget.
+func (c *probeCheck) eager() bool { return c.ready || c.work() <= c.budget/16 }
 
 // probesRefute reports whether the pair outcomes show that the node of
 // Compare's search has no completion that verifies. It runs from the root
@@ -206,7 +221,10 @@ func (c *probeCheck) computeRelations() {
 // placement mapped onto one that attacks other cells) that the other
 // checks see only deep below, after the search has mapped most of the
 // board: waiting for them cost a 6x6 queens puzzle 5,295 nodes and a
-// timeout instead of 1,460 nodes.
+// timeout instead of 1,460 nodes. Relations that cost more than eager
+// allows wait for a pruned subtree or a rejected candidate, like the other
+// checks, so that a search that goes straight to a mapping that verifies
+// does not pay for them.
 func (s *search) probesRefute(n *isomorph.Node) bool {
 	c := s.probes
 	if !c.isSetUp {
@@ -216,7 +234,7 @@ func (s *search) probesRefute(n *isomorph.Node) bool {
 		}
 		c.setUpRoot(s, n.Partial)
 	}
-	if c.off {
+	if c.off || (!c.eager() && s.pruned == 0 && s.rep.Stats.Candidates == 0) {
 		return false
 	}
 	return c.refutes(n.Depth(), n.CellsG, func(dst []int32) {
@@ -234,7 +252,7 @@ func (c *probeCheck) forCosets() *probeCheck {
 	if c == nil || c.off || !c.isSetUp {
 		return nil
 	}
-	d := &probeCheck{a: c.a, b: c.b, roleB: c.roleB, isSetUp: true, ready: c.ready, sigA: map[int32][]uint64{}, budget: c.budget}
+	d := &probeCheck{a: c.a, b: c.b, roleB: c.roleB, isSetUp: true, ready: c.ready, sigA: map[int32][]uint64{}, budget: c.budget, ctx: c.ctx}
 	d.a.cells, d.b.cells = nil, nil
 	d.a.col, d.a.nxt, d.b.col, d.b.nxt = nil, nil, nil, nil
 	return d
@@ -264,6 +282,10 @@ func (c *probeCheck) refutes(depth int, cellsA, cellsB func(dst []int32)) bool {
 			return false
 		}
 	}
+	if c.nodes >= probeGiveUp && c.pruned == 0 {
+		c.off = true // it has not pruned where it could be expected to
+		return false
+	}
 	c.nodes++
 	if c.b.cells == nil {
 		c.b.cells = make([]int32, c.b.g.g.Order())
@@ -278,8 +300,19 @@ func (c *probeCheck) refutes(depth int, cellsA, cellsB func(dst []int32)) bool {
 		sa = c.a.refine(nil, nil)
 		c.sigA[int32(depth)] = sa
 	}
-	return c.b.refine(c.roleB, sa) == nil
+	if c.b.refine(c.roleB, sa) != nil {
+		return false
+	}
+	c.pruned++
+	return true
 }
+
+// probeGiveUp is the number of nodes the probe check runs without pruning
+// any before it turns itself off: each node refines every pair of each
+// role's actions (3.6 ms on a role of 576 actions), and where two-move
+// plays tell the actions apart it prunes within the first few nodes (the
+// queens puzzles: from depth 2).
+const probeGiveUp = 64
 
 // probeRounds is the number of rounds of colour refinement per node.
 const probeRounds = 3
@@ -338,14 +371,14 @@ func (ps *probeSide) refine(roleOf []int32, want []uint64) []uint64 {
 	return sums
 }
 
-// computeRelations plays every pair of each role's actions.
-func (ps *probeSide) computeRelations() {
+// computeRelations plays every pair of each role's actions; it stops with
+// ctx's error.
+func (ps *probeSide) computeRelations(ctx context.Context) error {
 	const w = probeWords
 	p := ps.p
 	ps.rel = make([][]uint64, len(p.Roles))
 	nn := p.Circuit.NumNodes()
 	ps.vals = make([]uint64, nn*w)
-	ps.cnt = make([]int32, 64*w)
 	vals := ps.vals
 	nProps := len(p.Props)
 	propBase := p.TrueInput(0).Node() * w
@@ -355,6 +388,9 @@ func (ps *probeSide) computeRelations() {
 		n := len(as)
 		ps.rel[r] = make([]uint64, n*n)
 		for start := 0; start < n*n; start += 64 * w {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			lanes := min(64*w, n*n-start)
 			clear(vals[propBase:doesEnd])
 			for _, q := range p.Init {
@@ -390,7 +426,8 @@ func (ps *probeSide) computeRelations() {
 			copy(ps.rel[r][start:start+lanes], ps.outcomes(vals, w, lanes))
 		}
 	}
-	ps.vals, ps.buf, ps.cnt = nil, nil, nil
+	ps.vals, ps.buf, ps.planes = nil, nil, nil
+	return nil
 }
 
 // outcomes hashes, per play, terminal, every role's goals and number of
@@ -400,7 +437,6 @@ func (ps *probeSide) computeRelations() {
 func (ps *probeSide) outcomes(vals []uint64, w, n int) []uint64 {
 	p := ps.p
 	out := make([]uint64, n)
-	cnt := ps.cnt[:64*w]
 	addBits := func(h uint64, l grounding.Lit) {
 		ps.buf = grounding.WordsOf(ps.buf[:0], vals, w, l)
 		for j, x := range ps.buf {
@@ -413,20 +449,33 @@ func (ps *probeSide) outcomes(vals []uint64, w, n int) []uint64 {
 			}
 		}
 	}
+	// Counts per lane, bit-sliced: plane b holds bit b of every lane's
+	// count, so adding a word costs a few operations, not one per lane.
 	addCounts := func(h uint64, ls []grounding.Lit) {
-		clear(cnt)
+		planes := ps.planes[:0]
 		for _, l := range ls {
 			ps.buf = grounding.WordsOf(ps.buf[:0], vals, w, l)
-			for j, x := range ps.buf {
-				for x != 0 {
-					cnt[j*64+bits.TrailingZeros64(x)]++
-					x &= x - 1
+			for j, carry := range ps.buf {
+				for b := 0; carry != 0; b++ {
+					if b == len(planes)/w {
+						planes = append(planes, make([]uint64, w)...)
+					}
+					x := planes[b*w+j]
+					planes[b*w+j] = x ^ carry
+					carry &= x
 				}
 			}
 		}
+		ps.planes = planes
 		for lane := range out {
-			out[lane] = mix(out[lane] ^ h ^ uint64(cnt[lane])<<8)
+			j, bit := lane/64, uint(lane%64)
+			cnt := uint64(0)
+			for b := range len(planes) / w {
+				cnt |= (planes[b*w+j] >> bit & 1) << b
+			}
+			out[lane] = mix(out[lane] ^ h ^ cnt<<8)
 		}
+		clear(planes)
 	}
 	addBits(1, p.Terminal)
 	for _, r := range ps.byKey {
@@ -442,9 +491,10 @@ func (ps *probeSide) outcomes(vals []uint64, w, n int) []uint64 {
 // rejects reports whether a complete mapping m fails to map A's pair
 // outcomes onto B's: such an m is no game mapping, and Verify need not run.
 // A mapping that does not match the roles and defaults of the relations is
-// never rejected here.
+// never rejected here, nor is any while the relations would cost more
+// than eager allows and are not computed yet.
 func (c *probeCheck) rejects(m satcheck.Mapping) bool {
-	if c.off || !c.isSetUp {
+	if c.off || !c.isSetUp || !c.eager() {
 		return false
 	}
 	if !c.ready {

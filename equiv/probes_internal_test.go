@@ -20,7 +20,7 @@ import (
 // actions renumbered). The check must prune somewhere.
 func TestProbeCheckKeepsVerifiedMappings(t *testing.T) {
 	probeRefuter := func(s *search) func(*isomorph.Node) bool {
-		s.probes = newProbeCheck(s.a, s.b, s.lim)
+		s.probes = newProbeCheck(s.ctx, s.a, s.b, s.lim)
 		return s.probesRefute
 	}
 	pruned := int64(0)
@@ -53,7 +53,7 @@ func TestProbeRelationsUnderTrueMapping(t *testing.T) {
 		t.Run(path, func(t *testing.T) {
 			pa, pb, v := gameAndMutant(t, path)
 			lim := Limits{}.WithDefaults()
-			c := newProbeCheck(game{p: pa}, game{p: pb}, &lim)
+			c := newProbeCheck(context.Background(), game{p: pa}, game{p: pb}, &lim)
 			roleB := make([]int32, len(pa.Roles))
 			da, db := make([]int32, len(pa.Roles)), make([]int32, len(pb.Roles))
 			act := make([][]int32, len(pa.Roles)) // act[r][x]: σx in role roleB[r]

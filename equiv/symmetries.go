@@ -94,7 +94,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	if err != nil {
 		return nil, fmt.Errorf("verifier: %w", err)
 	}
-	probes := newProbeCheck(game{p, g}, game{p, g}, &lim)
+	probes := newProbeCheck(ctx, game{p, g}, game{p, g}, &lim)
 	if probes != nil {
 		probes.setUpFixed(p, g, grp.Generators)
 	}
@@ -157,7 +157,6 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 			// The probe check also runs on complete elements: it rejects
 			// most non-symmetries for far less than Verify.
 			if s.probes != nil && s.probes.refutesCoset(c) {
-				s.probePruned++
 				return false, nil
 			}
 			if !complete {
