@@ -25,19 +25,25 @@ func TestCellCheckKeepsVerifiedMappings(t *testing.T) {
 		"ggp-base/buttons.kif", "ggp-base/sum15.kif", "ggp-base/tictactoe_3d_small_2player.kif"}
 	pruned := int64(0)
 	for _, path := range games {
-		pa, pb := gameAndMutant(t, path)
-		pruned += keepsVerified(t, path+" vs itself", pa, pa)
-		pruned += keepsVerified(t, path+" vs mutant", pa, pb)
+		pa, pb, _ := gameAndMutant(t, path)
+		pruned += keepsVerified(t, path+" vs itself", pa, pa, cellRefuter)
+		pruned += keepsVerified(t, path+" vs mutant", pa, pb, cellRefuter)
 	}
 	if pruned == 0 {
 		t.Error("the cell check refuted no node on any game")
 	}
 }
 
+// cellRefuter is keepsVerified's refuter for the cell check.
+func cellRefuter(s *search) func(*isomorph.Node) bool {
+	return newCellCheck(s.a, s.b, s.lim).refutes
+}
+
 // keepsVerified enumerates every graph isomorphism from pa to pb, verifies
-// each, and fails unless the search pruned by the cell check alone still
-// reaches every one that verifies. It returns the nodes the check refuted.
-func keepsVerified(t *testing.T, name string, pa, pb *grounding.Program) int64 {
+// each, and fails unless the search pruned by one check alone (the refuter
+// refuter makes for a search from pa to pb) still reaches every one that
+// verifies. It returns the nodes the check refuted.
+func keepsVerified(t *testing.T, name string, pa, pb *grounding.Program, refuter func(*search) func(*isomorph.Node) bool) int64 {
 	t.Helper()
 	ctx := context.Background()
 	ga, err := groundgraph.Build(ctx, pa, groundgraph.Options{})
@@ -75,11 +81,11 @@ func keepsVerified(t *testing.T, name string, pa, pb *grounding.Program) int64 {
 		t.Fatalf("%s: none of %d graph isomorphisms verifies", name, all)
 	}
 	lim := Limits{}.WithDefaults()
-	cc := newCellCheck(game{pa, ga}, game{pb, gb}, &lim)
+	refutes := refuter(newSearch(ctx, game{pa, ga}, game{pb, gb}, checker, &lim, &Report{}))
 	refuted := int64(0)
 	kept := map[string]bool{}
 	visit := func(n *isomorph.Node) bool {
-		if cc.refutes(n) {
+		if refutes(n) {
 			refuted++
 			return true
 		}
@@ -93,19 +99,11 @@ func keepsVerified(t *testing.T, name string, pa, pb *grounding.Program) int64 {
 	}
 	for m := range verified {
 		if !kept[m] {
-			t.Fatalf("%s: the cell check pruned a verified mapping (%d of %d isomorphisms verify, %d nodes refuted)", name, len(verified), all, refuted)
+			t.Fatalf("%s: the check pruned a verified mapping (%d of %d isomorphisms verify, %d nodes refuted)", name, len(verified), all, refuted)
 		}
 	}
-	t.Logf("%s: %d graph isomorphisms, %d verify, %d kept, %d nodes refuted of %d checked", name, all, len(verified), len(kept), refuted, cc.nodes)
+	t.Logf("%s: %d graph isomorphisms, %d verify, %d kept, %d nodes refuted", name, all, len(verified), len(kept), refuted)
 	return refuted
-}
-
-// gameAndMutant grounds a corpus game and an equivalent mutant of it
-// (seed 1, every transformation but pair-args).
-func gameAndMutant(t *testing.T, path string) (pa, pb *grounding.Program) {
-	t.Helper()
-	pa, pb, _ = gameMutantAndMapping(t, path)
-	return pa, pb
 }
 
 // TestCellCheckMovesRead compares a game with a copy whose first gate
@@ -118,10 +116,10 @@ func gameAndMutant(t *testing.T, path string) (pa, pb *grounding.Program) {
 // signature.
 func TestCellCheckMovesRead(t *testing.T) {
 	for _, path := range []string{"ggp-base/coins.kif", "ggp-base-repo/ticTacToe.kif", "ggp-base/sum15.kif"} {
-		pa, _ := gameAndMutant(t, path)
+		pa, _, _ := gameAndMutant(t, path)
 		pm := readsMoveInLegal(t, pa)
-		keepsVerified(t, path+" reading a move vs itself", pm, pa)
-		keepsVerified(t, path+" vs itself reading a move", pa, pm)
+		keepsVerified(t, path+" reading a move vs itself", pm, pa, cellRefuter)
+		keepsVerified(t, path+" vs itself reading a move", pa, pm, cellRefuter)
 	}
 }
 

@@ -190,6 +190,7 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		return orLimit(ctx, rep, s.err)
 	}
 	s.cells = newCellCheck(a, b, &lim)
+	s.probes = newProbeCheck(ctx, a, b, &lim)
 	var verifyTime time.Duration
 	var firstFailure string
 	var searchErr error

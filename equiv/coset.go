@@ -43,9 +43,15 @@ func (s *search) runCoset(lim *Limits, verify func(satcheck.Mapping) (bool, erro
 		return
 	}
 	cells := newCellCheck(s.a, s.b, lim) // its own: A's cells are orbits here
+	probes := s.probes.forCosets()
 	test := func(co *isomorph.Coset) (bool, error) {
 		if s.prune(co.Partial, co.Fixed) {
 			return false, s.err
+		}
+		if probes != nil && probes.refutesCoset(co) {
+			s.pruned++
+			s.probePruned++
+			return false, nil
 		}
 		if co.Complete {
 			m, err := s.a.g.Mapping(s.b.g, co.Partial)

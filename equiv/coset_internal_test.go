@@ -23,7 +23,7 @@ func TestCosetSearch(t *testing.T) {
 	ran := 0
 	for _, path := range []string{"ggp-base/coins.kif", "ggp-base/pentago.kif", "ggp-base-repo/ticTacToe.kif",
 		"ggp-base/buttons.kif", "ggp-base/roshambo2.kif", "ggp-base/nineBoardTicTacToe.kif"} {
-		pa, pb := gameAndMutant(t, path)
+		pa, pb, _ := gameAndMutant(t, path)
 		forced := Limits{CosetAfterNodes: 1}
 		rep, err := ComparePrograms(ctx, pa, pb, forced)
 		if err != nil {

@@ -69,9 +69,12 @@ type pairAt struct {
 // pairsActive reports whether the pair check runs at this node: like the
 // cell check, once the search has pruned a subtree or verification
 // rejected a candidate, so a search that goes straight to a mapping that
-// verifies never pays for it.
+// verifies never pays for it. Subtrees the probe check pruned do not count:
+// it runs first and costs far less, and where it prunes every wrong
+// branch (two-move plays tell the actions apart) the pair types' SAT
+// questions only slow the search down.
 func (s *search) pairsActive() bool {
-	return !s.lim.NoPairCheck && (s.pruned > 0 || s.rep.Stats.Candidates > 0)
+	return !s.lim.NoPairCheck && (s.pruned > s.probePruned || s.rep.Stats.Candidates > 0)
 }
 
 // pairsRefute compares pair types (satcheck.Checker.PairsDiffer): for each

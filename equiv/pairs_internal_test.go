@@ -92,10 +92,27 @@ func goalLit(p *grounding.Program, r, v int) grounding.Lit {
 	return grounding.False
 }
 
-// gameMutantAndMapping grounds a corpus game and a mutant (seed 1, every
-// transformation but pair-args) and returns the mutant's proposition for
-// each of the game's (the mutation's own translation).
+// gameMutantAndMapping grounds a corpus game and a mutant (gameAndMutant)
+// and returns the mutant's proposition for each of the game's (the
+// mutation's own translation).
 func gameMutantAndMapping(t *testing.T, path string) (pa, pb *grounding.Program, sigma []int32) {
+	t.Helper()
+	pa, pb, v := gameAndMutant(t, path)
+	sigma = make([]int32, len(pa.Props))
+	for i, name := range pa.Props {
+		tn := translate(t, v, name)
+		j, ok := pb.PropID(tn)
+		if !ok {
+			t.Fatalf("%s translates to %s, which the mutant does not have", name, tn)
+		}
+		sigma[i] = int32(j)
+	}
+	return pa, pb, sigma
+}
+
+// gameAndMutant grounds a corpus game and a mutant (seed 1, every
+// transformation but pair-args).
+func gameAndMutant(t *testing.T, path string) (pa, pb *grounding.Program, v *mutate.Variant) {
 	t.Helper()
 	ctx := context.Background()
 	src, err := os.ReadFile(filepath.Join(testgames.Root(), path))
@@ -109,24 +126,21 @@ func gameMutantAndMapping(t *testing.T, path string) (pa, pb *grounding.Program,
 	if pa, err = grounding.Ground(ctx, f, grounding.Limits{}); err != nil {
 		t.Fatal(err)
 	}
-	v, err := mutate.Equivalent(f, 1, mutate.Options{Ops: mutate.AllOps &^ mutate.PairArgs})
-	if err != nil {
+	if v, err = mutate.Equivalent(f, 1, mutate.Options{Ops: mutate.AllOps &^ mutate.PairArgs}); err != nil {
 		t.Fatal(err)
 	}
 	if pb, err = grounding.Ground(ctx, v.File, grounding.Limits{}); err != nil {
 		t.Fatal(err)
 	}
-	sigma = make([]int32, len(pa.Props))
-	for i, name := range pa.Props {
-		tn, err := v.TranslateTerm(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, ok := pb.PropID(tn)
-		if !ok {
-			t.Fatalf("%s translates to %s, which the mutant does not have", name, tn)
-		}
-		sigma[i] = int32(j)
+	return pa, pb, v
+}
+
+// translate is the mutant's name of a term of the game.
+func translate(t *testing.T, v *mutate.Variant, term string) string {
+	t.Helper()
+	tn, err := v.TranslateTerm(term)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return pa, pb, sigma
+	return tn
 }

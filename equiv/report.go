@@ -91,6 +91,14 @@ type Limits struct {
 	// NoPairCheck turns off the search's refutation on pair types
 	// (pairs.go); for measuring it, not for use.
 	NoPairCheck bool `json:"-"`
+	// NoProbeCheck turns off the search's refutation by the profiles of
+	// unmapped actions (probes.go); for measuring it, not for use.
+	NoProbeCheck bool `json:"-"`
+	// MaxProbeWork bounds the cost of the probe check's pair outcomes
+	// (every ordered pair of a role's actions played from the initial
+	// state), in gate-word evaluations of both games together; games that
+	// need more go without the check. Default DefaultMaxProbeWork.
+	MaxProbeWork int64
 	// MaxPairWork bounds the simulation done for pair types at one search
 	// node, in gate-word evaluations (satcheck.Checker.PairWork); pairs past
 	// it go unchecked at that node. Default DefaultMaxPairWork.
@@ -116,7 +124,10 @@ const (
 	// DefaultMaxCellCheckNodes: a few milliseconds per node at most.
 	DefaultMaxCellCheckNodes = 1 << 20
 	// DefaultMaxPairWork: about 10 ms of simulation per node.
-	DefaultMaxPairWork     = 1 << 23
+	DefaultMaxPairWork = 1 << 23
+	// DefaultMaxProbeWork: about 0.1 s (queens, 100 placements, needs
+	// 1/20 of it).
+	DefaultMaxProbeWork    = 1 << 26
 	DefaultCosetAfterNodes = 1 << 16
 	DefaultCosetMaxNodes   = 1 << 21
 )
@@ -137,6 +148,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxPairWork <= 0 {
 		l.MaxPairWork = DefaultMaxPairWork
+	}
+	if l.MaxProbeWork <= 0 {
+		l.MaxProbeWork = DefaultMaxProbeWork
 	}
 	if l.MaxCellCheckNodes <= 0 {
 		l.MaxCellCheckNodes = DefaultMaxCellCheckNodes

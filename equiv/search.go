@@ -39,6 +39,8 @@ type search struct {
 	cells         *cellCheck
 	cellPruned    int64 // subtrees pruned by cells.refutes
 	pairPruned    int64 // subtrees pruned by pairsRefute
+	probes        *probeCheck
+	probePruned   int64 // subtrees pruned by probesRefute
 	pairs         pairState
 	coset         *coset
 	cosetVerify   func(satcheck.Mapping) (bool, error)
@@ -109,6 +111,12 @@ func (s *search) visit(n *isomorph.Node) bool {
 			}
 		}
 	}
+	if s.err == nil && s.probes != nil && s.probesRefute(n) {
+		s.countNode()
+		s.pruned++
+		s.probePruned++
+		return true
+	}
 	if s.prune(n.Partial, n.Fixed) {
 		return true
 	}
@@ -128,11 +136,12 @@ func (s *search) visit(n *isomorph.Node) bool {
 }
 
 // cellsActive reports whether the cell check runs at this node: once the
-// search has pruned a subtree or verification rejected a candidate. A
+// search has pruned a subtree (other than by the probe check, which is
+// cheaper; see pairsActive) or verification rejected a candidate. A
 // search that goes straight down one path to a mapping that verifies (most
 // equivalent pairs) never pays for it.
 func (s *search) cellsActive() bool {
-	return s.cells != nil && (s.pruned > 0 || s.rep.Stats.Candidates > 0)
+	return s.cells != nil && (s.pruned > s.probePruned || s.rep.Stats.Candidates > 0)
 }
 
 // prune is the isomorph.PruneFunc: it returns true to cut the subtree.
@@ -140,11 +149,7 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 	if s.err != nil {
 		return true
 	}
-	s.nodes++
-	if s.nodes%256 == 0 {
-		s.lim.progress(Progress{Phase: "search", Candidates: s.rep.Stats.Candidates, Fraction: 0.5,
-			Step: "searching for a mapping that verifies", Done: s.nodes, Unit: UnitNodes})
-	}
+	s.countNode()
 	for _, v := range fixed {
 		for _, f := range s.byVertex[v] {
 			if s.stamp[f] == s.nodes {
@@ -192,6 +197,15 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 		return true
 	}
 	return false
+}
+
+// countNode counts a search node, with progress every 256 nodes.
+func (s *search) countNode() {
+	s.nodes++
+	if s.nodes%256 == 0 {
+		s.lim.progress(Progress{Phase: "search", Candidates: s.rep.Stats.Candidates, Fraction: 0.5,
+			Step: "searching for a mapping that verifies", Done: s.nodes, Unit: UnitNodes})
+	}
 }
 
 // ownMapped reports whether f's own vertex (its action, proposition or
@@ -292,6 +306,12 @@ func (s *search) mostFailed() string {
 			why += "; "
 		}
 		why += fmt.Sprintf("two propositions acted differently together in some function in %d of %d pruned subtrees", s.pairPruned, s.pruned)
+	}
+	if s.probePruned > 0 {
+		if why != "" {
+			why += "; "
+		}
+		why += fmt.Sprintf("unmapped actions combined differently with the mapped ones in %d of %d pruned subtrees", s.probePruned, s.pruned)
 	}
 	if s.cellPruned > 0 {
 		if why != "" {

@@ -94,6 +94,10 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	if err != nil {
 		return nil, fmt.Errorf("verifier: %w", err)
 	}
+	probes := newProbeCheck(ctx, game{p, g}, game{p, g}, &lim)
+	if probes != nil {
+		probes.setUpFixed(p, g, grp.Generators)
+	}
 	verify := func(perm isomorph.Perm) (satcheck.Mapping, bool, error) {
 		rep.Candidates++
 		m, err := g.Mapping(g, isomorph.Mapping(perm))
@@ -102,6 +106,9 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		}
 		if err != nil {
 			return m, false, err
+		}
+		if probes != nil && probes.rejects(m) {
+			return m, false, nil
 		}
 		res, err := checker.Verify(ctx, m)
 		if err != nil {
@@ -133,6 +140,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		lim.progress(Progress{Phase: "search", Fraction: 0.6, Step: "searching the graph group for the symmetries"})
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
 		s.cells = newCellCheck(game{p, g}, game{p, g}, &lim)
+		s.probes = probes
 		test := func(c *isomorph.Coset) (bool, error) {
 			partial, complete := c.Partial, c.Complete
 			if s.prune(partial, c.Fixed) {
@@ -145,6 +153,11 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 				if s.cells.refutesCoset(c) {
 					return false, nil
 				}
+			}
+			// The probe check also runs on complete elements: it rejects
+			// most non-symmetries for far less than Verify.
+			if s.probes != nil && s.probes.refutesCoset(c) {
+				return false, nil
 			}
 			if !complete {
 				return true, nil
