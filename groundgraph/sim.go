@@ -239,7 +239,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			return nil, err
 		}
 		if z == nil {
-			z = newSensitizer(cn)
+			z = newSensitizer(cn, srs)
 		}
 		var seeds []sample
 		// Each attempt costs up to the cone: a big cone gets fewer.
@@ -253,7 +253,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 			for a := range sensitizeAttempts {
 				budget--
-				if x := z.sample(k, srs, a%4 == 3, rng); x != nil {
+				if x := z.sample(k, a%4 == 3, rng); x != nil {
 					seeds = append(seeds, x)
 					break
 				}
@@ -280,7 +280,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			return nil, err
 		}
 		if z == nil {
-			z = newSensitizer(cn)
+			z = newSensitizer(cn, srs)
 		}
 		if !st.sensitizeRoles(z, cn, rng, max(64, maxSensitizeWork/int64(cn.NumSlots()))) {
 			break
@@ -368,7 +368,7 @@ func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, budg
 		for a := 0; a < roleSensitizeAttempts && budget > 0 && len(pairs) < 64*boundaryWords; a++ {
 			budget--
 			k := sr.ks[rng.IntN(len(sr.ks))]
-			x := z.sample(k, st.srs, a%4 == 3, rng)
+			x := z.sample(k, a%4 == 3, rng)
 			if x == nil {
 				continue
 			}
