@@ -31,9 +31,6 @@ import (
 // influence (as many rows true as false), so only the classes tell them
 // apart.
 func (b *builder) actionClasses(ctx context.Context) error {
-	if b.opt.MaxClassActions < 0 {
-		return nil
-	}
 	// Functions with the same cone up to a renaming of propositions
 	// (b.shapeOf) have the same classes: the renaming is a bijection of
 	// the states and leaves the actions alone.
@@ -42,17 +39,8 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	dup := map[int]int{}
 	for i := range b.funcs {
 		ff := &b.funcs[i]
-		if len(ff.roles) == 0 || ff.Function.Kind != grounding.FuncNext {
-			continue
-		}
-		ok := true
-		for _, r := range ff.roles {
-			if len(b.p.Actions[r]) > b.opt.MaxClassActions {
-				ok = false
-			}
-		}
-		if !ok {
-			continue
+		if !b.classesWanted(ff) || ff.actClasses != nil {
+			continue // none wanted, or read off the table (tabulate)
 		}
 		if j, seen := firstOf[b.shapeOf[i]]; seen {
 			dup[i] = j
@@ -79,6 +67,20 @@ func (b *builder) actionClasses(ctx context.Context) error {
 		b.funcs[i].actClasses = b.funcs[j].actClasses
 	}
 	return nil
+}
+
+// classesWanted reports whether ff gets action classes: a next function
+// that reads moves, of roles of at most Options.MaxClassActions actions.
+func (b *builder) classesWanted(ff *FuncFeatures) bool {
+	if b.opt.MaxClassActions < 0 || len(ff.roles) == 0 || ff.Function.Kind != grounding.FuncNext {
+		return false
+	}
+	for _, r := range ff.roles {
+		if len(b.p.Actions[r]) > b.opt.MaxClassActions {
+			return false
+		}
+	}
+	return true
 }
 
 // classSizes returns, per role of ff (in ff.roles order), the sizes of its

@@ -772,6 +772,14 @@ func (b *builder) tabulate(ctx context.Context, ff *FuncFeatures) (int64, error)
 			}
 		}
 	}
+	if b.classesWanted(ff) {
+		// Read off the table: the same classes as satcheck's, without
+		// its simulation and SAT calls (four_way_battle's next functions).
+		ff.actClasses = make([][][]int, len(ff.roles))
+		for ri, r := range ff.roles {
+			ff.actClasses[ri] = t.actionClasses(ri, len(p.Actions[r]))
+		}
+	}
 	if ff.nProps >= 2 && ff.nProps <= b.opt.MaxInteractionProps {
 		ff.Interaction, err = t.interactions(ctx)
 		if err != nil {
