@@ -579,6 +579,10 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool, f0 []uint
 	s.Eval(f0)
 	nIn := len(pool)
 	var out []sample
+	// The pool's samples read out so far, by bit: the inputs' witnesses
+	// are their first differing bits, mostly the same few, and reading one
+	// out visits every input's vector (a sixth of knightwar's graph phase).
+	var column map[int]sample
 	for k := range st.propDep {
 		if st.propDep[k] {
 			continue
@@ -595,12 +599,20 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool, f0 []uint
 		for i := range w {
 			for d := f0[i] ^ f1[i]; d != 0 && n < witnessesPerInput; d &= d - 1 {
 				bit := 64*i + bits.TrailingZeros64(d)
-				x := make(sample, (nIn+63)/64)
-				for k2 := range nIn {
-					if pool[k2][bit/64]>>(bit%64)&1 == 1 {
-						x[k2/64] |= 1 << (k2 % 64)
+				col, ok := column[bit]
+				if !ok {
+					col = make(sample, (nIn+63)/64)
+					for k2 := range nIn {
+						if pool[k2][bit/64]>>(bit%64)&1 == 1 {
+							col[k2/64] |= 1 << (k2 % 64)
+						}
 					}
+					if column == nil {
+						column = map[int]sample{}
+					}
+					column[bit] = col
 				}
+				x := slices.Clone(col)
 				x[k/64] ^= 1 << (k % 64)
 				out = append(out, x)
 				n++
