@@ -441,13 +441,14 @@ func (t *table) actionClasses(ri, numActions int) [][]int {
 	repsOf := map[uint64][]int{} // hash -> indexes into reps
 	group := make([]int, d.radix)
 	for c := range d.radix {
-		h := newHasher(0)
+		// One multiply a word: equal keys are checked word by word, so a
+		// weak hash only costs a comparison.
+		key := uint64(0)
 		for base := 0; base < t.words; base += span {
 			for _, w := range t.bits[base+c*d.stride : base+(c+1)*d.stride] {
-				h.add(w)
+				key = (key ^ w) * 0x9e3779b97f4a7c15
 			}
 		}
-		key := h.sum()
 		g := -1
 		for _, gi := range repsOf[key] {
 			if equal(reps[gi], c) {
