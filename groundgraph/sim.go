@@ -275,6 +275,10 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	// role keeps off the function (chinesecheckers6's "cell p next": one
 	// role moving to p, and no other moving to or from it) is rarely
 	// shown by random samples, and each such role cost a SAT call.
+	// Rounds try 8, 16, 32, then 64 pairs per role: most roles are shown
+	// by the first few (knightazons: 7,385 action inputs per cone, each
+	// pair costing a pass over them), and a round of 32 or more that
+	// shows none ends them.
 	for round := 0; round < sensitizeRounds && !st.done() && len(srs) > 0; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -282,7 +286,8 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		if z == nil {
 			z = newSensitizer(cn, srs)
 		}
-		if !st.sensitizeRoles(z, cn, rng, max(64, maxSensitizeWork/int64(cn.NumSlots()))) {
+		attempts := roleSensitizeAttempts >> (sensitizeRounds - 1 - round)
+		if !st.sensitizeRoles(z, cn, rng, attempts, max(64, maxSensitizeWork/int64(cn.NumSlots()))) && attempts >= roleSensitizeAttempts/2 {
 			break
 		}
 	}
@@ -354,9 +359,10 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 // differ only in the role's action: one where the role does a read action
 // a whose path to the root is sensitized, one where it does another
 // action the sample allows. A pair whose values differ is a witness that
-// the role matters. It spends at most budget sensitizer attempts and
-// reports whether it decided a role.
-func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, budget int64) bool {
+// the role matters. It tries up to attempts pairs per role, spends at
+// most budget sensitizer attempts in all, and reports whether it decided a
+// role.
+func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, attempts int, budget int64) bool {
 	nIn := len(cn.Inputs)
 	var pairs []sample
 	var pairRole []int
@@ -365,7 +371,7 @@ func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, budg
 		if st.roleDep[i] || sr.radix < 2 {
 			continue
 		}
-		for a := 0; a < roleSensitizeAttempts && budget > 0 && len(pairs) < 64*boundaryWords; a++ {
+		for a := 0; a < attempts && budget > 0 && len(pairs) < 64*boundaryWords; a++ {
 			budget--
 			k := sr.ks[rng.IntN(len(sr.ks))]
 			x := z.sample(k, a%4 == 3, rng)
@@ -450,7 +456,8 @@ const (
 	sensitizeRounds   = 4
 	sensitizeAttempts = 8
 	// roleSensitizeAttempts bounds the sensitized pairs tried per
-	// undecided role and round.
+	// undecided role in the last sensitized role round (earlier ones try
+	// halves of it).
 	roleSensitizeAttempts = 64
 	// maxSensitizeWork bounds the slots one sensitized round may visit
 	// (attempts × cone slots).
