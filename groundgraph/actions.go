@@ -19,7 +19,8 @@ import (
 // automorphisms). Such a function's actions are instead partitioned by
 // cofactor: two actions of a role are in one class when the function, with
 // the role making the one, is the same function of everything else as with
-// the role making the other (satcheck.ActionClassesIncremental, exact). An SCGE maps
+// the role making the other (read off the truth table when the function
+// is tabled, else satcheck.ActionClassesIncremental; both exact). An SCGE maps
 // the classes of f onto those of σf, so the partition is invariant, and
 // each class becomes an ActionClass vertex with arcs action → class → f.
 
