@@ -19,7 +19,8 @@ import (
 // automorphisms). Such a function's actions are instead partitioned by
 // cofactor: two actions of a role are in one class when the function, with
 // the role making the one, is the same function of everything else as with
-// the role making the other (satcheck.ActionClassesIncremental, exact). An SCGE maps
+// the role making the other (read off the truth table when the function
+// is tabled, else satcheck.ActionClassesIncremental; both exact). An SCGE maps
 // the classes of f onto those of σf, so the partition is invariant, and
 // each class becomes an ActionClass vertex with arcs action → class → f.
 
@@ -31,9 +32,6 @@ import (
 // influence (as many rows true as false), so only the classes tell them
 // apart.
 func (b *builder) actionClasses(ctx context.Context) error {
-	if b.opt.MaxClassActions < 0 {
-		return nil
-	}
 	// Functions with the same cone up to a renaming of propositions
 	// (b.shapeOf) have the same classes: the renaming is a bijection of
 	// the states and leaves the actions alone.
@@ -42,17 +40,8 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	dup := map[int]int{}
 	for i := range b.funcs {
 		ff := &b.funcs[i]
-		if len(ff.roles) == 0 || ff.Function.Kind != grounding.FuncNext {
-			continue
-		}
-		ok := true
-		for _, r := range ff.roles {
-			if len(b.p.Actions[r]) > b.opt.MaxClassActions {
-				ok = false
-			}
-		}
-		if !ok {
-			continue
+		if !b.classesWanted(ff) || ff.actClasses != nil {
+			continue // none wanted, or read off the table (tabulate)
 		}
 		if j, seen := firstOf[b.shapeOf[i]]; seen {
 			dup[i] = j
@@ -79,6 +68,20 @@ func (b *builder) actionClasses(ctx context.Context) error {
 		b.funcs[i].actClasses = b.funcs[j].actClasses
 	}
 	return nil
+}
+
+// classesWanted reports whether ff gets action classes: a next function
+// that reads moves, of roles of at most Options.MaxClassActions actions.
+func (b *builder) classesWanted(ff *FuncFeatures) bool {
+	if b.opt.MaxClassActions < 0 || len(ff.roles) == 0 || ff.Function.Kind != grounding.FuncNext {
+		return false
+	}
+	for _, r := range ff.roles {
+		if len(b.p.Actions[r]) > b.opt.MaxClassActions {
+			return false
+		}
+	}
+	return true
 }
 
 // classSizes returns, per role of ff (in ff.roles order), the sizes of its

@@ -3,7 +3,9 @@ package groundgraph_test
 import (
 	"context"
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gamequiv/gamequiv/gamegen"
 	"github.com/gamequiv/gamequiv/groundgraph"
@@ -89,4 +91,46 @@ func BenchmarkBuildConnectK(b *testing.B) {
 			b.ReportMetric(float64(s.Colors), "colors")
 		})
 	}
+}
+
+// midsizeGames are the mid-size corpus games whose graph phase starved the
+// whole-corpus run (bench/completeness/corpus-2026-11-26.md).
+var midsizeGames = []string{
+	"ggp-base/knightazons.kif", "ggp-base/brawl.kif", "ggp-base/tttcc4.kif",
+	"ggp-base/hallway.kif", "ggp-base/chinesecheckers6.kif", "ggp-base/quad.kif",
+}
+
+// BenchmarkBuildMidsize measures Build on midsizeGames (skipped in -short
+// mode) and reports its process CPU seconds (all goroutines, GC
+// included), which a loaded machine changes far less than wall time, and
+// its SAT questions.
+func BenchmarkBuildMidsize(b *testing.B) {
+	for _, name := range midsizeGames {
+		b.Run(name, func(b *testing.B) {
+			if testing.Short() {
+				b.Skip("big game skipped in -short mode")
+			}
+			p := mustLoad(b, name)
+			var g *groundgraph.Graph
+			cpu0 := processCPU()
+			for b.Loop() {
+				var err error
+				if g, err = groundgraph.Build(context.Background(), p, groundgraph.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((processCPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(g.Stats().DependsOnCalls), "sat-calls")
+			b.ReportMetric(float64(g.Stats().Colors), "colors")
+		})
+	}
+}
+
+// processCPU returns the CPU time (user and system) of this process.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -777,6 +777,14 @@ func (b *builder) tabulate(ctx context.Context, ff *FuncFeatures) (int64, error)
 			}
 		}
 	}
+	if b.classesWanted(ff) {
+		// Read off the table: the same classes as satcheck's, without
+		// its simulation and SAT calls (four_way_battle's next functions).
+		ff.actClasses = make([][][]int, len(ff.roles))
+		for ri, r := range ff.roles {
+			ff.actClasses[ri] = t.actionClasses(ri, len(p.Actions[r]))
+		}
+	}
 	if ff.nProps >= 2 && ff.nProps <= b.opt.MaxInteractionProps {
 		ff.Interaction, err = t.interactions(ctx)
 		if err != nil {
@@ -1293,12 +1301,34 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 // the colours do not depend on workers. The workers look at ctx before each
 // chunk: without it racer4's Build (525,000 vertices) returned 474 s after
 // a cancel, most of it here (bench/cancellatency, goroutine dumps).
+//
+// A multiset is hashed as its size and then its colours in ascending order
+// (hasher.addMultiset). Each round lists every vertex's neighbours in that
+// order at once, with no sort: the vertices are visited by ascending
+// colour, each appending its colour to the lists of its in- and
+// out-neighbours (a counting sort of all arcs, linear in the graph;
+// sorting each vertex's list was a quarter of knightwar's graph phase).
 func refineColors(ctx context.Context, out [][]int32, c []uint64, workers int) ([]uint64, error) {
 	n := len(out)
-	in := make([][]int32, n)
+	// Arc lists by vertex: outStart[v]..outStart[v+1] in the round's
+	// sorted out-lists, inStart likewise.
+	outStart := make([]int, n+1)
+	inStart := make([]int, n+1)
+	for u, vs := range out {
+		outStart[u+1] = outStart[u] + len(vs)
+		for _, v := range vs {
+			inStart[v+1]++
+		}
+	}
+	for v := range n {
+		inStart[v+1] += inStart[v]
+	}
+	in := make([]int32, inStart[n]) // in-neighbours, grouped by vertex
+	fill := slices.Clone(inStart[:n])
 	for u, vs := range out {
 		for _, v := range vs {
-			in[v] = append(in[v], int32(u))
+			in[fill[v]] = int32(u)
+			fill[v]++
 		}
 	}
 	// Chunks of about refineChunk arcs, taken by the workers in turn.
@@ -1307,35 +1337,61 @@ func refineColors(ctx context.Context, out [][]int32, c []uint64, workers int) (
 		if arcs == 0 {
 			bounds = append(bounds, v)
 		}
-		arcs += 1 + len(out[v]) + len(in[v])
+		arcs += 1 + len(out[v]) + inStart[v+1] - inStart[v]
 		if arcs >= refineChunk {
 			arcs = 0
 		}
 	}
 	bounds = append(bounds, n)
 	workers = max(1, min(workers, len(bounds)-1))
-	scratch := make([]multisetScratch, workers)
 	distinct := slices.Clone(c)
 	slices.Sort(distinct)
 	distinct = slices.Compact(distinct)
 	rank := make([]int32, n)
+	byRank := make([]int32, n) // vertices by ascending rank
+	rankStart := make([]int, 0, n+1)
+	outRanks := make([]int32, outStart[n]) // each vertex's out-neighbours' ranks, ascending
+	inRanks := make([]int32, inStart[n])
+	outFill := make([]int, n)
+	inFill := make([]int, n)
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		rankStart = rankStart[:len(distinct)+1]
+		clear(rankStart)
 		for v, x := range c {
 			r, _ := slices.BinarySearch(distinct, x)
 			rank[v] = int32(r)
+			rankStart[r+1]++
+		}
+		for r := range len(distinct) {
+			rankStart[r+1] += rankStart[r]
+		}
+		for v := range n {
+			byRank[rankStart[rank[v]]] = int32(v)
+			rankStart[rank[v]]++
+		}
+		copy(outFill, outStart[:n])
+		copy(inFill, inStart[:n])
+		for _, u := range byRank {
+			r := rank[u]
+			for _, v := range in[inStart[u]:inStart[u+1]] { // v → u: u is an out-neighbour of v
+				outRanks[outFill[v]] = r
+				outFill[v]++
+			}
+			for _, v := range out[u] { // u → v: u is an in-neighbour of v
+				inRanks[inFill[v]] = r
+				inFill[v]++
+			}
 		}
 		next := make([]uint64, n)
 		var chunk atomic.Int64
 		var wg sync.WaitGroup
-		for wi := range workers {
+		for range workers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ms := &scratch[wi]
-				ms.count = slices.Grow(ms.count[:0], len(distinct))[:len(distinct)]
 				for {
 					k := int(chunk.Add(1) - 1)
 					if k >= len(bounds)-1 || ctx.Err() != nil {
@@ -1344,8 +1400,8 @@ func refineColors(ctx context.Context, out [][]int32, c []uint64, workers int) (
 					for v := bounds[k]; v < bounds[k+1]; v++ {
 						h := newHasher(tagRefine)
 						h.add(c[v])
-						ms.add(&h, out[v], c, rank, distinct)
-						ms.add(&h, in[v], c, rank, distinct)
+						addRanks(&h, outRanks[outStart[v]:outStart[v+1]], distinct)
+						addRanks(&h, inRanks[inStart[v]:inStart[v+1]], distinct)
 						next[v] = h.sum()
 					}
 				}
@@ -1366,47 +1422,12 @@ func refineColors(ctx context.Context, out [][]int32, c []uint64, workers int) (
 	}
 }
 
-// multisetScratch hashes the multiset of the colours of a vertex's
-// neighbours exactly as hasher.addMultiset does, without sorting a long
-// list: it counts the neighbours of each colour (by the colour's rank
-// among the round's distinct colours) and sorts only the distinct ranks.
-// The Role vertex of a game with thousands of moves, or a proposition read
-// by every next function, has thousands of neighbours in a few colours;
-// sorting them every round was a third of blobwars' graph phase.
-type multisetScratch struct {
-	buf     []uint64
-	count   []int32 // per rank, zero between calls
-	touched []int32
-}
-
-// multisetSortMax: lists up to this long are sorted directly.
-const multisetSortMax = 64
-
-func (ms *multisetScratch) add(h *hasher, ws []int32, c []uint64, rank []int32, distinct []uint64) {
-	if len(ws) <= multisetSortMax {
-		ms.buf = ms.buf[:0]
-		for _, w := range ws {
-			ms.buf = append(ms.buf, c[w])
-		}
-		h.addMultiset(ms.buf)
-		return
-	}
-	ms.touched = ms.touched[:0]
-	for _, w := range ws {
-		r := rank[w]
-		if ms.count[r] == 0 {
-			ms.touched = append(ms.touched, r)
-		}
-		ms.count[r]++
-	}
-	slices.Sort(ms.touched) // rank order is colour order
-	h.add(uint64(len(ws)))
-	for _, r := range ms.touched {
-		x := distinct[r]
-		for range ms.count[r] {
-			h.add(x)
-		}
-		ms.count[r] = 0
+// addRanks hashes the multiset of the colours distinct[r] for the ranks rs
+// (ascending) as hasher.addMultiset does.
+func addRanks(h *hasher, rs []int32, distinct []uint64) {
+	h.add(uint64(len(rs)))
+	for _, r := range rs {
+		h.add(distinct[r])
 	}
 }
 

@@ -277,7 +277,11 @@
 // built by justifying that value back through the cone, and, for each
 // input still undecided, samples where a path from it to the root is
 // sensitized (kalaha's stores read hundreds of pit counts, each through
-// one sum term that must hold alone). This finds almost every dependency;
+// one sum term that must hold alone), and, for each role still undecided,
+// pairs of samples that differ only in its action, one of them with a path
+// from that action to the root sensitized (chinesecheckers6: a move
+// matters only when every other role keeps off its cell). This finds
+// almost every dependency;
 // satcheck.FindDependenceShared (SAT, on a miter whose two sides share
 // every gate outside the candidates' fanout) decides the rest, one
 // call for all of a function's undecided inputs when none of them matters,
@@ -296,8 +300,9 @@
 // batch of bases only on the sets that hold a flip core, a set that
 // every change holds (cornercores.go). Truth tables
 // reduce each gate's action fanins to a condition on the word's role
-// digits (tableEval), and action classes re-evaluate one action's fanout
-// per action (satcheck.ActionClassesIncremental).
+// digits (tableEval). A tabled function's action classes are read off its
+// table (equal rows for two actions); the others re-evaluate one action's
+// fanout per action (satcheck.ActionClassesIncremental).
 // Features cost at most Options.MaxTableRows table rows and
 // Options.MaxCornerTotal corner points over all functions, each 64 rows
 // evaluating the function's cone once (corner points of radius k are

@@ -25,11 +25,21 @@ type sensitizer struct {
 	stack     []int32
 	cands     []uint32
 	path      []int32
+	srs       []simRole // the roles whose actions the cone reads
+	inRole    []bool    // cone input positions of their actions
 }
 
-func newSensitizer(cn *cone) *sensitizer {
+func newSensitizer(cn *cone, srs []simRole) *sensitizer {
 	n := cn.NumSlots()
-	z := &sensitizer{cn: cn, userStart: make([]int32, n+1), req: make([]int8, n), onPath: make([]bool, n)}
+	z := &sensitizer{cn: cn, userStart: make([]int32, n+1), req: make([]int8, n), onPath: make([]bool, n), srs: srs}
+	// Built once: a sample used to build it as a map, which was most of
+	// knightazons' graph phase (7,385 action inputs per cone).
+	z.inRole = make([]bool, len(cn.Inputs))
+	for _, sr := range srs {
+		for _, kk := range sr.ks {
+			z.inRole[kk] = true
+		}
+	}
 	for _, l := range cn.Fanin {
 		z.userStart[l>>1+1]++
 	}
@@ -49,10 +59,10 @@ func newSensitizer(cn *cone) *sensitizer {
 
 // sample returns a sample (cone input values) in which the walk from
 // cone input k is sensitized, or nil when the attempt's requirements
-// conflict or the roles srs cannot each do exactly one action. Inputs the
+// conflict or the roles cannot each do exactly one action. Inputs the
 // requirements leave free are false, or random when dense is set.
-func (z *sensitizer) sample(k int, srs []simRole, dense bool, rng *rand.Rand) sample {
-	cn := z.cn
+func (z *sensitizer) sample(k int, dense bool, rng *rand.Rand) sample {
+	cn, srs := z.cn, z.srs
 	first := cn.FirstGate()
 	clear(z.req)
 	for _, s := range z.path {
@@ -145,14 +155,8 @@ func (z *sensitizer) sample(k int, srs []simRole, dense bool, rng *rand.Rand) sa
 	nIn := len(cn.Inputs)
 	x := make(sample, (nIn+63)/64)
 	set := func(kk int) { x[kk/64] |= 1 << (kk % 64) }
-	inRole := map[int]bool{}
-	for _, sr := range srs {
-		for _, kk := range sr.ks {
-			inRole[kk] = true
-		}
-	}
 	for kk := range nIn {
-		if inRole[kk] {
+		if z.inRole[kk] {
 			continue
 		}
 		switch z.req[1+kk] {

@@ -34,8 +34,33 @@ func newConeSim(cn *cone, w int) *coneSim { return grounding.NewConeSim(cn, w) }
 // simRole is one role whose actions a cone reads.
 type simRole struct {
 	role  int
-	ks    []int // cone input positions of the role's read actions
+	ks    []int // cone input positions of the role's read actions (consecutive, ascending)
 	radix int   // len(ks), plus one for "another action" when the role has more
+}
+
+// chosen returns the cone input position of the read action that sample x
+// has the role do, or -1 for none. A role's actions are consecutive inputs,
+// so its read ones are consecutive positions ks[0]..ks[len-1] and a scan of
+// their words finds it (boundary rounds ask this thousands of times, and a
+// role can read thousands of actions).
+func (sr *simRole) chosen(x sample) int {
+	if len(sr.ks) == 0 {
+		return -1
+	}
+	lo, hi := sr.ks[0], sr.ks[len(sr.ks)-1]
+	for i := lo / 64; i <= hi/64; i++ {
+		w := x[i]
+		if i == lo/64 {
+			w &= ^uint64(0) << (lo % 64)
+		}
+		if i == hi/64 {
+			w &= ^uint64(0) >> (63 - hi%64)
+		}
+		if w != 0 {
+			return 64*i + bits.TrailingZeros64(w)
+		}
+	}
+	return -1
 }
 
 // simSupport decides the semantic support of f by simulation and, for the
@@ -97,7 +122,13 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		pool := randomPool(nIn, nP, srs, choiceWords, rng)
 		zero, ones := make([]uint64, choiceWords), make([]uint64, choiceWords)
 		fill(ones, ^uint64(0))
-		for _, sr := range srs {
+		// Every choice of a role sees the same samples otherwise, so a
+		// sample whose value differs between two choices witnesses that
+		// the role matters (hallway's moves: one action of hundreds does
+		// something, which the first round's few choices rarely hit; each
+		// such role cost a SAT call).
+		first, fc := make([]uint64, choiceWords), make([]uint64, choiceWords)
+		for i, sr := range srs {
 			saved := make([][]uint64, len(sr.ks))
 			for j, k := range sr.ks {
 				saved[j], pool[k] = pool[k], zero
@@ -116,7 +147,12 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 					pool[sr.ks[c]] = ones
 					copy(s.In(sr.ks[c]), ones)
 				}
-				boundary = append(boundary, st.runLoaded(s, pool, false)...)
+				boundary = append(boundary, st.runLoaded(s, pool, false, fc)...)
+				if c == 0 {
+					copy(first, fc)
+				} else if !st.roleDep[i] && !slices.Equal(first, fc) {
+					st.roleDep[i] = true
+				}
 				if c < len(sr.ks) {
 					pool[sr.ks[c]] = zero
 					copy(s.In(sr.ks[c]), zero)
@@ -145,11 +181,8 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 				if len(srs) > 0 && (nP == 0 || rng.IntN(2) == 0) {
 					// Another choice for one role.
 					sr := &srs[rng.IntN(len(srs))]
-					for _, k := range sr.ks {
-						if x[k/64]>>(k%64)&1 == 1 {
-							x[k/64] &^= 1 << (k % 64) // the one action the role does
-							break
-						}
+					if k := sr.chosen(x); k >= 0 {
+						x[k/64] &^= 1 << (k % 64) // the one action the role does
 					}
 					if c := rng.IntN(sr.radix); c < len(sr.ks) {
 						x[sr.ks[c]/64] |= 1 << (sr.ks[c] % 64)
@@ -206,7 +239,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			return nil, err
 		}
 		if z == nil {
-			z = newSensitizer(cn)
+			z = newSensitizer(cn, srs)
 		}
 		var seeds []sample
 		// Each attempt costs up to the cone: a big cone gets fewer.
@@ -222,7 +255,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			tried++
 			for a := range sensitizeAttempts {
 				budget--
-				if x := z.sample(k, srs, a%4 == 3, rng); x != nil {
+				if x := z.sample(k, a%4 == 3, rng); x != nil {
 					seeds = append(seeds, x)
 					break
 				}
@@ -238,6 +271,26 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		boundary = found
 		if err := runBoundary(); err != nil {
 			return nil, err
+		}
+	}
+	// Sensitized role rounds: a role that matters only when every other
+	// role keeps off the function (chinesecheckers6's "cell p next": one
+	// role moving to p, and no other moving to or from it) is rarely
+	// shown by random samples, and each such role cost a SAT call.
+	// Rounds try 8, 16, 32, then 64 pairs per role: most roles are shown
+	// by the first few (knightazons: 7,385 action inputs per cone, each
+	// pair costing a pass over them), and a round of 32 or more that
+	// shows none ends them.
+	for round := 0; round < sensitizeRounds && !st.done() && len(srs) > 0; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if z == nil {
+			z = newSensitizer(cn, srs)
+		}
+		attempts := roleSensitizeAttempts >> (sensitizeRounds - 1 - round)
+		if !st.sensitizeRoles(z, cn, rng, attempts, max(64, maxSensitizeWork/int64(cn.NumSlots()))) && attempts >= roleSensitizeAttempts/2 {
+			break
 		}
 	}
 	// The inputs simulation left undecided: one SAT call settles them all
@@ -304,6 +357,80 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	return supp, nil
 }
 
+// sensitizeRoles tries, for each undecided role, pairs of samples that
+// differ only in the role's action: one where the role does a read action
+// a whose path to the root is sensitized, one where it does another
+// action the sample allows. A pair whose values differ is a witness that
+// the role matters. It tries up to attempts pairs per role, spends at
+// most budget sensitizer attempts in all, and reports whether it decided a
+// role.
+func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, attempts int, budget int64) bool {
+	nIn := len(cn.Inputs)
+	var pairs []sample
+	var pairRole []int
+	for i := range st.srs {
+		sr := &st.srs[i]
+		if st.roleDep[i] || sr.radix < 2 {
+			continue
+		}
+		for a := 0; a < attempts && budget > 0 && len(pairs) < 64*boundaryWords; a++ {
+			budget--
+			k := sr.ks[rng.IntN(len(sr.ks))]
+			x := z.sample(k, a%4 == 3, rng)
+			if x == nil {
+				continue
+			}
+			alt := sr.chosen(x) // -1: "another action", a choice only when the role has one
+			if alt == k {
+				// Another action the requirements allow.
+				var ok []int
+				if sr.radix > len(sr.ks) {
+					ok = append(ok, -1)
+				}
+				for _, kk := range sr.ks {
+					if kk != k && z.req[1+kk] != 1 {
+						ok = append(ok, kk)
+					}
+				}
+				if len(ok) == 0 {
+					continue
+				}
+				alt = ok[rng.IntN(len(ok))]
+			}
+			xa, xb := slices.Clone(x), slices.Clone(x)
+			if c := sr.chosen(x); c >= 0 {
+				xa[c/64] &^= 1 << (c % 64)
+				xb[c/64] &^= 1 << (c % 64)
+			}
+			xa[k/64] |= 1 << (k % 64)
+			if alt >= 0 {
+				xb[alt/64] |= 1 << (alt % 64)
+			}
+			pairs = append(pairs, xa, xb)
+			pairRole = append(pairRole, i)
+		}
+	}
+	if len(pairs) == 0 {
+		return false
+	}
+	w := (len(pairs) + 63) / 64
+	s := newConeSim(cn, w)
+	for k, v := range boundaryPool(pairs, nIn, w) {
+		copy(s.In(k), v)
+	}
+	out := make([]uint64, w)
+	s.Eval(out)
+	decided := false
+	for j, i := range pairRole {
+		b := 2 * j // pairs never straddle a word: 2j and 2j+1 share one
+		if (out[b/64]>>(b%64)^out[b/64]>>(b%64+1))&1 == 1 && !st.roleDep[i] {
+			st.roleDep[i] = true
+			decided = true
+		}
+	}
+	return decided
+}
+
 // boundaryRounds and boundaryWords bound the boundary rounds of simSupport;
 // choiceWords and maxChoiceWork its choice rounds.
 const (
@@ -330,6 +457,10 @@ const (
 	// tries per undecided proposition and round.
 	sensitizeRounds   = 4
 	sensitizeAttempts = 8
+	// roleSensitizeAttempts bounds the sensitized pairs tried per
+	// undecided role in the last sensitized role round (earlier ones try
+	// halves of it).
+	roleSensitizeAttempts = 64
 	// maxSensitizeWork bounds the slots one sensitized round may visit
 	// (attempts × cone slots).
 	maxSensitizeWork = 1 << 27
@@ -446,17 +577,21 @@ func (st *simState) run(s *coneSim, pool [][]uint64, roles bool) []sample {
 	for k, v := range pool {
 		copy(s.In(k), v)
 	}
-	return st.runLoaded(s, pool, roles)
+	return st.runLoaded(s, pool, roles, make([]uint64, s.W))
 }
 
-// runLoaded is run on a simulator whose inputs already hold the pool.
-func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool) []sample {
+// runLoaded is run on a simulator whose inputs already hold the pool; f0
+// (s.W words) receives the function's value on the pool.
+func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool, f0 []uint64) []sample {
 	w := s.W
-	f0 := make([]uint64, w)
 	f1 := make([]uint64, w)
 	s.Eval(f0)
 	nIn := len(pool)
 	var out []sample
+	// The pool's samples read out so far, by bit: the inputs' witnesses
+	// are their first differing bits, mostly the same few, and reading one
+	// out visits every input's vector (a sixth of knightwar's graph phase).
+	var column map[int]sample
 	for k := range st.propDep {
 		if st.propDep[k] {
 			continue
@@ -476,12 +611,20 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool) []sample 
 		for i := range w {
 			for d := f0[i] ^ f1[i]; d != 0 && n < witnessesPerInput; d &= d - 1 {
 				bit := 64*i + bits.TrailingZeros64(d)
-				x := make(sample, (nIn+63)/64)
-				for k2 := range nIn {
-					if pool[k2][bit/64]>>(bit%64)&1 == 1 {
-						x[k2/64] |= 1 << (k2 % 64)
+				col, ok := column[bit]
+				if !ok {
+					col = make(sample, (nIn+63)/64)
+					for k2 := range nIn {
+						if pool[k2][bit/64]>>(bit%64)&1 == 1 {
+							col[k2/64] |= 1 << (k2 % 64)
+						}
 					}
+					if column == nil {
+						column = map[int]sample{}
+					}
+					column[bit] = col
 				}
+				x := slices.Clone(col)
 				x[k/64] ^= 1 << (k % 64)
 				out = append(out, x)
 				n++

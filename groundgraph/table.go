@@ -415,3 +415,60 @@ func (t *table) dependsOnRole(ri int) bool {
 	}
 	return false
 }
+
+// actionClasses returns the classes of the actions of role digit ri (of
+// numActions actions) with equal cofactors, as
+// satcheck.ActionClassesIncremental defines them: actions a and b are in
+// one class when the table's rows with the role doing a equal those with
+// it doing b, row for row. The actions the cone does not read share the
+// "other" digit, hence one class. Classes hold action indexes, ascending,
+// and are ordered by their first action. Exact: digits are grouped by a
+// hash of their rows, and each is compared word by word with its group's
+// first digit.
+func (t *table) actionClasses(ri, numActions int) [][]int {
+	d := &t.roles[ri]
+	span := d.stride * d.radix
+	equal := func(c1, c2 int) bool {
+		for base := 0; base < t.words; base += span {
+			o1, o2 := base+c1*d.stride, base+c2*d.stride
+			if !slices.Equal(t.bits[o1:o1+d.stride], t.bits[o2:o2+d.stride]) {
+				return false
+			}
+		}
+		return true
+	}
+	var reps []int               // first digit of each group
+	repsOf := map[uint64][]int{} // hash -> indexes into reps
+	group := make([]int, d.radix)
+	for c := range d.radix {
+		// One multiply a word: equal keys are checked word by word, so a
+		// weak hash only costs a comparison.
+		key := uint64(0)
+		for base := 0; base < t.words; base += span {
+			for _, w := range t.bits[base+c*d.stride : base+(c+1)*d.stride] {
+				key = (key ^ w) * 0x9e3779b97f4a7c15
+			}
+		}
+		g := -1
+		for _, gi := range repsOf[key] {
+			if equal(reps[gi], c) {
+				g = gi
+				break
+			}
+		}
+		if g < 0 {
+			g = len(reps)
+			reps = append(reps, c)
+			repsOf[key] = append(repsOf[key], g)
+		}
+		group[c] = g
+	}
+	classes := make([][]int, len(reps))
+	for a := range numActions {
+		g := group[d.digitOf(int32(a))]
+		classes[g] = append(classes[g], a)
+	}
+	classes = slices.DeleteFunc(classes, func(c []int) bool { return len(c) == 0 })
+	slices.SortFunc(classes, func(x, y []int) int { return x[0] - y[0] })
+	return classes
+}

@@ -7,11 +7,13 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
 	"github.com/gamequiv/gamequiv/internal/testgames"
+	"github.com/gamequiv/gamequiv/satcheck"
 )
 
 // bruteForce computes the features of ff by evaluating the whole circuit on
@@ -322,5 +324,35 @@ func TestTicTacToeCorners(t *testing.T) {
 		if n != want {
 			t.Errorf("%s: %d corners from the empty state, want %d lines", name, n, want)
 		}
+	}
+}
+
+// TestTableClassesMatchSatcheck checks the action classes tabulate reads
+// off a function's table against satcheck.ActionClassesIncremental (which
+// a tabled function no longer calls).
+func TestTableClassesMatchSatcheck(t *testing.T) {
+	games := []string{"ggp-base-repo/ticTacToe.kif", "ggp-base/roshambo2.kif", "ggp-base/coins.kif", "ggp-base/chinesecheckers1.kif", "testdata/moveIndependent.kif"}
+	for _, name := range games {
+		t.Run(name, func(t *testing.T) {
+			p, g := loadBuild(t, name, Options{})
+			n := 0
+			for i := range g.funcs {
+				ff := &g.funcs[i]
+				if !ff.Tabled || ff.actClasses == nil {
+					continue
+				}
+				n++
+				want, err := satcheck.ActionClassesIncremental(context.Background(), p, ff.Function.Lit, ff.roles)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(ff.actClasses, want) {
+					t.Errorf("classes of %s = %v, want %v", p.FunctionName(ff.Function), ff.actClasses, want)
+				}
+			}
+			if n == 0 {
+				t.Errorf("no tabled function with action classes in %s", name)
+			}
+		})
 	}
 }
