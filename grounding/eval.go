@@ -259,19 +259,11 @@ func productHeadGroups(p *plan) [][]int {
 			}
 		}
 	}
-	var groups [][]int
-	at := map[int]int{}
-	for i := range r.headArgs {
-		root := find(i)
-		g, ok := at[root]
-		if !ok {
-			g = len(groups)
-			at[root] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], i)
+	positions := make([]int, len(r.headArgs))
+	for i := range positions {
+		positions[i] = i
 	}
-	return groups
+	return GroupBy(positions, find)
 }
 
 func (e *engine) fail(err error) {

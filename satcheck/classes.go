@@ -28,23 +28,6 @@ func ActionClasses(ctx context.Context, p *grounding.Program, f grounding.Lit, r
 	return cs[0], nil
 }
 
-// groupBy groups xs by key, the groups in order of their first element.
-func groupBy[K comparable](xs []int, key func(x int) K) [][]int {
-	index := map[K]int{}
-	var groups [][]int
-	for _, x := range xs {
-		k := key(x)
-		i, ok := index[k]
-		if !ok {
-			i = len(groups)
-			index[k] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], x)
-	}
-	return groups
-}
-
 // choiceDiffers asks SAT whether f can differ between the role of group gi
 // making choice c1 and making some choice of set, everything else equal;
 // it returns such a choice of set and the assignment of the joint

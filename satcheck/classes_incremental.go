@@ -150,7 +150,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 	for c := range choices {
 		choices[c] = c
 	}
-	pending := groupBy(choices, func(c int) string {
+	pending := grounding.GroupBy(choices, func(c int) string {
 		if keys == nil {
 			return ""
 		}
@@ -211,7 +211,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		if keys[c] == keys[reps[0]] {
 			return nil, fmt.Errorf("satcheck: action classes: SAT's witness does not separate choices %d and %d", reps[0], c)
 		}
-		parts := groupBy(reps, func(r int) string { return keys[r] })
+		parts := grounding.GroupBy(reps, func(r int) string { return keys[r] })
 		for _, part := range parts {
 			var members []int
 			for _, r := range part {
@@ -282,7 +282,7 @@ func (an *analysis) cofactorGroupsWith(h *grounding.CofactorHasher, gi int, set 
 		member[int(m)] = true
 	}
 	none := h.SetBase(func(k int) (bool, bool) { return false, member[k] })
-	return groupBy(set, func(c int) uint32 {
+	return grounding.GroupBy(set, func(c int) uint32 {
 		if c == len(g.members) {
 			return none // the "other" choice: no member made
 		}

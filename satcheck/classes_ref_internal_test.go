@@ -66,7 +66,7 @@ func referenceActionClasses(ctx context.Context, p *grounding.Program, f groundi
 	for c := range choices {
 		choices[c] = c
 	}
-	pending := groupBy(choices, func(c int) string {
+	pending := grounding.GroupBy(choices, func(c int) string {
 		if base == nil {
 			return ""
 		}
@@ -151,7 +151,7 @@ func (an *analysis) cofactorGroups(h *grounding.CofactorHasher, gi int, set []in
 	for k, m := range g.members {
 		member[int(m)] = k
 	}
-	return groupBy(set, func(c int) uint32 {
+	return grounding.GroupBy(set, func(c int) uint32 {
 		return h.Literal(func(k int) (bool, bool) {
 			pos, ok := member[k]
 			return pos == c, ok
