@@ -92,17 +92,20 @@ func newProbeSide(gm game) probeSide {
 }
 
 // probeWork is the cost of computing every pair outcome of one side, in
-// word operations per 64 plays: three evaluations of the circuit, and the
-// outcome's literals (terminal, goals, legal actions, propositions) read
-// into bit-sliced counters (about 4 operations a word).
+// word operations: per word of plays (each role's pairs in batches of
+// 64·probeWords), three evaluations of the circuit and the outcome's
+// literals (terminal, goals, legal actions, propositions) read into
+// bit-sliced counters (about 4 operations a word).
 func probeWork(p *grounding.Program) int64 {
-	var pairs, lits int64
+	const batch = 64 * probeWords
+	var words, lits int64
 	for r, as := range p.Actions {
-		pairs += int64(len(as)) * int64(len(as))
-		lits += int64(len(as) + len(p.Goals[r]))
+		n := int64(len(as))
+		words += (n*n + batch - 1) / batch * probeWords
+		lits += n + int64(len(p.Goals[r]))
 	}
 	lits += int64(len(p.Props)) + 1
-	return (pairs/64 + 1) * (3*int64(p.Circuit.NumNodes()) + 4*lits)
+	return words * (3*int64(p.Circuit.NumNodes()) + 4*lits)
 }
 
 // setUpRoot matches the roles and picks the defaults at the root node of
@@ -258,8 +261,8 @@ func (c *probeCheck) forCosets() *probeCheck {
 	return d
 }
 
-// refutesCoset is probesRefute for a coset of Symmetries' subgroup search:
-// its cells are the orbits of the level's stabiliser (A) and their images
+// refutesCoset is probesRefute for a coset of Symmetries' subgroup search
+// or of Compare's coset search: its cells are the orbits of the level's stabiliser (A) and their images
 // under the coset's representative (B).
 func (c *probeCheck) refutesCoset(co *isomorph.Coset) bool {
 	if c.off {

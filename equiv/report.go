@@ -91,13 +91,14 @@ type Limits struct {
 	// NoPairCheck turns off the search's refutation on pair types
 	// (pairs.go); for measuring it, not for use.
 	NoPairCheck bool `json:"-"`
-	// NoProbeCheck turns off the search's refutation by the profiles of
-	// unmapped actions (probes.go); for measuring it, not for use.
+	// NoProbeCheck turns off the search's refutation by two-move plays
+	// from the initial state (probes.go); for measuring it, not for use.
 	NoProbeCheck bool `json:"-"`
 	// MaxProbeWork bounds the cost of the probe check's pair outcomes
 	// (every ordered pair of a role's actions played from the initial
-	// state), in gate-word evaluations of both games together; games that
-	// need more go without the check. Default DefaultMaxProbeWork.
+	// state), in word operations of both games together (probeWork);
+	// games that need more go without the check. Default
+	// DefaultMaxProbeWork.
 	MaxProbeWork int64
 	// MaxPairWork bounds the simulation done for pair types at one search
 	// node, in gate-word evaluations (satcheck.Checker.PairWork); pairs past

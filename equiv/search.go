@@ -311,7 +311,7 @@ func (s *search) mostFailed() string {
 		if why != "" {
 			why += "; "
 		}
-		why += fmt.Sprintf("unmapped actions combined differently with the mapped ones in %d of %d pruned subtrees", s.probePruned, s.pruned)
+		why += fmt.Sprintf("actions combined differently in two-move plays from the initial state in %d of %d pruned subtrees", s.probePruned, s.pruned)
 	}
 	if s.cellPruned > 0 {
 		if why != "" {

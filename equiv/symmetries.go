@@ -154,12 +154,12 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 					return false, nil
 				}
 			}
-			// The probe check also runs on complete elements: it rejects
-			// most non-symmetries for far less than Verify.
-			if s.probes != nil && s.probes.refutesCoset(c) {
-				return false, nil
-			}
 			if !complete {
+				// Complete elements meet the probe check in verify
+				// (probeCheck.rejects).
+				if s.probes != nil && s.probes.refutesCoset(c) {
+					return false, nil
+				}
 				return true, nil
 			}
 			if rep.Candidates >= lim.MaxCandidates {

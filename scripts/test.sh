@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/test.sh: the one test command of gamequiv (`make test`, .ci/run).
 #
-#   1. gofmt: every .go file must be formatted (testdata and third_party excluded);
+#   1. gofmt: every .go file must be formatted (testdata excluded);
 #   2. go vet ./...;
 #   3. optional external tools (nauty's dreadnaut, bliss): installed with apt
 #      when running as root with CI=true, otherwise a visible NOTICE says
@@ -314,8 +314,7 @@ python_client() {
 # --- steps ---------------------------------------------------------------
 
 step "gofmt"
-# third_party holds upstream code kept byte for byte apart from its README'd patch.
-unformatted=$(find . \( -name .git -o -name testdata -o -name node_modules -o -name third_party \) -prune \
+unformatted=$(find . \( -name .git -o -name testdata -o -name node_modules \) -prune \
 	-o -type f -name '*.go' -print0 | xargs -0 -r gofmt -l)
 if [[ -n "$unformatted" ]]; then
 	echo "these files need gofmt (run: make fmt):" >&2
