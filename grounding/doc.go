@@ -8,7 +8,8 @@
 // dropped, static relations evaluated completely, fluent relations
 // instantiated over over-approximated domains with planned joins, demand
 // driven (a demand that outgrows its relation is split into its factors),
-// recursion unrolled to its least fixpoint), or Load for both.
+// recursion unrolled to its least fixpoint, disjunctions over "all but the
+// excluded" shared across head atoms), or Load for both.
 // Alternatives exposes how a rule body's and/or/not is read, for tools that
 // rewrite descriptions.
 // Every resource is bounded by Limits; a bound that is reached comes back as

@@ -158,6 +158,7 @@ type plan struct {
 	atoms     int64 // atoms known when the plan was made (see fixpoint)
 	// sizes are the facts of each step's relation when the plan was made.
 	sizes []int32
+	share *share // circuit mode: where the join switches to shared items
 }
 
 // stale reports whether the relations p joins have grown so much since it
@@ -200,7 +201,9 @@ type engine struct {
 	// dropped (see memoTable.useful): memoProbe unless a test sets it;
 	// negative keeps every memo.
 	memoProbe int64
-	noCuts    bool // tests: domain joins without step.exists and headDone
+	noCuts    bool  // tests: domain joins without step.exists and headDone
+	noShare   bool  // tests: circuit joins without shared items (share.go)
+	tests     int64 // item tests of shared joins (share.go)
 	// domainWork is work at the end of the domain phase (tests).
 	domainWork int64
 	// stopped is the domain join that ran into MaxAtoms, if one did
@@ -299,6 +302,11 @@ func (e *engine) checkpoint() error {
 // makePlan orders the positive atoms of r greedily (most bound positions first,
 // then fewest facts), starting with the delta literal if any.
 func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, circuit bool) *plan {
+	return e.makePlanShare(r, deltaLit, inScope, circuit, circuit && !e.noShare)
+}
+
+// makePlanShare is makePlan with shared disjunctions (share.go) tried or not.
+func (e *engine) makePlanShare(r *nrule, deltaLit int, inScope func(rel int32) bool, circuit, tryShare bool) *plan {
 	p := &plan{rule: r, nvars: len(r.varNames), atoms: e.atoms}
 	bound := make([]bool, len(r.varNames))
 	used := make([]bool, len(r.body))
@@ -343,6 +351,15 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 		headVars = make([]bool, len(r.varNames))
 		for _, a := range r.headArgs {
 			markBound(headVars, a)
+		}
+	}
+	// Dense static atoms over exclusive head variables are tested on shared
+	// items, not joined (share.go).
+	var filters []int
+	var excl []bool
+	if tryShare {
+		if filters, excl = e.shareFilters(r, atoms, headVars); filters != nil {
+			atoms = slices.DeleteFunc(atoms, func(i int) bool { return slices.Contains(filters, i) })
 		}
 	}
 	var order []int // circuit mode: the join order, planned whole
@@ -397,6 +414,12 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 	for _, a := range r.headArgs {
 		markBound(needed, a)
 	}
+	bodyNeeded := make([]bool, len(r.varNames))
+	for _, i := range filters {
+		for _, v := range basicVars(nil, r.body[i]) {
+			needed[v], bodyNeeded[v] = true, true
+		}
+	}
 	markLit := func(i int) {
 		l := r.body[i]
 		for _, a := range l.args {
@@ -423,7 +446,6 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 	for _, a := range r.headArgs {
 		markBound(headVar, a)
 	}
-	bodyNeeded := make([]bool, len(r.varNames))
 	for k := len(p.steps) - 1; k >= 0; k-- {
 		s := &p.steps[k]
 		markLit(s.lit)
@@ -480,6 +502,9 @@ func (e *engine) makePlan(r *nrule, deltaLit int, inScope func(rel int32) bool, 
 				s.exists = false
 			}
 		}
+	}
+	if filters != nil && !e.planShare(p, filters, excl) {
+		return e.makePlanShare(r, deltaLit, inScope, circuit, false)
 	}
 	p.sizes = make([]int32, len(p.steps))
 	for k, st := range p.steps {
@@ -1335,8 +1360,56 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		_, ok := e.facts[r.head].lookup(headT)
 		return ok
 	}
-	var rec func(k int) *joined
+	var rec, body func(k int) *joined
+	var smemo *memoTable[Lit] // the share point's results (share.go)
+	shared := func(k int) *joined {
+		sh := p.share
+		if smemo == nil {
+			smemo = newMemoTable[Lit](len(sh.key), e.memoProbe)
+		}
+		l, hit := smemo.get(bd, sh.key)
+		if !hit {
+			items := body(k)
+			ls := make([]Lit, 0, len(items.tuples))
+			for i, t := range items.tuples {
+				if e.tests++; e.tests%shareTestsPerMatch == 0 && !e.countMatch(r) {
+					return noTuples
+				}
+				mark := len(bd.trail)
+				for j, v := range sh.w {
+					bd.vals[v] = t[j]
+					bd.trail = append(bd.trail, v)
+				}
+				if e.passes(bd, r, sh) {
+					ls = append(ls, items.lits[i])
+				}
+				bd.undo(mark)
+			}
+			l = b.Or(ls...)
+			smemo.put(l)
+		}
+		if l == False {
+			return noTuples
+		}
+		return &joined{tuples: [][]int32{slices.Clone(e.instArgs(bd, r.headArgs))}, lits: []Lit{l}}
+	}
 	rec = func(k int) *joined {
+		if b != nil && p.share != nil && k == p.share.k {
+			return shared(k)
+		}
+		return body(k)
+	}
+	body = func(k int) *joined {
+		if k == len(p.steps) && b != nil && p.share != nil {
+			// The tuple of a shared item: the values its tests read.
+			t := make([]int32, len(p.share.w))
+			for i, v := range p.share.w {
+				t[i] = bd.vals[v]
+			}
+			j := &joined{}
+			j.add(t, True)
+			return j.finish(b)
+		}
 		if k == len(p.steps) {
 			t := e.instArgs(bd, r.headArgs)
 			if b == nil {
@@ -1412,13 +1485,8 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 					return false
 				}
 			} else if ok {
-				e.matches++
-				if e.budget > 0 && e.matches > e.budget {
-					e.overBudget = true
+				if !e.countMatch(r) {
 					return false
-				}
-				if e.matches > e.lim.MaxInstances {
-					e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: e.rulesOf(r.head)})
 				}
 				here := negLits(s.negDyn)
 				if fluent {
@@ -1493,6 +1561,20 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		}
 	}
 	return res
+}
+
+// countMatch counts a circuit join match of rule r against the trial
+// budget (false when it ran out) and MaxInstances.
+func (e *engine) countMatch(r *nrule) bool {
+	e.matches++
+	if e.budget > 0 && e.matches > e.budget {
+		e.overBudget = true
+		return false
+	}
+	if e.matches > e.lim.MaxInstances {
+		e.fail(&LimitError{What: "MaxInstances", Limit: e.lim.MaxInstances, Got: e.matches, Where: e.rulesOf(r.head)})
+	}
+	return true
 }
 
 // patVars appends the variables of p to dst.

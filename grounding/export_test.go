@@ -49,3 +49,9 @@ func GroundNoDomainCuts(ctx context.Context, f *File, lim Limits) (*Program, err
 func GroundNoDemandFactors(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noDemandFactors: true})
 }
+
+// GroundNoShare is Ground with circuit joins that enumerate every head
+// atom's disjunction on their own (no shared items, share.go).
+func GroundNoShare(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noShare: true})
+}

@@ -80,6 +80,9 @@ func (l Limits) WithDefaults() Limits {
 // every join is planned from the relations' sizes, not from the order of
 // the body. A domain join stops enumerating where nothing new can follow (a
 // step whose variables nothing after it needs; a head atom already derived).
+// A circuit join whose head variables, once bound, only dense static atoms
+// and tests read joins the rest once for all of them and tests its items
+// per head atom (share.go: chess's attackers but the captured one).
 // Recursion through fluent relations is unrolled to its least
 // fixpoint. Validation problems come back as an ErrorList, exceeded limits
 // as a *LimitError, cancellation as ctx.Err().
@@ -112,6 +115,7 @@ type variant struct {
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
 	noDemandFactors bool // no new pass with outgrown demand relations factored (demand.go)
+	noShare         bool // circuit joins without shared items (share.go)
 	// onEngine, when set, sees the engine after grounding (tests read its
 	// work counter).
 	onEngine func(*engine)
@@ -166,7 +170,7 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if !noDemand {
 		c.addDemand(sccs, factors)
 	}
-	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts, noShare: v.noShare}
 	e.facts = make([]*factSet, len(c.rels))
 	for i, r := range c.rels {
 		e.facts[i] = newFactSet(r.arity)
