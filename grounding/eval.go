@@ -357,13 +357,17 @@ func (e *engine) makePlanShare(r *nrule, deltaLit int, inScope func(rel int32) b
 	// items, not joined (share.go).
 	var filters []int
 	var excl []bool
+	var order []int // circuit mode: the join order, planned whole
+	merged := false
 	if tryShare {
 		if filters, excl = e.shareFilters(r, atoms, headVars); filters != nil {
+			// The order of the join without sharing, less the filters, so
+			// that the literals are built as they were (shareOrder).
+			order, merged = e.shareOrder(e.makePlanShare(r, deltaLit, inScope, circuit, false), filters)
 			atoms = slices.DeleteFunc(atoms, func(i int) bool { return slices.Contains(filters, i) })
 		}
 	}
-	var order []int // circuit mode: the join order, planned whole
-	if circuit {
+	if circuit && order == nil {
 		order = e.circuitOrder(r, atoms, headVars)
 	}
 	for len(p.steps) < len(atoms) {
@@ -503,7 +507,7 @@ func (e *engine) makePlanShare(r *nrule, deltaLit int, inScope func(rel int32) b
 			}
 		}
 	}
-	if filters != nil && !e.planShare(p, filters, excl) {
+	if filters != nil && !e.planShare(p, filters, excl, merged) {
 		return e.makePlanShare(r, deltaLit, inScope, circuit, false)
 	}
 	p.sizes = make([]int32, len(p.steps))
