@@ -21,8 +21,9 @@ import "slices"
 // point on is computed once per binding of the other variables, as a list
 // of items (the values the tests read, and the literal of the rest of the
 // join for them), and each head atom ors the items that pass its tests.
-// The literal is the same as the join's: the same matches pass the same
-// tests, and the builder is hash-consed with flattened, sorted fanins. The
+// The literal is the same function as the join's (the same matches pass
+// the same tests), and where the join tested those atoms last, the same
+// gate (shareOrder; the builder sorts and flattens fanins). The
 // frame rule of (next (cell ?x ?y ?p)) is the same shape: every move that
 // neither starts nor ends on (x, y).
 //
