@@ -152,6 +152,7 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 	g.stats.SkippedCorners = b.stats.SkippedCorners
 	g.stats.GateWords = b.gateWords.Load()
 	g.stats.DependsOnCalls = b.dependsOn.Load()
+	g.stats.ResidueTables = b.residueTables.Load()
 	g.stats.Support = t1.Sub(t0)
 	g.stats.Features = t2.Sub(t1)
 	g.stats.Total = time.Since(t0)
@@ -197,8 +198,9 @@ type builder struct {
 	funcs []FuncFeatures
 	stats Stats
 
-	gateWords atomic.Int64 // gate evaluations × words of all tables
-	dependsOn atomic.Int64 // calls of satcheck.DependsOn
+	gateWords     atomic.Int64 // gate evaluations × words of all tables
+	dependsOn     atomic.Int64 // calls of satcheck.DependsOn
+	residueTables atomic.Int64 // truth tables that settled simulation's undecided inputs
 
 	// shapeOf[i]: the key of function i's cone up to a renaming of its
 	// propositions (grounding.Cone.PropRenamingKey, and whether it reads

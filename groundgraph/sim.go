@@ -293,6 +293,30 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			break
 		}
 	}
+	// The inputs simulation left undecided, when the cone's syntactic
+	// space is small enough: its truth table settles them exactly at a
+	// cost linear in rows × gates, where SAT may take seconds
+	// (colonelBlotto: that white cannot win all three battles is
+	// arithmetic over 66 × 66 action pairs, 2-8 s per gophersat call).
+	if !st.done() {
+		t, err := b.residueTable(ctx, f, cn, props, roles)
+		if err != nil {
+			return nil, err
+		}
+		if t != nil {
+			for k := range props {
+				if !st.propDep[k] && t.dependsOnProp(k) {
+					st.propDep[k] = true
+				}
+			}
+			for i := range srs {
+				if !st.roleDep[i] && t.dependsOnRole(i) {
+					st.roleDep[i] = true
+				}
+			}
+			return b.supportOf(props, srs, st), nil
+		}
+	}
 	// The inputs simulation left undecided: one SAT call settles them all
 	// when none matters (the common case), and each call that finds a
 	// dependency gives a witness, from which boundary rounds continue.
@@ -340,6 +364,12 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			return nil, err
 		}
 	}
+	return b.supportOf(props, srs, st), nil
+}
+
+// supportOf lists the inputs simulation state st shows to matter: its
+// propositions, and every action input of its roles.
+func (b *builder) supportOf(props []int32, srs []simRole, st *simState) []int {
 	var supp []int
 	for k, in := range props {
 		if st.propDep[k] {
@@ -348,13 +378,62 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	}
 	for i, sr := range srs {
 		if st.roleDep[i] {
-			base := p.ActionInputBase(sr.role)
-			for a := range p.Actions[sr.role] {
+			base := b.p.ActionInputBase(sr.role)
+			for a := range b.p.Actions[sr.role] {
 				supp = append(supp, base+a)
 			}
 		}
 	}
-	return supp, nil
+	return supp
+}
+
+// residueTable returns the truth table of f over the syntactic space of
+// its cone (propositions props, roles roles, as semanticSupport lays it
+// out), or nil when its evaluation would cost more than
+// Options.MaxResidueTableWork gate-words. The bound is on the description's
+// cone, but the table and SAT answer alike, so the graph does not depend
+// on which one is used.
+func (b *builder) residueTable(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) (*table, error) {
+	if b.opt.MaxResidueTableWork < 0 {
+		return nil, nil
+	}
+	p := b.p
+	nProps := len(p.Props)
+	work := int64(len(cn.Gates))
+	for range max(len(props), 6) - 6 {
+		work *= 2
+		if work > b.opt.MaxResidueTableWork {
+			return nil, nil
+		}
+	}
+	for _, r := range roles {
+		read := 0
+		for _, in := range cn.Inputs {
+			if int(in) >= nProps {
+				if r2, _ := p.InputOf(int(in)); r2 == r {
+					read++
+				}
+			}
+		}
+		radix := read
+		if read < len(p.Actions[r]) {
+			radix++
+		}
+		if work > b.opt.MaxResidueTableWork/int64(max(radix, 1)) {
+			return nil, nil
+		}
+		work *= int64(max(radix, 1))
+	}
+	if work > b.opt.MaxResidueTableWork {
+		return nil, nil
+	}
+	t, err := newTable(ctx, p, cn, fnSpace{props: props, roles: roles}, f.Kind == grounding.FuncNext)
+	if err != nil {
+		return nil, err
+	}
+	b.gateWords.Add(t.gateOps)
+	b.residueTables.Add(1)
+	return t, nil
 }
 
 // sensitizeRoles tries, for each undecided role, pairs of samples that
