@@ -3,6 +3,7 @@ package groundgraph
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -54,7 +55,11 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		defer tick()
 		ff := &b.funcs[uniq[k]]
-		cs, err := satcheck.ActionClassesIncremental(ctx, b.p, ff.Function.Lit, ff.roles)
+		hints, err := b.classHints(ff)
+		if err != nil {
+			return err
+		}
+		cs, err := satcheck.ActionClassesHinted(ctx, b.p, ff.Function.Lit, ff.roles, hints)
 		if err != nil {
 			return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
 		}
@@ -111,3 +116,47 @@ func classOf(ff *FuncFeatures, r, a int) int64 {
 	}
 	return 0
 }
+
+// classHints returns points of f's input space where a path from one of
+// the actions f reads to f is sensitized (see sensitizer), up to
+// classHintAttempts tries per action within maxSensitizeWork: on such a
+// point the action usually gives f another value than most other
+// choices, which separates classes that random samples do not (see
+// satcheck.ActionClassesHinted). They are only candidates: the classes do
+// not depend on them.
+func (b *builder) classHints(ff *FuncFeatures) ([][]int, error) {
+	cn, err := b.cone(ff.Function.Lit)
+	if err != nil {
+		return nil, err
+	}
+	srs := b.simRoles(cn, ff.roles)
+	z := newSensitizer(cn, srs)
+	rng := rand.New(rand.NewPCG(uint64(ff.Function.Lit), 0x5e75))
+	budget := max(64, maxSensitizeWork/int64(cn.NumSlots()))
+	var hints [][]int
+	for _, sr := range srs {
+		for _, k := range sr.ks {
+			for a := range classHintAttempts {
+				if budget--; budget < 0 {
+					return hints, nil
+				}
+				x := z.sample(k, a%2 == 1, rng)
+				if x == nil {
+					continue
+				}
+				var pt []int
+				for kk, in := range cn.Inputs {
+					if x[kk/64]>>(kk%64)&1 == 1 {
+						pt = append(pt, int(in))
+					}
+				}
+				hints = append(hints, pt)
+			}
+		}
+	}
+	return hints, nil
+}
+
+// classHintAttempts is the number of sensitized points tried per action
+// for action-class hints.
+const classHintAttempts = 2

@@ -63,19 +63,8 @@ func (sr *simRole) chosen(x sample) int {
 	return -1
 }
 
-// simSupport decides the semantic support of f by simulation and, for the
-// inputs simulation cannot show to matter, satcheck.DependsOn. props are the
-// propositions of the cone (its first inputs), roles the roles whose actions
-// it reads (empty for functions of the state alone).
-//
-// Simulation runs random rounds (simRounds); then choice rounds, in which
-// each role in turn does each of its choices in every sample (a proposition
-// that matters under one move only is found there); then boundary rounds:
-// the samples next to a witness (a witness x of proposition i with i
-// flipped) lie on the function's boundary, where flipping another
-// proposition often changes the value too, even when random samples almost
-// never do. A flipped proposition re-evaluates only its fanout.
-func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) ([]int, error) {
+// simRoles returns the simRole of each of roles in cone cn.
+func (b *builder) simRoles(cn *cone, roles []int) []simRole {
 	p := b.p
 	nProps := len(p.Props)
 	var srs []simRole
@@ -94,6 +83,24 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		}
 		srs = append(srs, sr)
 	}
+	return srs
+}
+
+// simSupport decides the semantic support of f by simulation and, for the
+// inputs simulation cannot show to matter, satcheck.DependsOn. props are the
+// propositions of the cone (its first inputs), roles the roles whose actions
+// it reads (empty for functions of the state alone).
+//
+// Simulation runs random rounds (simRounds); then choice rounds, in which
+// each role in turn does each of its choices in every sample (a proposition
+// that matters under one move only is found there); then boundary rounds:
+// the samples next to a witness (a witness x of proposition i with i
+// flipped) lie on the function's boundary, where flipping another
+// proposition often changes the value too, even when random samples almost
+// never do. A flipped proposition re-evaluates only its fanout.
+func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) ([]int, error) {
+	p := b.p
+	srs := b.simRoles(cn, roles)
 	rng := rand.New(rand.NewPCG(uint64(f.Lit), 0x9b1d))
 	st := &simState{ctx: ctx, propDep: make([]bool, len(props)), roleDep: make([]bool, len(srs)), srs: srs, rng: rng}
 	var boundary []sample

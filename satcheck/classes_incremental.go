@@ -29,6 +29,22 @@ import (
 // the first implementation (whole-cone simulation per choice, miters
 // encoded apart), kept as referenceActionClasses in the tests.
 func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int) ([][][]int, error) {
+	return ActionClassesHinted(ctx, p, f, roles, nil)
+}
+
+// ActionClassesHinted is ActionClassesIncremental with hints: points of the
+// input space (each the circuit inputs true there, ascending) that the
+// simulation evaluates besides its random ones. Every choice of a role is
+// evaluated on every hint with the role's action replaced, so a hint where
+// two choices give different values separates them without SAT. The
+// ground graph builds hints where a path from an action to the function
+// is sensitized (four_way_battle: two moves onto one cell differ only
+// when another role attacks the cell one of them leaves, which random
+// samples almost never show). The classes are the same whatever the
+// hints: only points of the function's space are used (one action per
+// role, or none for a role with unread actions; inputs outside the cone
+// are ignored), and SAT still proves every class.
+func ActionClassesHinted(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int, hints [][]int) ([][][]int, error) {
 	for _, r := range roles {
 		if r < 0 || r >= len(p.Roles) {
 			return nil, fmt.Errorf("satcheck: role %d out of range [0,%d)", r, len(p.Roles))
@@ -62,10 +78,8 @@ func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f groun
 			case exact:
 				base, w, rows = an.j.exhaustiveVectors()
 			case supportSim && an.w > 0:
-				if an.sim == nil {
-					an.sim = an.j.randomVectors(an.w, nil, an.rng)
-				}
-				base = an.sim
+				base, w = an.hintedVectors(hints)
+				rows = 64 * w
 			}
 			if base != nil {
 				sim = grounding.NewConeSim(an.cn, w)
@@ -288,4 +302,54 @@ func (an *analysis) cofactorGroupsWith(h *grounding.CofactorHasher, gi int, set 
 		}
 		return h.LiteralWith(int(g.members[c]), true)
 	})
+}
+
+// hintedVectors returns the simulation vectors of the action classes (w
+// words per joint variable): an.w random words, then the hints that are
+// points of the space, one sample each, padded with random samples.
+func (an *analysis) hintedVectors(hints [][]int) (vec []uint64, w int) {
+	j, cn := an.j, an.cn
+	var ok [][]int32 // the hints' true joint variables
+	for _, h := range hints {
+		var vs []int32
+		for _, in := range h {
+			if k, found := slices.BinarySearch(cn.Inputs, int32(in)); found {
+				vs = append(vs, int32(k))
+			}
+		}
+		if j.inSpace(vs) {
+			ok = append(ok, vs)
+		}
+	}
+	rw := an.w
+	w = rw + (len(ok)+63)/64
+	vec = j.randomVectors(w, nil, an.rng)
+	for i, vs := range ok {
+		bit := 64*rw + i
+		for v := range j.vars {
+			vec[v*w+bit/64] &^= 1 << (bit % 64)
+		}
+		for _, v := range vs {
+			vec[int(v)*w+bit/64] |= 1 << (bit % 64)
+		}
+	}
+	return vec, w
+}
+
+// inSpace reports whether the joint variables vs (the true ones) are a
+// point of j's space: per group at most one member, and one when the role
+// has no other action.
+func (j *joint) inSpace(vs []int32) bool {
+	on := make([]int, len(j.groups))
+	for _, v := range vs {
+		if g := j.group[v]; g >= 0 {
+			on[g]++
+		}
+	}
+	for gi, g := range j.groups {
+		if on[gi] > 1 || on[gi] == 0 && !g.other {
+			return false
+		}
+	}
+	return true
 }
