@@ -21,7 +21,7 @@ import (
 // cofactor: two actions of a role are in one class when the function, with
 // the role making the one, is the same function of everything else as with
 // the role making the other (read off the truth table when the function
-// is tabled, else satcheck.ActionClassesIncremental; both exact). An SCGE maps
+// is tabled, else satcheck.ActionClassesHinted; both exact). An SCGE maps
 // the classes of f onto those of σf, so the partition is invariant, and
 // each class becomes an ActionClass vertex with arcs action → class → f.
 
@@ -119,7 +119,8 @@ func classOf(ff *FuncFeatures, r, a int) int64 {
 
 // classHints returns points of f's input space where a path from one of
 // the actions f reads to f is sensitized (see sensitizer), up to
-// classHintAttempts tries per action within maxSensitizeWork: on such a
+// classHintAttempts tries for one per action within maxSensitizeWork, at
+// most maxClassHints in all: on such a
 // point the action usually gives f another value than most other
 // choices, which separates classes that random samples do not (see
 // satcheck.ActionClassesHinted). They are only candidates: the classes do
@@ -151,12 +152,23 @@ func (b *builder) classHints(ff *FuncFeatures) ([][]int, error) {
 					}
 				}
 				hints = append(hints, pt)
+				break
 			}
 		}
+	}
+	if len(hints) > maxClassHints {
+		// Each hint costs a simulation of every choice's fanout: a
+		// random subset of them.
+		rng.Shuffle(len(hints), func(i, j int) { hints[i], hints[j] = hints[j], hints[i] })
+		hints = hints[:maxClassHints]
 	}
 	return hints, nil
 }
 
 // classHintAttempts is the number of sensitized points tried per action
-// for action-class hints.
-const classHintAttempts = 2
+// for action-class hints (one is kept); maxClassHints bounds the hints of
+// one function (16 simulation words).
+const (
+	classHintAttempts = 2
+	maxClassHints     = 1024
+)

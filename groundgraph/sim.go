@@ -2,6 +2,7 @@ package groundgraph
 
 import (
 	"context"
+	"errors"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -103,7 +104,22 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	srs := b.simRoles(cn, roles)
 	rng := rand.New(rand.NewPCG(uint64(f.Lit), 0x9b1d))
 	st := &simState{ctx: ctx, propDep: make([]bool, len(props)), roleDep: make([]bool, len(srs)), srs: srs, rng: rng}
+	// A function of free propositions alone: its BDD mentions exactly the
+	// propositions it depends on (bdd.go), and a sub-circuit that many
+	// functions share gets its BDD once, where simulation costs every
+	// function again (merrills: 72 of 92 s when the BDD came after it).
 	var boundary []sample
+	if len(srs) == 0 && len(props) == len(cn.Inputs) && b.bdd != nil {
+		dep, err := b.bdd.support(ctx, cn)
+		switch {
+		case err == nil:
+			b.supportBDDs.Add(1)
+			copy(st.propDep, dep)
+			return b.supportOf(props, srs, st), nil
+		case !errors.Is(err, errBDDLimit):
+			return nil, err
+		}
+	}
 	for _, w := range simRounds {
 		if err := ctx.Err(); err != nil {
 			return nil, err
