@@ -55,10 +55,11 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		defer tick()
 		ff := &b.funcs[uniq[k]]
-		hints, err := b.classHints(ff)
+		cn, err := b.cone(ff.Function.Lit)
 		if err != nil {
 			return err
 		}
+		hints := func() [][]int { return b.classHints(ff, cn) }
 		cs, err := satcheck.ActionClassesHinted(ctx, b.p, ff.Function.Lit, ff.roles, hints)
 		if err != nil {
 			return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
@@ -117,19 +118,15 @@ func classOf(ff *FuncFeatures, r, a int) int64 {
 	return 0
 }
 
-// classHints returns points of f's input space where a path from one of
-// the actions f reads to f is sensitized (see sensitizer), up to
-// classHintAttempts tries for one per action within maxSensitizeWork, at
-// most maxClassHints in all: on such a
-// point the action usually gives f another value than most other
+// classHints returns points of the input space of ff (cone cn) where a
+// path from one of the actions it reads to it is sensitized (see
+// sensitizer), up to classHintAttempts tries for one per action within
+// maxSensitizeWork, at most maxClassHints in all: on such a point the
+// action usually gives the function another value than most other
 // choices, which separates classes that random samples do not (see
-// satcheck.ActionClassesHinted). They are only candidates: the classes do
-// not depend on them.
-func (b *builder) classHints(ff *FuncFeatures) ([][]int, error) {
-	cn, err := b.cone(ff.Function.Lit)
-	if err != nil {
-		return nil, err
-	}
+// satcheck.ActionClassesHinted, which asks for them only before a SAT
+// call). They are only candidates: the classes do not depend on them.
+func (b *builder) classHints(ff *FuncFeatures, cn *cone) [][]int {
 	srs := b.simRoles(cn, ff.roles)
 	z := newSensitizer(cn, srs)
 	rng := rand.New(rand.NewPCG(uint64(ff.Function.Lit), 0x5e75))
@@ -139,7 +136,7 @@ func (b *builder) classHints(ff *FuncFeatures) ([][]int, error) {
 		for _, k := range sr.ks {
 			for a := range classHintAttempts {
 				if budget--; budget < 0 {
-					return hints, nil
+					return hints
 				}
 				x := z.sample(k, a%2 == 1, rng)
 				if x == nil {
@@ -162,7 +159,7 @@ func (b *builder) classHints(ff *FuncFeatures) ([][]int, error) {
 		rng.Shuffle(len(hints), func(i, j int) { hints[i], hints[j] = hints[j], hints[i] })
 		hints = hints[:maxClassHints]
 	}
-	return hints, nil
+	return hints
 }
 
 // classHintAttempts is the number of sensitized points tried per action
