@@ -3,6 +3,7 @@ package groundgraph
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -20,7 +21,7 @@ import (
 // cofactor: two actions of a role are in one class when the function, with
 // the role making the one, is the same function of everything else as with
 // the role making the other (read off the truth table when the function
-// is tabled, else satcheck.ActionClassesIncremental; both exact). An SCGE maps
+// is tabled, else satcheck.ActionClassesHinted; both exact). An SCGE maps
 // the classes of f onto those of σf, so the partition is invariant, and
 // each class becomes an ActionClass vertex with arcs action → class → f.
 
@@ -54,7 +55,12 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
 		defer tick()
 		ff := &b.funcs[uniq[k]]
-		cs, err := satcheck.ActionClassesIncremental(ctx, b.p, ff.Function.Lit, ff.roles)
+		cn, err := b.cone(ff.Function.Lit)
+		if err != nil {
+			return err
+		}
+		hints := func() [][]int { return b.classHints(ff, cn) }
+		cs, err := satcheck.ActionClassesHinted(ctx, b.p, ff.Function.Lit, ff.roles, hints)
 		if err != nil {
 			return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
 		}
@@ -111,3 +117,55 @@ func classOf(ff *FuncFeatures, r, a int) int64 {
 	}
 	return 0
 }
+
+// classHints returns points of the input space of ff (cone cn) where a
+// path from one of the actions it reads to it is sensitized (see
+// sensitizer), up to classHintAttempts tries for one per action within
+// maxSensitizeWork, at most maxClassHints in all: on such a point the
+// action usually gives the function another value than most other
+// choices, which separates classes that random samples do not (see
+// satcheck.ActionClassesHinted, which asks for them only before a SAT
+// call). They are only candidates: the classes do not depend on them.
+func (b *builder) classHints(ff *FuncFeatures, cn *cone) [][]int {
+	srs := b.simRoles(cn, ff.roles)
+	z := newSensitizer(cn, srs)
+	rng := rand.New(rand.NewPCG(uint64(ff.Function.Lit), 0x5e75))
+	budget := max(64, maxSensitizeWork/int64(cn.NumSlots()))
+	var hints [][]int
+	for _, sr := range srs {
+		for _, k := range sr.ks {
+			for a := range classHintAttempts {
+				if budget--; budget < 0 {
+					return hints
+				}
+				x := z.sample(k, a%2 == 1, rng)
+				if x == nil {
+					continue
+				}
+				var pt []int
+				for kk, in := range cn.Inputs {
+					if x[kk/64]>>(kk%64)&1 == 1 {
+						pt = append(pt, int(in))
+					}
+				}
+				hints = append(hints, pt)
+				break
+			}
+		}
+	}
+	if len(hints) > maxClassHints {
+		// Each hint costs a simulation of every choice's fanout: a
+		// random subset of them.
+		rng.Shuffle(len(hints), func(i, j int) { hints[i], hints[j] = hints[j], hints[i] })
+		hints = hints[:maxClassHints]
+	}
+	return hints
+}
+
+// classHintAttempts is the number of sensitized points tried per action
+// for action-class hints (one is kept); maxClassHints bounds the hints of
+// one function (16 simulation words).
+const (
+	classHintAttempts = 2
+	maxClassHints     = 1024
+)

@@ -101,6 +101,9 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 		return nil, err
 	}
 	b := &builder{p: p, opt: opt, moves: true}
+	if opt.MaxBDDNodes > 0 {
+		b.bdd = newSupportBDD(opt.MaxBDDNodes)
+	}
 	for _, as := range p.Actions {
 		if len(as) == 0 {
 			b.moves = false
@@ -115,6 +118,7 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 	if err := b.supports(ctx); err != nil {
 		return nil, err
 	}
+	b.bdd = nil // only supports use it: its tables go before the features
 	t1 := time.Now()
 	if err := b.tables(ctx); err != nil {
 		return nil, err
@@ -152,6 +156,8 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 	g.stats.SkippedCorners = b.stats.SkippedCorners
 	g.stats.GateWords = b.gateWords.Load()
 	g.stats.DependsOnCalls = b.dependsOn.Load()
+	g.stats.ResidueTables = b.residueTables.Load()
+	g.stats.SupportBDDs = b.supportBDDs.Load()
 	g.stats.Support = t1.Sub(t0)
 	g.stats.Features = t2.Sub(t1)
 	g.stats.Total = time.Since(t0)
@@ -197,8 +203,11 @@ type builder struct {
 	funcs []FuncFeatures
 	stats Stats
 
-	gateWords atomic.Int64 // gate evaluations × words of all tables
-	dependsOn atomic.Int64 // calls of satcheck.DependsOn
+	gateWords     atomic.Int64 // gate evaluations × words of all tables
+	dependsOn     atomic.Int64 // calls of satcheck.DependsOn
+	residueTables atomic.Int64 // truth tables that settled simulation's undecided inputs
+	supportBDDs   atomic.Int64 // BDDs that did
+	bdd           *supportBDD  // nil when Options.MaxBDDNodes < 0
 
 	// shapeOf[i]: the key of function i's cone up to a renaming of its
 	// propositions (grounding.Cone.PropRenamingKey, and whether it reads

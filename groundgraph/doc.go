@@ -268,7 +268,11 @@
 // # Cost
 //
 // Semantic supports cost one truth table per function whose cone reads at
-// most Options.SupportTableBits rows' worth of inputs. Larger cones are
+// most Options.SupportTableBits rows' worth of inputs. A function of free
+// propositions alone gets its support from its BDD (bdd.go: the variables
+// a reduced BDD mentions), in one manager per Build that keeps every
+// gate's BDD, so a sub-circuit many functions read is built once
+// (merrills' piece count), within Options.MaxBDDNodes. Larger cones are
 // simulated: random samples with skewed densities, samples where one role
 // does each of its moves in turn, then samples next to the witnesses found
 // (one to three propositions flipped, or another move for one role), and,
@@ -281,14 +285,18 @@
 // pairs of samples that differ only in its action, one of them with a path
 // from that action to the root sensitized (chinesecheckers6: a move
 // matters only when every other role keeps off its cell). This finds
-// almost every dependency;
+// almost every dependency. The inputs left over are decided by a truth
+// table over the cone's inputs when it costs at most
+// Options.MaxResidueTableWork gate-words (Stats.ResidueTables;
+// colonelBlotto: no role wins all three battles, arithmetic over 66 × 66
+// action pairs), else by
 // satcheck.FindDependenceShared (SAT, on a miter whose two sides share
-// every gate outside the candidates' fanout) decides the rest, one
+// every gate outside the candidates' fanout), one
 // call for all of a function's undecided inputs when none of them matters,
 // else one call per batch of dependencies it finds, whose witnesses start
-// further boundary rounds (Stats.DependsOnCalls counts the calls). satcheck runs one
-// SAT solve at a time process-wide, and these calls dominate on the few big
-// games whose dependencies need rare contexts (kalaha_2009's stores).
+// further boundary rounds (Stats.DependsOnCalls counts the calls). These
+// calls dominate on the few big games whose dependencies need rare
+// contexts (kalaha_2009's stores).
 // Functions with the same literal share their support and corner search;
 // functions whose cones are the same circuit up to a renaming of their
 // propositions (grounding.Cone.PropRenamingKey) share their support,
@@ -302,7 +310,11 @@
 // reduce each gate's action fanins to a condition on the word's role
 // digits (tableEval). A tabled function's action classes are read off its
 // table (equal rows for two actions); the others re-evaluate one action's
-// fanout per action (satcheck.ActionClassesIncremental).
+// fanout per action (satcheck.ActionClassesHinted), on random samples and
+// on hints, samples where a path from one action to the function is
+// sensitized (four_way_battle: two moves onto a cell differ only when
+// another role attacks the cell one of them leaves); SAT proves the
+// classes. The sensitizer knows that a role does one action.
 // Features cost at most Options.MaxTableRows table rows and
 // Options.MaxCornerTotal corner points over all functions, each 64 rows
 // evaluating the function's cone once (corner points of radius k are

@@ -640,3 +640,40 @@ func TestAllIsomorphismsVerified(t *testing.T) {
 		})
 	}
 }
+
+// TestResidueTables checks that inputs simulation cannot show to matter
+// (the redundant variant's literals are read but change nothing) are
+// settled by a truth table instead of SAT where the table is small enough,
+// with the same graph as SAT's. One cone (28 propositions: 88 M
+// gate-words) is over the default bound and still goes to SAT.
+func TestResidueTables(t *testing.T) {
+	noTables := groundgraph.Options{SupportTableBits: -1, MaxBDDNodes: -1}
+	a := mustBuild(t, ticTacToeRedund, noTables)
+	noTables.MaxResidueTableWork = -1
+	b := mustBuild(t, ticTacToeRedund, noTables)
+	sa, sb := a.Stats(), b.Stats()
+	if sa.ResidueTables == 0 || sa.DependsOnCalls >= sb.DependsOnCalls {
+		t.Errorf("Build(ticTacToeRedundant): %d residue tables and %d SAT questions, %d without tables; want tables and fewer questions", sa.ResidueTables, sa.DependsOnCalls, sb.DependsOnCalls)
+	}
+	if da, db := graphDigest(t, a), graphDigest(t, b); da != db {
+		t.Errorf("graph with residue tables %s, with SAT %s; want the same", da, db)
+	}
+}
+
+// TestSupportBDDs checks that the supports of functions of the state are
+// read off their BDDs, without SAT, with the same graph as SAT's: the
+// redundant variant's literals are read but change nothing, so simulation
+// alone cannot settle them.
+func TestSupportBDDs(t *testing.T) {
+	opt := groundgraph.Options{SupportTableBits: -1, MaxResidueTableWork: -1}
+	a := mustBuild(t, ticTacToeRedund, opt)
+	opt.MaxBDDNodes = -1
+	b := mustBuild(t, ticTacToeRedund, opt)
+	sa, sb := a.Stats(), b.Stats()
+	if sa.SupportBDDs == 0 || sa.DependsOnCalls != 0 || sb.DependsOnCalls == 0 {
+		t.Errorf("Build(ticTacToeRedundant): %d BDDs and %d SAT questions, %d without BDDs; want BDDs and no questions", sa.SupportBDDs, sa.DependsOnCalls, sb.DependsOnCalls)
+	}
+	if da, db := graphDigest(t, a), graphDigest(t, b); da != db {
+		t.Errorf("graph with BDDs %s, with SAT %s; want the same", da, db)
+	}
+}

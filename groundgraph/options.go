@@ -51,6 +51,14 @@ const (
 	// Larger ones are cheaper by simulation and one batched SAT question
 	// (checkersSmall: 2^22 spent most of the graph phase in support tables).
 	DefaultSupportTableBits = 16
+	// DefaultMaxResidueTableWork: the inputs that simulation leaves
+	// undecided are settled by a truth table instead of SAT when it costs
+	// at most 2^25 gate-words (tens of milliseconds; colonelBlotto's cones
+	// need 6.2 M).
+	DefaultMaxResidueTableWork = 1 << 25
+	// DefaultMaxBDDNodes: a Build's BDD manager holds at most 2^21 nodes
+	// (about 40 MiB with its tables).
+	DefaultMaxBDDNodes = 1 << 21
 	// DefaultMaxInteractionProps: interaction vertices for functions of at
 	// most 12 semantic propositions (at most 66 pairs each).
 	DefaultMaxInteractionProps = 12
@@ -140,6 +148,20 @@ type Options struct {
 	// it never changes the graph. 0 means DefaultSupportTableBits; a
 	// negative value never uses tables; values above 30 are treated as 30.
 	SupportTableBits int
+	// MaxResidueTableWork: when simulation leaves inputs of a function
+	// undecided, a truth table over its cone's syntactic input space
+	// settles them instead of SAT if evaluating it costs at most this many
+	// gate-words (cone gates × 64-row words). Exact either way, so it
+	// never changes the graph. 0 means DefaultMaxResidueTableWork; a
+	// negative value always asks SAT.
+	MaxResidueTableWork int64
+	// MaxBDDNodes: when simulation leaves propositions of a function of
+	// free propositions undecided and no residue table is small enough,
+	// the function's BDD settles them instead of SAT, in one manager per
+	// Build that keeps every gate's BDD; once it holds this many nodes,
+	// SAT decides for the rest of the Build. Exact either way. 0 means
+	// DefaultMaxBDDNodes; a negative value never builds BDDs.
+	MaxBDDNodes int
 	// Workers is the number of goroutines that analyse functions; 0 means
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
@@ -181,6 +203,12 @@ func (o Options) withDefaults() Options {
 		o.SupportTableBits = DefaultSupportTableBits
 	}
 	o.SupportTableBits = min(o.SupportTableBits, 30)
+	if o.MaxResidueTableWork == 0 {
+		o.MaxResidueTableWork = DefaultMaxResidueTableWork
+	}
+	if o.MaxBDDNodes == 0 {
+		o.MaxBDDNodes = DefaultMaxBDDNodes
+	}
 	if o.MaxInteractionProps == 0 {
 		o.MaxInteractionProps = DefaultMaxInteractionProps
 	}
@@ -222,6 +250,8 @@ type Stats struct {
 	CornerPoints     int64 // points planned for corner searches (worst case; searches stop early)
 	SkippedCorners   int   // functions whose corner search the bounds excluded
 	DependsOnCalls   int64 // SAT questions (satcheck.FindDependence) on inputs that simulation left undecided
+	ResidueTables    int64 // truth tables that settled such inputs instead (Options.MaxResidueTableWork)
+	SupportBDDs      int64 // BDDs that settled them (Options.MaxBDDNodes)
 
 	Support  time.Duration // semantic supports (tables, simulation, satcheck)
 	Features time.Duration // truth-table features and corner searches

@@ -27,6 +27,8 @@ type sensitizer struct {
 	path      []int32
 	srs       []simRole // the roles whose actions the cone reads
 	inRole    []bool    // cone input positions of their actions
+	roleOf    []int32   // roleOf[slot]: index in srs of an action input's role, or -1
+	roleOn    []int32   // roleOn[i]: slot of the action role srs[i] is required to do, or -1
 }
 
 func newSensitizer(cn *cone, srs []simRole) *sensitizer {
@@ -35,9 +37,15 @@ func newSensitizer(cn *cone, srs []simRole) *sensitizer {
 	// Built once: a sample used to build it as a map, which was most of
 	// knightazons' graph phase (7,385 action inputs per cone).
 	z.inRole = make([]bool, len(cn.Inputs))
-	for _, sr := range srs {
+	z.roleOf = make([]int32, n)
+	for s := range z.roleOf {
+		z.roleOf[s] = -1
+	}
+	z.roleOn = make([]int32, len(srs))
+	for i, sr := range srs {
 		for _, kk := range sr.ks {
 			z.inRole[kk] = true
+			z.roleOf[1+kk] = int32(i)
 		}
 	}
 	for _, l := range cn.Fanin {
@@ -65,6 +73,9 @@ func (z *sensitizer) sample(k int, dense bool, rng *rand.Rand) sample {
 	cn, srs := z.cn, z.srs
 	first := cn.FirstGate()
 	clear(z.req)
+	for i := range z.roleOn {
+		z.roleOn[i] = -1
+	}
 	for _, s := range z.path {
 		z.onPath[s] = false
 	}
@@ -72,6 +83,9 @@ func (z *sensitizer) sample(k int, dense bool, rng *rand.Rand) sample {
 	z.req[0] = 1
 	root := int32(cn.Root >> 1)
 	cur := int32(1 + k)
+	if i := z.roleOf[cur]; i >= 0 {
+		z.roleOn[i] = cur // the walk's action: its role does it
+	}
 	z.path = append(z.path, cur)
 	z.onPath[cur] = true
 	for cur != root {
@@ -94,6 +108,13 @@ func (z *sensitizer) sample(k int, dense bool, rng *rand.Rand) sample {
 		}
 		if z.req[slot] != 0 {
 			return z.req[slot] == r
+		}
+		// A role does one action: requiring a second one conflicts.
+		if i := z.roleOf[slot]; i >= 0 && v {
+			if z.roleOn[i] >= 0 {
+				return false
+			}
+			z.roleOn[i] = slot
 		}
 		z.req[slot] = r
 		if int(slot) >= first {
@@ -133,9 +154,16 @@ func (z *sensitizer) sample(k int, dense bool, rng *rand.Rand) sample {
 			if l&1 == 1 {
 				ctrl = 2
 			}
+			// An action of a role already required to do another is
+			// false: the fanin's value is known.
+			known := z.req[s]
+			if i := z.roleOf[s]; known == 0 && i >= 0 && z.roleOn[i] >= 0 {
+				known = 1
+			}
 			switch {
-			case z.req[s] == ctrl:
+			case known == ctrl:
 				done = true
+			case known != 0:
 			case z.req[s] == 0 && !z.onPath[s]:
 				z.cands = append(z.cands, l)
 			}

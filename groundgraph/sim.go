@@ -2,6 +2,7 @@ package groundgraph
 
 import (
 	"context"
+	"errors"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -63,19 +64,8 @@ func (sr *simRole) chosen(x sample) int {
 	return -1
 }
 
-// simSupport decides the semantic support of f by simulation and, for the
-// inputs simulation cannot show to matter, satcheck.DependsOn. props are the
-// propositions of the cone (its first inputs), roles the roles whose actions
-// it reads (empty for functions of the state alone).
-//
-// Simulation runs random rounds (simRounds); then choice rounds, in which
-// each role in turn does each of its choices in every sample (a proposition
-// that matters under one move only is found there); then boundary rounds:
-// the samples next to a witness (a witness x of proposition i with i
-// flipped) lie on the function's boundary, where flipping another
-// proposition often changes the value too, even when random samples almost
-// never do. A flipped proposition re-evaluates only its fanout.
-func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) ([]int, error) {
+// simRoles returns the simRole of each of roles in cone cn.
+func (b *builder) simRoles(cn *cone, roles []int) []simRole {
 	p := b.p
 	nProps := len(p.Props)
 	var srs []simRole
@@ -94,9 +84,42 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		}
 		srs = append(srs, sr)
 	}
+	return srs
+}
+
+// simSupport decides the semantic support of f by simulation and, for the
+// inputs simulation cannot show to matter, satcheck.DependsOn. props are the
+// propositions of the cone (its first inputs), roles the roles whose actions
+// it reads (empty for functions of the state alone).
+//
+// Simulation runs random rounds (simRounds); then choice rounds, in which
+// each role in turn does each of its choices in every sample (a proposition
+// that matters under one move only is found there); then boundary rounds:
+// the samples next to a witness (a witness x of proposition i with i
+// flipped) lie on the function's boundary, where flipping another
+// proposition often changes the value too, even when random samples almost
+// never do. A flipped proposition re-evaluates only its fanout.
+func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) ([]int, error) {
+	p := b.p
+	srs := b.simRoles(cn, roles)
 	rng := rand.New(rand.NewPCG(uint64(f.Lit), 0x9b1d))
 	st := &simState{ctx: ctx, propDep: make([]bool, len(props)), roleDep: make([]bool, len(srs)), srs: srs, rng: rng}
+	// A function of free propositions alone: its BDD mentions exactly the
+	// propositions it depends on (bdd.go), and a sub-circuit that many
+	// functions share gets its BDD once, where simulation costs every
+	// function again (merrills: 72 of 92 s when the BDD came after it).
 	var boundary []sample
+	if len(srs) == 0 && len(props) == len(cn.Inputs) && b.bdd != nil {
+		dep, err := b.bdd.support(ctx, cn)
+		switch {
+		case err == nil:
+			b.supportBDDs.Add(1)
+			copy(st.propDep, dep)
+			return b.supportOf(props, srs, st), nil
+		case !errors.Is(err, errBDDLimit):
+			return nil, err
+		}
+	}
 	for _, w := range simRounds {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -293,6 +316,30 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			break
 		}
 	}
+	// The inputs simulation left undecided, when the cone's syntactic
+	// space is small enough: its truth table settles them exactly at a
+	// cost linear in rows × gates, where SAT may take seconds
+	// (colonelBlotto: that white cannot win all three battles is
+	// arithmetic over 66 × 66 action pairs, 2-8 s per gophersat call).
+	if !st.done() {
+		t, err := b.residueTable(ctx, f, cn, props, roles)
+		if err != nil {
+			return nil, err
+		}
+		if t != nil {
+			for k := range props {
+				if !st.propDep[k] && t.dependsOnProp(k) {
+					st.propDep[k] = true
+				}
+			}
+			for i := range srs {
+				if !st.roleDep[i] && t.dependsOnRole(i) {
+					st.roleDep[i] = true
+				}
+			}
+			return b.supportOf(props, srs, st), nil
+		}
+	}
 	// The inputs simulation left undecided: one SAT call settles them all
 	// when none matters (the common case), and each call that finds a
 	// dependency gives a witness, from which boundary rounds continue.
@@ -340,6 +387,12 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			return nil, err
 		}
 	}
+	return b.supportOf(props, srs, st), nil
+}
+
+// supportOf lists the inputs simulation state st shows to matter: its
+// propositions, and every action input of its roles.
+func (b *builder) supportOf(props []int32, srs []simRole, st *simState) []int {
 	var supp []int
 	for k, in := range props {
 		if st.propDep[k] {
@@ -348,13 +401,62 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	}
 	for i, sr := range srs {
 		if st.roleDep[i] {
-			base := p.ActionInputBase(sr.role)
-			for a := range p.Actions[sr.role] {
+			base := b.p.ActionInputBase(sr.role)
+			for a := range b.p.Actions[sr.role] {
 				supp = append(supp, base+a)
 			}
 		}
 	}
-	return supp, nil
+	return supp
+}
+
+// residueTable returns the truth table of f over the syntactic space of
+// its cone (propositions props, roles roles, as semanticSupport lays it
+// out), or nil when its evaluation would cost more than
+// Options.MaxResidueTableWork gate-words. The bound is on the description's
+// cone, but the table and SAT answer alike, so the graph does not depend
+// on which one is used.
+func (b *builder) residueTable(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) (*table, error) {
+	if b.opt.MaxResidueTableWork < 0 {
+		return nil, nil
+	}
+	p := b.p
+	nProps := len(p.Props)
+	work := int64(len(cn.Gates))
+	for range max(len(props), 6) - 6 {
+		work *= 2
+		if work > b.opt.MaxResidueTableWork {
+			return nil, nil
+		}
+	}
+	for _, r := range roles {
+		read := 0
+		for _, in := range cn.Inputs {
+			if int(in) >= nProps {
+				if r2, _ := p.InputOf(int(in)); r2 == r {
+					read++
+				}
+			}
+		}
+		radix := read
+		if read < len(p.Actions[r]) {
+			radix++
+		}
+		if work > b.opt.MaxResidueTableWork/int64(max(radix, 1)) {
+			return nil, nil
+		}
+		work *= int64(max(radix, 1))
+	}
+	if work > b.opt.MaxResidueTableWork {
+		return nil, nil
+	}
+	t, err := newTable(ctx, p, cn, fnSpace{props: props, roles: roles}, f.Kind == grounding.FuncNext)
+	if err != nil {
+		return nil, err
+	}
+	b.gateWords.Add(t.gateOps)
+	b.residueTables.Add(1)
+	return t, nil
 }
 
 // sensitizeRoles tries, for each undecided role, pairs of samples that

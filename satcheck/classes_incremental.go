@@ -29,6 +29,27 @@ import (
 // the first implementation (whole-cone simulation per choice, miters
 // encoded apart), kept as referenceActionClasses in the tests.
 func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int) ([][][]int, error) {
+	return ActionClassesHinted(ctx, p, f, roles, nil)
+}
+
+// Hints returns the hints of ActionClassesHinted; it is called at most
+// once, and only when some class would otherwise need SAT.
+type Hints func() [][]int
+
+// ActionClassesHinted is ActionClassesIncremental with hints: points of the
+// input space (each the circuit inputs true there, ascending) that the
+// simulation evaluates besides its random ones, before the first SAT call
+// (hints is called then, at most once; nil means none). Every choice of a role is
+// evaluated on every hint with the role's action replaced, so a hint where
+// two choices give different values separates them without SAT. The
+// ground graph builds hints where a path from an action to the function
+// is sensitized (four_way_battle: two moves onto one cell differ only
+// when another role attacks the cell one of them leaves, which random
+// samples almost never show). The classes are the same whatever the
+// hints: only points of the function's space are used (one action per
+// role, or none for a role with unread actions; inputs outside the cone
+// are ignored), and SAT still proves every class.
+func ActionClassesHinted(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int, hints Hints) ([][][]int, error) {
 	for _, r := range roles {
 		if r < 0 || r >= len(p.Roles) {
 			return nil, fmt.Errorf("satcheck: role %d out of range [0,%d)", r, len(p.Roles))
@@ -41,6 +62,9 @@ func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f groun
 	out := make([][][]int, len(roles))
 	var sim *grounding.ConeSim // the cone on the simulation vectors, shared by the roles
 	var base []uint64
+	var hsim *grounding.ConeSim // the cone on the hints, built on first use
+	var hvec []uint64
+	hw := -1
 	w, rows := an.w, 64*an.w
 	exact := an.small()
 	for ri, r := range roles {
@@ -75,7 +99,27 @@ func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f groun
 		if sim != nil {
 			keys = an.choiceOutputs(sim, base, rows, gi)
 		}
-		cs, err := an.settleClasses(ctx, r, gi, exact, keys)
+		// The hints are simulated only for a role whose classes would
+		// otherwise need SAT: each costs every choice's fanout.
+		var hintKeys func() []string
+		if !exact && hints != nil {
+			hintKeys = func() []string {
+				if hsim == nil {
+					if hw < 0 {
+						hvec, hw = an.hintedVectors(hints())
+					}
+					if hw == 0 {
+						return nil
+					}
+					hsim = grounding.NewConeSim(an.cn, hw)
+				}
+				if hw == 0 {
+					return nil
+				}
+				return an.choiceOutputs(hsim, hvec, 64*hw, gi)
+			}
+		}
+		cs, err := an.settleClasses(ctx, r, gi, exact, keys, hintKeys)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +172,7 @@ func (an *analysis) choiceOutputs(sim *grounding.ConeSim, base []uint64, rows, g
 // choices of group gi (of role r), starting from the candidate classes of
 // equal simulation keys (all choices together when keys is nil), into the
 // classes of equal cofactors, and returns them as action classes.
-func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, keys []string) ([][]int, error) {
+func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, keys []string, hintKeys func() []string) ([][]int, error) {
 	p := an.s.p
 	nActs := len(p.Actions[r])
 	g := &an.j.groups[gi]
@@ -165,6 +209,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		slices.Sort(class)
 		classes = append(classes, class)
 	}
+	var hk []string // the hints' outputs per choice, once computed
 	var hasher *grounding.CofactorHasher
 	var wsim *grounding.ConeSim // simulator of the witness neighbourhoods
 	for len(pending) > 0 {
@@ -191,6 +236,19 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		if len(reps) == 1 {
 			emit(cand)
 			continue
+		}
+		// Before the first SAT call, the hints' outputs split the
+		// candidates further.
+		if hintKeys != nil && hk == nil {
+			if hk = hintKeys(); hk == nil {
+				hintKeys = nil
+			}
+		}
+		if hk != nil {
+			if parts := grounding.GroupBy(cand, func(c int) string { return hk[c] }); len(parts) > 1 {
+				pending = append(pending, parts...)
+				continue
+			}
 		}
 		c, assign, err := an.choiceDiffers(ctx, gi, reps[0], reps[1:], true)
 		if err != nil {
@@ -288,4 +346,56 @@ func (an *analysis) cofactorGroupsWith(h *grounding.CofactorHasher, gi int, set 
 		}
 		return h.LiteralWith(int(g.members[c]), true)
 	})
+}
+
+// hintedVectors returns the hints that are points of the space as
+// simulation vectors (w words per joint variable, one sample each, padded
+// with random samples); w is 0 when there are none.
+func (an *analysis) hintedVectors(hints [][]int) (vec []uint64, w int) {
+	j, cn := an.j, an.cn
+	var ok [][]int32 // the hints' true joint variables
+	for _, h := range hints {
+		var vs []int32
+		for _, in := range h {
+			if k, found := slices.BinarySearch(cn.Inputs, int32(in)); found {
+				vs = append(vs, int32(k))
+			}
+		}
+		if j.inSpace(vs) {
+			ok = append(ok, vs)
+		}
+	}
+	w = (len(ok) + 63) / 64
+	if w == 0 {
+		return nil, 0
+	}
+	vec = j.randomVectors(w, nil, an.rng)
+	for i, vs := range ok {
+		bit := i
+		for v := range j.vars {
+			vec[v*w+bit/64] &^= 1 << (bit % 64)
+		}
+		for _, v := range vs {
+			vec[int(v)*w+bit/64] |= 1 << (bit % 64)
+		}
+	}
+	return vec, w
+}
+
+// inSpace reports whether the joint variables vs (the true ones) are a
+// point of j's space: per group at most one member, and one when the role
+// has no other action.
+func (j *joint) inSpace(vs []int32) bool {
+	on := make([]int, len(j.groups))
+	for _, v := range vs {
+		if g := j.group[v]; g >= 0 {
+			on[g]++
+		}
+	}
+	for gi, g := range j.groups {
+		if on[gi] > 1 || on[gi] == 0 && !g.other {
+			return false
+		}
+	}
+	return true
 }

@@ -48,6 +48,44 @@ func TestActionClassesIncrementalBrute(t *testing.T) {
 	}
 }
 
+// TestActionClassesHintedBrute checks ActionClassesHinted against brute
+// force with random hints, most of them outside the input space (several
+// actions of one role): those must be ignored, or a hint could separate
+// two actions whose cofactors are equal on the space.
+func TestActionClassesHintedBrute(t *testing.T) {
+	defer satcheck.SetSupportStages(0, true)()
+	rng := rand.New(rand.NewPCG(11, 13))
+	for i := range 150 {
+		q, pool := randomCircuitProgram(rng, "rand", 1+rng.IntN(4), []int{2 + rng.IntN(4), 1 + rng.IntN(3)}, 12)
+		p := q.done()
+		f := pool[rng.IntN(len(pool))] ^ grounding.Lit(rng.IntN(2))
+		nIn := len(p.Props)
+		for _, as := range p.Actions {
+			nIn += len(as)
+		}
+		var hints [][]int
+		for range 64 {
+			var h []int
+			for in := range nIn {
+				if rng.IntN(2) == 1 {
+					h = append(h, in)
+				}
+			}
+			hints = append(hints, h)
+		}
+		roles := []int{1, 0}
+		got, err := satcheck.ActionClassesHinted(context.Background(), p, f, roles, func() [][]int { return hints })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ri, r := range roles {
+			if want := bruteActionClasses(p, f, r); fmt.Sprint(got[ri]) != fmt.Sprint(want) {
+				t.Fatalf("case %d role %d: ActionClassesHinted = %v, brute force %v", i, r, got[ri], want)
+			}
+		}
+	}
+}
+
 // TestActionClassesIncrementalCorpus checks that ActionClassesIncremental
 // gives ActionClasses's classes on every next function of a corpus game
 // whose moves matter, from truth tables and, with tables off, from
