@@ -42,8 +42,9 @@ type SymmetryReport struct {
 // Symmetries finds every self-equivalence of a game among the automorphisms
 // of its ground graph, each verified by satcheck. Symmetries compose, so when
 // every generator of the graph's group verifies, the whole group is verified.
-// Otherwise isomorph.Group.Subgroup searches the graph group's stabiliser
-// chain for the subgroup of symmetries, never enumerating the graph group:
+// Otherwise isomorph.Group.SubgroupFrom searches the graph group's
+// stabiliser chain for the subgroup of symmetries, starting from the
+// generators that verified, never enumerating the graph group:
 // a coset is pruned as soon as some reasoning function and all its inputs
 // are mapped by every element of it and the function differs from its
 // image, and cosets already reached by the symmetries found are skipped.
