@@ -42,8 +42,9 @@ type SymmetryReport struct {
 // Symmetries finds every self-equivalence of a game among the automorphisms
 // of its ground graph, each verified by satcheck. Symmetries compose, so when
 // every generator of the graph's group verifies, the whole group is verified.
-// Otherwise isomorph.Group.Subgroup searches the graph group's stabiliser
-// chain for the subgroup of symmetries, never enumerating the graph group:
+// Otherwise isomorph.Group.SubgroupFrom searches the graph group's
+// stabiliser chain for the subgroup of symmetries, starting from the
+// generators that verified, never enumerating the graph group:
 // a coset is pruned as soon as some reasoning function and all its inputs
 // are mapped by every element of it and the function differs from its
 // image, and cosets already reached by the symmetries found are skipped.
@@ -117,26 +118,28 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		return m, res.Verdict == satcheck.Equivalent, nil
 	}
 	lim.progress(Progress{Phase: "verify", Fraction: 0.5, Step: "verifying the generators of the graph group"})
+	// Every generator is verified, not only up to the first that fails:
+	// those that verify are symmetries, and seed the subgroup search below.
 	var gens []satcheck.Mapping
-	all := true
-	for _, perm := range grp.Generators {
+	var known []isomorph.Perm
+	for gi, perm := range grp.Generators {
 		m, ok, err := verify(perm)
 		if err != nil {
-			return nil, fmt.Errorf("verify generator %d of the graph group: %w", len(gens), err)
+			return nil, fmt.Errorf("verify generator %d of the graph group: %w", gi, err)
 		}
-		if !ok {
-			all = false
-			break
+		if ok {
+			gens = append(gens, m)
+			known = append(known, perm)
 		}
-		gens = append(gens, m)
 	}
-	if all {
+	if len(known) == len(grp.Generators) {
 		rep.Order = grp.Order.String()
 	} else {
 		// Some generator is not a symmetry: search the graph group's
 		// stabiliser chain for the subgroup of verified symmetries,
-		// pruning every coset in which a function and its inputs are
-		// all mapped and the function differs from its image.
+		// starting from the generators that verified, pruning every coset
+		// in which a function and its inputs are all mapped and the
+		// function differs from its image.
 		lim.progress(Progress{Phase: "search", Fraction: 0.6, Step: "searching the graph group for the symmetries"})
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
 		s.cells = newCellCheck(game{p, g}, game{p, g}, &lim)
@@ -168,7 +171,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 			_, ok, err := verify(isomorph.Perm(partial))
 			return ok, err
 		}
-		sub, err := grp.SubgroupNodes(ctx, test, lim.Search)
+		sub, err := grp.SubgroupFrom(ctx, known, test, lim.Search)
 		if err != nil {
 			return nil, fmt.Errorf("symmetries among the %s automorphisms of the ground graph: %w", shortNumber(grp.Order), err)
 		}

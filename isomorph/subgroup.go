@@ -77,20 +77,52 @@ func (gr *Group) Subgroup(ctx context.Context, test CosetTest, lim Limits) (*Gro
 
 // SubgroupNodes is Subgroup with a CosetNodeTest.
 func (gr *Group) SubgroupNodes(ctx context.Context, test CosetNodeTest, lim Limits) (*Group, error) {
+	return gr.SubgroupFrom(ctx, nil, test, lim)
+}
+
+// SubgroupFrom is SubgroupNodes given elements of gr already known to be
+// accepted (the caller vouches for them: test would accept each as
+// complete), such as the generators of gr that verified. Each joins H's
+// generators at the level of the first base point it moves, before that
+// level's searches (unless it adds nothing there), so the points it
+// reaches need no search. Once every level from j down is complete (H's
+// stabiliser of Base[0:j] is gr's), a coset below j holds an accepted
+// element exactly when its representative is one, since H is a group: the
+// search tests the representative and goes no deeper. Seeded with all of
+// gr's generators, it tests no coset.
+func (gr *Group) SubgroupFrom(ctx context.Context, known []Perm, test CosetNodeTest, lim Limits) (*Group, error) {
 	gr.buildChain()
 	cs := newCosetSearch(gr, test, lim)
 	k := len(gr.Base)
+	seeds := make([][]Perm, k)
+	for _, x := range known {
+		if i := firstMoved(x, gr.Base); i < k {
+			seeds[i] = append(seeds[i], x)
+		}
+	}
 	var gens []Perm
 	order := big.NewInt(1)
 	orbit := make([]int32, 0) // orbit of Base[i] under the generators found so far
 	for i := k - 1; i >= 0; i-- {
 		lv := gr.chain[i]
 		if len(lv.orbit) == 1 {
+			if cs.completeFrom == i+1 {
+				cs.completeFrom = i
+			}
 			continue
 		}
 		reach := newOrbitSet(gr.n)
 		failed := newOrbitSet(gr.n)
 		orbit = reach.grow(orbit[:0], gr.Base[i], gens)
+		for _, x := range seeds[i] {
+			// A seed that maps Base[i] into the orbit is h∘s for some h
+			// of the subgroup so far and s of its (complete) stabiliser
+			// of Base[i]: it adds nothing.
+			if !reach.has(x[gr.Base[i]]) {
+				gens = append(gens, x)
+				orbit = reach.close(orbit, gens)
+			}
+		}
 		for q := 1; q < len(lv.orbit); q++ {
 			gamma := lv.orbit[q]
 			if reach.has(gamma) || failed.has(gamma) {
@@ -109,9 +141,23 @@ func (gr *Group) SubgroupNodes(ctx context.Context, test CosetNodeTest, lim Limi
 			orbit = reach.close(orbit, gens)
 		}
 		cs.hOrbit[i] = len(orbit)
+		if len(orbit) == len(lv.orbit) && cs.completeFrom == i+1 {
+			cs.completeFrom = i
+		}
 		order.Mul(order, big.NewInt(int64(len(orbit))))
 	}
 	return newGroup(gr.n, gens, order, gr.Base, cs.stats), nil
+}
+
+// firstMoved is the index of the first point of base that x moves, or
+// len(base) when x fixes them all.
+func firstMoved(x Perm, base []int32) int {
+	for i, b := range base {
+		if x[b] != b {
+			return i
+		}
+	}
+	return len(base)
 }
 
 // FindInCoset searches the coset f∘gr (f maps gr's vertices to another
@@ -152,6 +198,11 @@ type cosetSearch struct {
 	orbits     [][]int32
 	orbitWords int
 	scratch    []int32
+	// completeFrom is the least j such that H's stabiliser of Base[0:j]
+	// is known to be all of gr's (every level from j on is done and its
+	// H-orbit is the whole orbit); len(Base) until then.
+	completeFrom int
+	restBuf      []int32
 }
 
 // maxOrbitWords bounds the orbit tables that Coset.Cells keeps (int32s).
@@ -233,6 +284,7 @@ func newCosetSearch(gr *Group, test CosetNodeTest, lim Limits) *cosetSearch {
 	}
 	cs.partial = make(Mapping, gr.n)
 	cs.prod = make([][]int32, k+1)
+	cs.completeFrom = k
 	cs.hOrbit = make([]int, k)
 	for j := range cs.hOrbit {
 		cs.hOrbit[j] = 1
@@ -284,6 +336,9 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 			}
 		}
 		complete := j == len(cs.gr.Base)
+		if !complete && j >= cs.completeFrom {
+			return cs.testRep(j, fixed, &found)
+		}
 		cs.node = Coset{Partial: cs.partial, Fixed: fixed, Complete: complete, cs: cs, level: j, rep: cs.prod[j]}
 		ok, err := cs.test(&cs.node)
 		if err != nil || !ok {
@@ -299,9 +354,22 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 		cur, next := cs.prod[j], cs.prod[j+1]
 		b := cs.gr.Base[j]
 		var tried *markSet // images of b equivalent under stab to one tried
+		var moving []Perm  // the elements of stab that move some image of b
 		if len(stab) > 0 {
 			tried = cs.triedSet(j)
 			defer tried.clear()
+			// stab fixes cur(Base[0:j]), so it maps the images of b,
+			// cur(orbit), among themselves: the others add nothing to
+			// the tried orbits (often most of them, e.g. swaps of
+			// interchangeable actions below a board's points).
+			for _, g := range stab {
+				for _, o := range lv.orbit {
+					if p := cur[o]; g[p] != p {
+						moving = append(moving, g)
+						break
+					}
+				}
+			}
 		}
 		// If an accepted x lies below, so do x∘h for every h in H's
 		// stabiliser of Base[0:j] (known: j is below the level being
@@ -319,7 +387,7 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 				if tried.has(img) {
 					continue
 				}
-				tried.addOrbit(img, stab)
+				tried.addOrbit(img, moving)
 			}
 			for v := range next {
 				next[v] = cur[cs.t[v]]
@@ -347,6 +415,37 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 		return nil, err
 	}
 	return found, nil
+}
+
+// testRep decides the coset rep∘G_j when G_j lies in H (j >=
+// completeFrom): the coset holds an accepted element exactly when rep does
+// (if rep∘h is accepted, so is rep = (rep∘h)∘h⁻¹), so rep is tested as a
+// complete element, with every vertex not yet fixed as newly fixed.
+func (cs *cosetSearch) testRep(j int, fixed []int32, found *Mapping) (bool, error) {
+	rep := cs.prod[j]
+	rest := append(cs.restBuf[:0], fixed...)
+	for i := j + 1; i < len(cs.newly); i++ {
+		for _, v := range cs.newly[i] {
+			cs.partial[v] = rep[v]
+			rest = append(rest, v)
+		}
+	}
+	cs.restBuf = rest
+	defer func() {
+		for i := j + 1; i < len(cs.newly); i++ {
+			for _, v := range cs.newly[i] {
+				cs.partial[v] = -1
+			}
+		}
+	}()
+	cs.node = Coset{Partial: cs.partial, Fixed: rest, Complete: true, cs: cs, level: len(cs.gr.Base), rep: rep}
+	ok, err := cs.test(&cs.node)
+	if err != nil || !ok {
+		return false, err
+	}
+	cs.stats.Leaves++
+	*found = slices.Clone(cs.partial)
+	return true, nil
 }
 
 // fixesImages reports whether g fixes f(b) for every b in base.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/isomorph"
@@ -98,6 +99,100 @@ func TestSubgroupBrute(t *testing.T) {
 	if proper < 10 {
 		t.Errorf("only %d proper non-trivial subgroups among the trials: the test does not exercise the search", proper)
 	}
+}
+
+// TestSubgroupFrom checks SubgroupFrom seeded as Symmetries seeds it, with
+// the generators of the group that the test accepts, and with random
+// accepted elements found by brute force: the order, Contains and the
+// generators must be those of the brute force, with fewer search nodes
+// than without the seeds; seeded with every generator of a group whose
+// elements are all accepted, it must test no coset at all.
+func TestSubgroupFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 17))
+	var plainNodes, seededNodes int64
+	for _, tc := range subgroupGraphs {
+		g := tc.graph(t)
+		gr, err := isomorph.Automorphisms(context.Background(), g, isomorph.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := func(isomorph.Mapping, []int32, bool) (bool, error) { return true, nil }
+		whole, err := gr.SubgroupFrom(context.Background(), gr.Generators, func(c *isomorph.Coset) (bool, error) {
+			return all(c.Partial, c.Fixed, c.Complete)
+		}, isomorph.Limits{})
+		if err != nil || whole.Order.Cmp(gr.Order) != 0 || whole.Stats.Nodes != 0 {
+			t.Fatalf("%s: SubgroupFrom(all generators, all accepted) = order %v, %d nodes, %v; want %v, 0 nodes", tc.name, whole.Order, whole.Stats.Nodes, err, gr.Order)
+		}
+		// Seeds for every level but the first: each coset searched at
+		// the first level lies over complete levels, so the search tests
+		// its representative alone, one node a coset.
+		var deep []isomorph.Perm
+		for _, p := range gr.Generators {
+			if p[gr.Base[0]] == gr.Base[0] {
+				deep = append(deep, p)
+			}
+		}
+		top, err := gr.SubgroupFrom(context.Background(), deep, func(c *isomorph.Coset) (bool, error) {
+			return all(c.Partial, c.Fixed, c.Complete)
+		}, isomorph.Limits{})
+		// Every node is then a complete test that succeeds: a leaf.
+		if err != nil || top.Order.Cmp(gr.Order) != 0 || top.Stats.Nodes == 0 || top.Stats.Nodes != top.Stats.Leaves {
+			t.Fatalf("%s: SubgroupFrom(generators below the first level, all accepted) = order %v, %d nodes, %d leaves, %v; want %v, every node a leaf", tc.name, top.Order, top.Stats.Nodes, top.Stats.Leaves, err, gr.Order)
+		}
+		for trial := range 40 {
+			set := make([]bool, g.Order())
+			for v := range set {
+				set[v] = rng.IntN(3) == 0
+			}
+			checks := 0
+			test := mapsSetTo(set, set, &checks)
+			nodeTest := func(c *isomorph.Coset) (bool, error) { return test(c.Partial, c.Fixed, c.Complete) }
+			var known []isomorph.Perm
+			for _, p := range gr.Generators {
+				if ok, _ := test(isomorph.Mapping(p), nil, true); ok {
+					known = append(known, p)
+				}
+			}
+			var want int64
+			for p := range gr.Elements() {
+				if ok, _ := test(isomorph.Mapping(p), nil, true); ok {
+					want++
+					if trial%2 == 1 && rng.IntN(4) == 0 {
+						known = append(known, slices.Clone(p))
+					}
+				}
+			}
+			plain, err := gr.SubgroupNodes(context.Background(), nodeTest, isomorph.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub, err := gr.SubgroupFrom(context.Background(), known, nodeTest, isomorph.Limits{})
+			if err != nil {
+				t.Fatalf("%s/%d: SubgroupFrom: %v", tc.name, trial, err)
+			}
+			if !sub.Order.IsInt64() || sub.Order.Int64() != want {
+				t.Fatalf("%s/%d: SubgroupFrom order %v, brute force %d (%d seeds)", tc.name, trial, sub.Order, want, len(known))
+			}
+			for p := range gr.Elements() {
+				ok, _ := test(isomorph.Mapping(p), nil, true)
+				if sub.Contains(p) != ok {
+					t.Fatalf("%s/%d: Contains(%v) = %v, accepted %v", tc.name, trial, p, !ok, ok)
+				}
+			}
+			for i, p := range sub.Generators {
+				if ok, _ := test(isomorph.Mapping(p), nil, true); !ok || !isomorph.IsAutomorphism(g, p) {
+					t.Fatalf("%s/%d: generator %d = %v not accepted or not an automorphism", tc.name, trial, i, p)
+				}
+			}
+			checkGroup(t, g, sub)
+			plainNodes += plain.Stats.Nodes
+			seededNodes += sub.Stats.Nodes
+		}
+	}
+	if seededNodes >= plainNodes {
+		t.Errorf("seeds saved nothing: %d search nodes with them, %d without", seededNodes, plainNodes)
+	}
+	t.Logf("search nodes: %d seeded, %d without seeds", seededNodes, plainNodes)
 }
 
 // TestSubgroupLimitAndError checks the node limit and that a test's error
