@@ -1,6 +1,8 @@
 package grounding
 
 import (
+	"errors"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -48,8 +50,13 @@ import (
 // groups' projections contains D_R whatever the measurement saw (a subset of
 // the final D_R, at MaxAtoms), so the rewrite stays a magic-set rewrite with
 // a larger demand, and where D_R is the product it is the same filter:
-// 4,096 + 64 atoms instead of 262,144. A game whose domain phase stays
-// within MaxAtoms never starts over.
+// 4,096 + 64 atoms instead of 262,144. The same measurement runs while
+// the domain phase grows (measureDemand, measureProduct): a demand
+// relation is measured once it reaches MaxAtoms/demandFactorShare atoms
+// and again each time it doubles, and the first outgrown product stops the
+// pass at once, so that Ground starts over before spending a pass up to
+// MaxAtoms. A game none of whose demand relations reaches that size never
+// starts over.
 
 // call is one occurrence of a relation in a rule body.
 type call struct {
@@ -423,4 +430,124 @@ func partitions(groups [][]int, pos []int) bool {
 	}
 	slices.Sort(all)
 	return slices.Equal(all, pos)
+}
+
+// errDemandOutgrown stops a domain phase as soon as measureDemand finds an
+// outgrown demand relation that is a product: Ground starts over with it
+// factored at once, instead of running the pass on until MaxAtoms.
+var errDemandOutgrown = errors.New("grounding: a demand relation outgrew its relation (starting over with it factored)")
+
+// watchDemand arms measureDemand for the demand relations not factored
+// yet (factors holds, by relKey, the relations already factored): each
+// is measured when it reaches MaxAtoms/demandFactorShare atoms, the size
+// demandFactors measures at, and again each time it doubles.
+func (e *engine) watchDemand(factors map[string][][]int) {
+	first := int32(min(e.lim.MaxAtoms/demandFactorShare, math.MaxInt32))
+	e.measureAt = make([]int32, len(e.c.rels))
+	for i, r := range e.c.rels {
+		e.measureAt[i] = math.MaxInt32
+		if !r.demand || r.arity < 2 || r.arity > demandFactorArity || len(r.demandPos) != r.arity {
+			continue
+		}
+		rr := e.c.rels[r.demandRel]
+		if _, ok := factors[relKey(rr.name, rr.arity)]; ok {
+			continue
+		}
+		e.measureAt[i] = max(first, 1)
+	}
+}
+
+// measureDemand measures demand relation rel the way demandFactors does at
+// MaxAtoms, on the facts it holds so far: if it has outgrown its relation
+// and is a product, the domain phase stops with errDemandOutgrown, and
+// e.outgrown holds its groups and those of every other watched demand
+// relation that has reached the first measure and is outgrown and a
+// product now; otherwise it is measured again at twice its atoms, so that
+// its measurements cost at most about twice the last one. A demand still
+// growing may look like a product the final one is not; the factors'
+// product contains the demand all the same (see above).
+func (e *engine) measureDemand(rel int32) {
+	e.measureAt[rel] = int32(min(2*int64(e.facts[rel].n), math.MaxInt32))
+	if e.err != nil {
+		return
+	}
+	groups := e.outgrownGroups(rel)
+	if groups == nil {
+		return
+	}
+	rr := e.c.rels[e.c.rels[rel].demandRel]
+	e.outgrown = map[string][][]int{relKey(rr.name, rr.arity): groups}
+	e.addOutgrown(rel)
+	e.fail(errDemandOutgrown)
+}
+
+// addOutgrown adds to e.outgrown every watched demand relation but rel
+// that has reached the first measure and is outgrown and a product now.
+func (e *engine) addOutgrown(rel int32) {
+	first := int32(min(e.lim.MaxAtoms/demandFactorShare, math.MaxInt32))
+	for i, at := range e.measureAt {
+		if int32(i) == rel || at == math.MaxInt32 || e.facts[i].n < first {
+			continue
+		}
+		if groups := e.outgrownGroups(int32(i)); groups != nil {
+			rr := e.c.rels[e.c.rels[i].demandRel]
+			e.outgrown[relKey(rr.name, rr.arity)] = groups
+		}
+	}
+}
+
+// measureProduct is measureDemand for a domain join whose head tuples are
+// a product (productSize), before they are enumerated: when the watched
+// demand relation would reach its next measure, the join's head groups
+// are the measurement, as at MaxAtoms (stoppedJoin). It reports whether
+// the domain phase stopped.
+func (e *engine) measureProduct(p *plan) bool {
+	rel := p.rule.head
+	at := int64(e.measureAt[rel])
+	if at == math.MaxInt32 {
+		return false
+	}
+	have := int64(e.facts[rel].n)
+	n, ok := e.productSize(p, at-have-1)
+	if !ok || have+n < at {
+		return false
+	}
+	r := e.c.rels[rel]
+	if have+n <= demandOutgrowth*int64(e.facts[r.demandRel].n) {
+		return false
+	}
+	groups := productHeadGroups(p)
+	if len(groups) < 2 {
+		return false
+	}
+	for _, g := range groups {
+		for k, col := range g {
+			g[k] = r.demandPos[col]
+		}
+	}
+	rr := e.c.rels[r.demandRel]
+	e.outgrown = map[string][][]int{relKey(rr.name, rr.arity): groups}
+	e.addOutgrown(rel)
+	e.fail(errDemandOutgrown)
+	return true
+}
+
+// outgrownGroups returns the groups of positions of the restricted relation
+// that demand relation rel's facts are the product of, if rel has outgrown
+// that relation; otherwise nil.
+func (e *engine) outgrownGroups(rel int32) [][]int {
+	f, r := e.facts[rel], e.c.rels[rel]
+	if int64(f.n) <= demandOutgrowth*int64(e.facts[r.demandRel].n) {
+		return nil
+	}
+	groups := productGroups(f)
+	if len(groups) < 2 {
+		return nil
+	}
+	for _, g := range groups {
+		for k, col := range g {
+			g[k] = r.demandPos[col]
+		}
+	}
+	return groups
 }

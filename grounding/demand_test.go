@@ -183,3 +183,38 @@ func TestDemandFactors(t *testing.T) {
 		})
 	}
 }
+
+// TestDemandFactorsEarly: the outgrown demand relations of
+// productDemandGame are found as they outgrow, long before MaxAtoms: no
+// pass runs into MaxAtoms, the domain phases do no more join work in all,
+// and the game is the one the passes stopped at MaxAtoms give.
+func TestDemandFactorsEarly(t *testing.T) {
+	const n = 300
+	for _, chain := range []bool{false, true} {
+		t.Run(fmt.Sprintf("chain=%v", chain), func(t *testing.T) {
+			f, err := grounding.Parse("product.kif", []byte(productDemandGame(n, chain)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lim := grounding.Limits{MaxAtoms: 50_000}
+			late, lateErrs, lateWork, err := grounding.GroundPasses(context.Background(), f, lim, true)
+			if err != nil {
+				t.Fatalf("GroundPasses(late) = %v", err)
+			}
+			early, earlyErrs, earlyWork, err := grounding.GroundPasses(context.Background(), f, lim, false)
+			if err != nil {
+				t.Fatalf("GroundPasses(early) = %v", err)
+			}
+			for i, err := range earlyErrs {
+				if errors.Is(err, grounding.ErrLimit) {
+					t.Errorf("pass %d of %d stopped at a limit: %v", i+1, len(earlyErrs), err)
+				}
+			}
+			if earlyWork > lateWork {
+				t.Errorf("domain work %d (%d passes), want at most the work at MaxAtoms: %d (%d passes)", earlyWork, len(earlyErrs), lateWork, len(lateErrs))
+			}
+			t.Logf("domain work %d in %d passes; at MaxAtoms %d in %d passes", earlyWork, len(earlyErrs), lateWork, len(lateErrs))
+			checkSameGame(t, late, early, rand.New(rand.NewPCG(7, 8)))
+		})
+	}
+}

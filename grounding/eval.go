@@ -209,6 +209,12 @@ type engine struct {
 	// stopped is the domain join that ran into MaxAtoms, if one did
 	// (demandFactors measures its head tuples too).
 	stopped *stoppedJoin
+	// measureAt, during a domain phase that may start over, is per
+	// relation the atoms at which an unfactored demand relation is
+	// measured next (measureDemand); nil otherwise.
+	measureAt []int32
+	// outgrown holds the factors measureDemand found (errDemandOutgrown).
+	outgrown map[string][][]int
 }
 
 // stoppedJoin is a domain join stopped by MaxAtoms before its head tuples
@@ -1330,7 +1336,10 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	if b == nil {
 		// A rule whose head ranges over a product of independent atoms fails
 		// here, before its tuples are enumerated one by one.
-		if n, ok := e.productSize(p); ok && e.atoms+n > e.lim.MaxAtoms {
+		if e.measureAt != nil && e.measureProduct(p) {
+			return noTuples
+		}
+		if n, ok := e.productSize(p, e.lim.MaxAtoms-e.atoms); ok && e.atoms+n > e.lim.MaxAtoms {
 			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: e.rulesOf(r.head)})
 			e.stopped = &stoppedJoin{rel: r.head, n: n, groups: productHeadGroups(p)}
 			return noTuples
@@ -1613,8 +1622,9 @@ func (e *engine) stepRange(s *step) (lo, hi int32) {
 // for other joins, and for products that cannot reach MaxAtoms (their
 // count is then not needed). Counting scans each relation once instead of
 // enumerating the product, so a blow-up (10 facts joined 7 times) fails at
-// once rather than after MaxAtoms tuples.
-func (e *engine) productSize(p *plan) (n int64, ok bool) {
+// once rather than after MaxAtoms tuples. ok is false as well where
+// the product cannot exceed over tuples.
+func (e *engine) productSize(p *plan, over int64) (n int64, ok bool) {
 	r := p.rule
 	if len(p.steps) < 2 {
 		return 0, false
@@ -1627,7 +1637,7 @@ func (e *engine) productSize(p *plan) (n int64, ok bool) {
 		}
 		bound = capMul(bound, int64(hi-lo), e.lim.MaxAtoms+1)
 	}
-	if e.atoms+bound <= e.lim.MaxAtoms {
+	if bound <= over {
 		return 0, false
 	}
 	owner := make([]int, p.nvars) // 1 + the step that binds each variable
@@ -1719,6 +1729,9 @@ func (e *engine) addFact(rel int32, tuple []int32) (int32, bool) {
 		e.atoms++
 		if e.atoms > e.lim.MaxAtoms && e.err == nil {
 			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms, Where: e.largest()})
+		}
+		if e.measureAt != nil && e.facts[rel].n >= e.measureAt[rel] {
+			e.measureDemand(rel)
 		}
 	}
 	return id, isNew

@@ -55,3 +55,17 @@ func GroundNoDemandFactors(ctx context.Context, f *File, lim Limits) (*Program, 
 func GroundNoShare(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noShare: true})
 }
+
+// GroundPasses is Ground (noEarly: outgrown demand relations found only at
+// MaxAtoms, not as they outgrow) that also returns, per pass, the error
+// its engine stopped with (nil: none), and the domain-phase join work of
+// all passes.
+func GroundPasses(ctx context.Context, f *File, lim Limits, noEarly bool) (*Program, []error, int64, error) {
+	var errs []error
+	var work int64
+	p, err := groundVariant(ctx, f, lim, memoProbe, variant{noEarlyFactors: noEarly, onEngine: func(e *engine) {
+		errs = append(errs, e.err)
+		work += e.domainWork
+	}})
+	return p, errs, work, err
+}

@@ -75,8 +75,9 @@ func (l Limits) WithDefaults() Limits {
 // unfolded into their callers (inline.go), argument positions a relation's
 // truth does not depend on are dropped (argfree.go), auxiliary fluent
 // relations keep only the atoms their callers can ask for (demand.go; when
-// the atoms run out, a demand relation that has outgrown its relation and
-// is a product is split into its factors and Ground starts over), and
+// a demand relation grows large and has outgrown its relation, or the atoms
+// run out, a demand relation that is a product is split into its factors
+// and Ground starts over), and
 // every join is planned from the relations' sizes, not from the order of
 // the body. A domain join stops enumerating where nothing new can follow (a
 // step whose variables nothing after it needs; a head atom already derived).
@@ -115,7 +116,10 @@ type variant struct {
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
 	noDemandFactors bool // no new pass with outgrown demand relations factored (demand.go)
-	noShare         bool // circuit joins without shared items (share.go)
+	// noEarlyFactors: outgrown demand relations are found only at MaxAtoms,
+	// not as they outgrow (engine.measureDemand).
+	noEarlyFactors bool
+	noShare        bool // circuit joins without shared items (share.go)
 	// onEngine, when set, sees the engine after grounding (tests read its
 	// work counter).
 	onEngine func(*engine)
@@ -126,13 +130,20 @@ func groundVariant(ctx context.Context, f *File, lim Limits, memoProbe int64, v 
 	// One Timeout over every pass.
 	deadline := time.Now().Add(lim.Timeout)
 	factors := map[string][][]int{}
-	for pass := 0; ; pass++ {
+	for pass := 0; ; {
 		p, more, err := groundPass(ctx, f, lim, deadline, memoProbe, v, factors)
+		if errors.Is(err, errDemandOutgrown) && len(more) > 0 {
+			// Stopped early: each such pass factors one more of the
+			// finitely many demand relations, so these end.
+			maps.Copy(factors, more)
+			continue
+		}
 		if len(more) == 0 || pass == demandFactorPasses || v.noDemandFactors {
 			return p, err
 		}
 		// Start over with the outgrown demand relations factored (demand.go).
 		maps.Copy(factors, more)
+		pass++
 	}
 }
 
@@ -178,6 +189,9 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	// Every ground term of the description, for variables that range over all of them.
 	for t := range ts.fn {
 		e.facts[c.universe].add([]int32{int32(t)})
+	}
+	if !noDemand && !v.noDemandFactors && !v.noEarlyFactors {
+		e.watchDemand(factors)
 	}
 	g := &grounder{c: c, e: e, ts: ts, file: f, sccs: sccs}
 	p, err := g.run()
@@ -302,8 +316,12 @@ func (g *grounder) run() (*Program, error) {
 	e.dropNeg = func(rel int32) bool { return !static(rel) }
 	e.fixpoint(rules, func(rel int32) bool { return !static(rel) })
 	e.domainWork = e.work
+	e.measureAt = nil
 	if le := (*LimitError)(nil); errors.As(e.err, &le) && le.What == "MaxAtoms" {
 		g.factors = e.demandFactors()
+	}
+	if errors.Is(e.err, errDemandOutgrown) {
+		g.factors = e.outgrown
 	}
 	if e.err != nil {
 		return nil, e.err
