@@ -124,6 +124,11 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	var known []isomorph.Perm
 	for gi, perm := range grp.Generators {
 		m, ok, err := verify(perm)
+		if errors.Is(err, satcheck.ErrLimit) {
+			// Undecided within the SAT limits: not a seed; the search
+			// below decides the cosets it reaches.
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("verify generator %d of the graph group: %w", gi, err)
 		}
