@@ -417,18 +417,7 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 	}
 	if len(sp.roles) > 0 {
 		for _, r := range sp.roles {
-			read := 0
-			for _, in := range cn.Inputs {
-				if int(in) >= nProps {
-					if r2, _ := p.InputOf(int(in)); r2 == r {
-						read++
-					}
-				}
-			}
-			radix := read
-			if read < len(p.Actions[r]) {
-				radix++
-			}
+			radix := roleRadix(p, cn, r)
 			logRows += math.Log2(float64(radix))
 		}
 	}

@@ -421,7 +421,6 @@ func (b *builder) residueTable(ctx context.Context, f grounding.Function, cn *co
 		return nil, nil
 	}
 	p := b.p
-	nProps := len(p.Props)
 	work := int64(len(cn.Gates))
 	for range max(len(props), 6) - 6 {
 		work *= 2
@@ -430,18 +429,7 @@ func (b *builder) residueTable(ctx context.Context, f grounding.Function, cn *co
 		}
 	}
 	for _, r := range roles {
-		read := 0
-		for _, in := range cn.Inputs {
-			if int(in) >= nProps {
-				if r2, _ := p.InputOf(int(in)); r2 == r {
-					read++
-				}
-			}
-		}
-		radix := read
-		if read < len(p.Actions[r]) {
-			radix++
-		}
+		radix := roleRadix(p, cn, r)
 		if work > b.opt.MaxResidueTableWork/int64(max(radix, 1)) {
 			return nil, nil
 		}
@@ -875,4 +863,23 @@ func justify(cn *cone, want bool, attempts, max int, rng *rand.Rand) []sample {
 		out = append(out, x)
 	}
 	return out
+}
+
+// roleRadix is the number of choices of role r in the syntactic space of
+// cn: each of its actions the cone reads, and one more for all the others
+// when it does not read them all.
+func roleRadix(p *grounding.Program, cn *cone, r int) int {
+	nProps := len(p.Props)
+	read := 0
+	for _, in := range cn.Inputs {
+		if int(in) >= nProps {
+			if r2, _ := p.InputOf(int(in)); r2 == r {
+				read++
+			}
+		}
+	}
+	if read < len(p.Actions[r]) {
+		return read + 1
+	}
+	return read
 }

@@ -520,16 +520,22 @@ func (e *engine) measureProduct(p *plan) bool {
 	if len(groups) < 2 {
 		return false
 	}
-	for _, g := range groups {
-		for k, col := range g {
-			g[k] = r.demandPos[col]
-		}
-	}
+	toDemandPositions(groups, r.demandPos)
 	rr := e.c.rels[r.demandRel]
 	e.outgrown = map[string][][]int{relKey(rr.name, rr.arity): groups}
 	e.addOutgrown(rel)
 	e.fail(errDemandOutgrown)
 	return true
+}
+
+// toDemandPositions rewrites groups of a demand relation's columns, in
+// place, as the positions of the relation it restricts (demandPos).
+func toDemandPositions(groups [][]int, demandPos []int) {
+	for _, g := range groups {
+		for k, col := range g {
+			g[k] = demandPos[col]
+		}
+	}
 }
 
 // outgrownGroups returns the groups of positions of the restricted relation
@@ -544,10 +550,6 @@ func (e *engine) outgrownGroups(rel int32) [][]int {
 	if len(groups) < 2 {
 		return nil
 	}
-	for _, g := range groups {
-		for k, col := range g {
-			g[k] = r.demandPos[col]
-		}
-	}
+	toDemandPositions(groups, r.demandPos)
 	return groups
 }
