@@ -247,7 +247,11 @@ func TestMutantsEquivalent(t *testing.T) {
 // the causes that name CPU seconds are from that run. On 2026-11-26
 // (evening) factoringDelusionsOfAdequacy, factoringPotentPotables and
 // factoringTypedefDestruct (through pair types) and pacman3p were
-// equivalent with every seed in 1-17 CPU s and came off.
+// equivalent with every seed in 1-17 CPU s and came off. On 2026-11-27
+// (main 5faf612, with the graph phase's residue tables, action-class hints
+// and BDD supports) pacman2p, four_way_battle, tttcc4, chinesecheckers3
+// and knightazons were equivalent with every seed in 5-25 CPU s and came
+// off (BENCHMARKS.md, "Session 8").
 var pendingEquivalent = map[string]string{
 	"ggp-base/ad_game_2x2.kif":                        "verification: seed 1 equivalent since mixed-role isomorphisms are pruned (it failed with an invalid mapping), but verification takes 142 s at load 3 (32,711 SAT sweeping calls)",
 	"ggp-base/blobwars.kif":                           "time limit: the graph phase did not finish in 60 s (issue 12's graph-phase measurements)",
@@ -255,14 +259,10 @@ var pendingEquivalent = map[string]string{
 	"ggp-base/checkers-mustjump.kif":                  "graph phase over 60 s (issue 12)",
 	"ggp-base/checkers-suicide-cylinder-mustjump.kif": "graph phase over 60 s (issue 12)",
 	"ggp-base/checkers.kif":                           "graph phase over 60 s (issue 12)",
-	"ggp-base/chinesecheckers3.kif":                   "graph phase: not done after 35 CPU s (seed 1; measure_mutants.sh -C 35, 2026-11-26)",
-	"ggp-base/colonelBlotto.kif":                      "graph phase: not done after 35 CPU s (seed 1, interrupted in the semantic support of a next function; measure_mutants.sh -C 35, 2026-11-26)",
-	"ggp-base/four_way_battle.kif":                    "time limit at 60 s at load 15 (graph phase; its verification replays in 0.35 s since SAT sweeping)",
-	"ggp-base/knightazons.kif":                        "graph phase: not done after 35 CPU s (seed 1, interrupted in the semantic support of a next function; measure_mutants.sh -C 35, 2026-11-26)",
-	"ggp-base/knightfight.kif":                        "graph phase: not done after 35 CPU s (seed 1; measure_mutants.sh -C 35, 2026-11-26)",
-	"ggp-base/knightwar.kif":                          "graph phase: not done after 35 CPU s (seed 1; measure_mutants.sh -C 35, 2026-11-26)",
+	"ggp-base/colonelBlotto.kif":                      "seed 1 equivalent in 29.5 CPU s since the graph phase's residue tables, hints and BDD supports; seed 2 over 45 CPU s (measure_mutants.sh -C 45, 2026-11-27)",
+	"ggp-base/knightfight.kif":                        "seeds 1 and 2 equivalent in 44.1 and 40.0 CPU s, seed 3 over 60 CPU s (graph phase: truth tables; measure_mutants.sh -C 60, 2026-11-27)",
+	"ggp-base/knightwar.kif":                          "equivalent with every seed, but 32.6, 30.4 and 33.3 CPU s a comparison: over the 30 CPU s line (measure_mutants.sh, 2026-11-27)",
 	"ggp-base/merrills.kif":                           "its mutant (seed 1, also without pair-args) did not ground within mutantGroundTimeout at load 25 (2026-11-26); comparison not measured",
-	"ggp-base/pacman2p.kif":                           "seed 1 equivalent after 34 nodes (4.0 CPU s, 2026-11-26); seeds 2-3 not re-measured (search nodes limit, 4,194,304, before)",
 	"ggp-base/quad.kif":                               "time limit at 60 s at load 15 in the search: (goal x 100) differs from its image in most pruned subtrees",
 	"ggp-base/quarto.kif":                             "graph phase: not done after 35 CPU s (seed 1; measure_mutants.sh -C 35, 2026-11-26)",
 	"ggp-base/queens.kif":                             "over 35 CPU s (seed 1), past the graph phase (the interrupted run's error names no phase; measure_mutants.sh -C 35, 2026-11-26)",
@@ -272,7 +272,6 @@ var pendingEquivalent = map[string]string{
 	"ggp-base/skirmishFinal3.kif":                     "not measured at 60 s: it grounded in over a second in the loaded measuring run",
 	"ggp-base/skirmishHoles.kif":                      "unknown after 180 s (issue 12)",
 	"ggp-base/strangeSkirmish.kif":                    "not measured at 60 s: it grounded in over a second in the loaded measuring run",
-	"ggp-base/tttcc4.kif":                             "equivalent with every seed, but 27.2, 28.0 and 31.1 CPU s a comparison: on the 30 CPU s line (measure_mutants.sh, 2026-11-26)",
 	"ggp-base/wargame01.kif":                          "time limit at 60 s in a CI run (verification-heavy, issue 12)",
 	"ggp-base/wargame02.kif":                          "time limit at 60 s in a CI run; verification, one SAT call of minutes (issue 12)",
 	"ggp-base/wargame03.kif":                          "time limit at 60 s in a CI run; verification, one SAT call of minutes (issue 12)",
