@@ -140,6 +140,12 @@ func TestPool_Done(t *testing.T) {
 	if c.Verdict != "equivalent" || !strings.Contains(string(c.Result), `"(on a)":"(lit x)"`) {
 		t.Errorf("done comparison = %+v, result %s", c, c.Result)
 	}
+	// The worker calls OnEquivalent after it has stored the verdict, so
+	// the poll above can see the verdict first.
+	deadline := time.Now().Add(5 * time.Second)
+	for merged.Load() == nil && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
 	if got := merged.Load(); got != [2]int64{f.a, f.b} {
 		t.Errorf("OnEquivalent got %v, want [%d %d]", got, f.a, f.b)
 	}
