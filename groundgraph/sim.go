@@ -120,6 +120,22 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			return nil, err
 		}
 	}
+	// A next function whose read roles have few joint choices: one BDD per
+	// choice (bddchoice.go).
+	if len(srs) > 0 && b.choiceBDDs != nil && jointChoices(srs, b.opt.MaxBDDChoices) > 0 {
+		d := b.choiceBDDs.get()
+		propDep, roleDep, err := d.supportByChoice(ctx, cn, len(props), srs)
+		b.choiceBDDs.put(d)
+		switch {
+		case err == nil:
+			b.choiceSupports.Add(1)
+			copy(st.propDep, propDep)
+			copy(st.roleDep, roleDep)
+			return b.supportOf(props, srs, st), nil
+		case !errors.Is(err, errBDDLimit):
+			return nil, err
+		}
+	}
 	for _, w := range simRounds {
 		if err := ctx.Err(); err != nil {
 			return nil, err
