@@ -24,6 +24,16 @@ import (
 // is half full, and each worker has its own, so functions do not wait on
 // one another.
 
+// Per-call node bounds of supportByChoice: the cofactors of skirmish's
+// capture counter need 2 nodes a gate, pacman3p's 13. Past
+// bddChoiceProbe choices, every power of two checks that the rest would
+// fit at the rate so far.
+const (
+	bddChoiceNodesPerGate = 16
+	bddChoiceMinNodes     = 1 << 14
+	bddChoiceProbe        = 16
+)
+
 // choiceBDDs hands out one cofactor manager per concurrent caller.
 type choiceBDDs struct {
 	free     chan *supportBDD
@@ -86,7 +96,7 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 	if d.full {
 		return nil, nil, errBDDLimit
 	}
-	d.callMax = min(d.max, len(d.nodes)+min(d.max/4, bddNodesPerGate*len(cn.Gates)+bddMinCallNodes))
+	d.callMax = min(d.max, len(d.nodes)+min(d.max/4, bddChoiceNodesPerGate*len(cn.Gates)+bddChoiceMinNodes))
 	if d.nodes == nil {
 		d.nodes = []bddNode{{v: bddNoVar}}
 		d.slots = make([]uint32, 1<<10)
@@ -141,6 +151,7 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 		}
 	}
 	rootOf := func() bddEdge { return lit[cn.Root>>1] ^ bddEdge(cn.Root&1) }
+	based := len(d.nodes)
 	// Every joint choice, in mixed radix (role 0 fastest): only the gates
 	// its actions reach are evaluated again, then restored.
 	total := jointChoices(srs, int(^uint(0)>>1))
@@ -177,6 +188,11 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 			lit[first+int(gi)] = e
 		}
 		roots[c] = rootOf()
+		// Cofactors that grow at this rate would not fit: give up now
+		// rather than after most of them (kalaha's stores are sums).
+		if c+1 >= bddChoiceProbe && (c+1)&c == 0 && int64(len(d.nodes)-based)*int64(total) > int64(d.callMax-based)*int64(c+1) {
+			return nil, nil, errBDDLimit
+		}
 		for j, gi := range fanout {
 			lit[first+int(gi)] = saved[j]
 		}
