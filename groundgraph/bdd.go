@@ -59,9 +59,6 @@ type supportBDD struct {
 	slots   []uint32 // open-addressing unique table: node index, 0 empty
 	cache   []bddCacheEntry
 	gate    map[int32]bddEdge // circuit gate node -> its BDD
-	// maxSteps bounds the recursive AND steps (errBDDLimit beyond it); 0
-	// leaves them unbounded.
-	maxSteps, steps int64
 }
 
 func newSupportBDD(maxNodes int) *supportBDD {
@@ -126,11 +123,9 @@ func (d *supportBDD) rehash() {
 	}
 }
 
-// bddCacheIndex returns the cache slot of (a, b); mask is the cache's
-// size (a power of two) minus one.
-func bddCacheIndex(a, b bddEdge, mask uint32) uint32 {
+func bddCacheIndex(a, b bddEdge) uint32 {
 	h := (uint64(a)*0x9e3779b97f4a7c15 ^ uint64(b)*0xc2b2ae3d27d4eb4f) >> 29
-	return uint32(h) & mask
+	return uint32(h) & (bddCacheSize - 1)
 }
 
 // and returns the conjunction of a and b.
@@ -146,10 +141,7 @@ func (d *supportBDD) and(a, b bddEdge) (bddEdge, error) {
 	if a > b {
 		a, b = b, a
 	}
-	if d.steps++; d.maxSteps > 0 && d.steps > d.maxSteps {
-		return 0, errBDDLimit
-	}
-	ci := bddCacheIndex(a, b, uint32(len(d.cache)-1))
+	ci := bddCacheIndex(a, b)
 	ce := &d.cache[ci]
 	if ce.a == a && ce.b == b {
 		return ce.r, nil

@@ -682,8 +682,7 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 		if err != nil {
 			return err
 		}
-		w := &cornersWork{cn: cn, d: ff.CornerRadius, max: b.opt.MaxCorners, countProps: b.opt.MaxCornerCountProps,
-			bddNodes: b.opt.MaxBDDNodes, bddMinWork: minBDDCornerWork}
+		w := &cornersWork{cn: cn, d: ff.CornerRadius, max: b.opt.MaxCorners, countProps: b.opt.MaxCornerCountProps}
 		for _, in := range ff.Support[:ff.nProps] {
 			w.props = append(w.props, int32(in))
 		}

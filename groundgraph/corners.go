@@ -94,15 +94,6 @@ type cornersWork struct {
 	// (one level past the first corners, at least fullCornerWeight) would
 	// have searched the next level.
 	wantMore bool
-	// bddNodes bounds the nodes of the function's BDD (cornerbdd.go);
-	// ≤ 0 searches on the circuit alone. Either path gives the same
-	// results.
-	bddNodes int
-	// bddMinWork: the BDD is tried only when gates × points is at least
-	// this (minBDDCornerWork in a Build).
-	bddMinWork int64
-	bdd        *cornerBDD // built for bdd.on
-	bddFailed  []int      // the on for which the BDD exceeded bddNodes
 }
 
 // cornerCounts describes a set of corners too large to list: how many hold
@@ -208,12 +199,6 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	for j, k := range pos {
 		inOff[j] = (1 + k) * cornerBatchWords
 	}
-	var bl *bddLevels // the levels from the BDD, when there is one
-	if cb, err := w.cornerBDD(ctx, pos); err != nil {
-		return nil, false, err
-	} else if cb != nil {
-		bl = cb.levels(anchor, d, bin)
-	}
 	vals := s.Vals
 	const batchCap = 64 * cornerBatchWords
 	laneMax := make([]int, batchCap)    // largest element of each lane's subset, -1 if empty
@@ -230,7 +215,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	var bd *bounds
 	var cores []uint64
 	coresOK := false
-	if bl == nil && int64(len(w.cn.Fanin))*int64(n/64+1) <= ballPoints(n, d) {
+	if int64(len(w.cn.Fanin))*int64(n/64+1) <= ballPoints(n, d) {
 		bd = flipBounds(w.cn, s, pos, d+1, maxBoundWords)
 		lb = bd.root()
 	}
@@ -253,12 +238,6 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 			continue
 		}
 		var cur []uint64
-		if bl != nil {
-			var err error
-			if cur, err = bl.level(ctx, k); err != nil {
-				return nil, false, err
-			}
-		}
 		// Cores cost about a pass over the cone per core of each gate:
 		// taken at the first level whose search takes more than a batch
 		// of bases.
@@ -278,7 +257,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 				return nil, false, err
 			}
 		}
-		if cur == nil && bl == nil {
+		if cur == nil {
 			cur = make([]uint64, (bin[k][n]+63)/64)
 			nBases := bin[k-1][n]
 			bset := make([]int, k-1)
