@@ -1,0 +1,377 @@
+package satcheck
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// Slices of the other roles' moves (settleClasses). A function of the
+// state and the moves equals another when it does for each joint move of
+// the other roles, so two choices of a role whose cofactors simplify to
+// the same circuit on every such slice (constant propagation and
+// structural hashing, the other roles' moves constants) are the same
+// function. Fixing those moves folds away what needs one-hot reasoning,
+// which SAT finds hard: attritionWar's (next (whitescore 67)) has a class
+// of 57 bids of white whose cofactors differ as circuits (does(b,y) ∧
+// ⋁_{y'<x} does(b,y') for white's bid x) and that one SAT call proved
+// equal in 26 s; on each of the 102 slices of black's bids they are one
+// literal.
+
+// sliceKeys holds the cofactors, slice by slice, of the choices of one
+// group that settleClasses has asked about.
+type sliceKeys struct {
+	an     *analysis
+	gi     int
+	others []int // the other groups
+	slices int64 // joint moves of the other groups
+	h      *sliceHasher
+	keys   [][]uint32 // keys[c]: choice c's literal on each slice; nil until computed
+}
+
+func (an *analysis) newSliceKeys(gi int) *sliceKeys {
+	sk := &sliceKeys{an: an, gi: gi, slices: 1, keys: make([][]uint32, an.j.groups[gi].radix())}
+	for i, g := range an.j.groups {
+		if i != gi {
+			sk.others = append(sk.others, i)
+			sk.slices = min(sk.slices*int64(g.radix()), maxSliceWork+1)
+		}
+	}
+	return sk
+}
+
+// prepare computes the choices cs at once if that is within
+// maxSliceWork: each computation rebuilds the cone once per slice, and
+// settleClasses asks about one candidate class after another
+// (attritionWar: 523 calls, most for 2 to 4 choices).
+func (sk *sliceKeys) prepare(cs []int) {
+	var missing []int
+	for _, c := range cs {
+		if sk.keys[c] == nil {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 && sk.work(missing) <= maxSliceWork {
+		sk.compute(missing)
+	}
+}
+
+// group returns the choices of set grouped by equal literals on every
+// slice (each group the same function), or nil when computing them would
+// rebuild more than maxSliceWork gates.
+func (sk *sliceKeys) group(set []int) [][]int {
+	var missing []int
+	for _, c := range set {
+		if sk.keys[c] == nil {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		if sk.work(missing) > maxSliceWork {
+			return nil
+		}
+		sk.compute(missing)
+	}
+	var key []byte
+	return grounding.GroupBy(set, func(c int) string {
+		key = key[:0]
+		for _, l := range sk.keys[c] {
+			key = binary.LittleEndian.AppendUint32(key, l)
+		}
+		return string(key)
+	})
+}
+
+// work returns the gates compute(cs) rebuilds at most.
+func (sk *sliceKeys) work(cs []int) int64 {
+	cn, g := sk.an.cn, &sk.an.j.groups[sk.gi]
+	w := int64(len(cn.Gates)) // each slice's base
+	for _, c := range cs {
+		if c < len(g.members) {
+			w += int64(len(cn.CachedFanout(int(g.members[c]), nil)))
+		}
+	}
+	return min(w*sk.slices, maxSliceWork+1)
+}
+
+// compute fills keys for the choices cs.
+func (sk *sliceKeys) compute(cs []int) {
+	j, cn := sk.an.j, sk.an.cn
+	g := &j.groups[sk.gi]
+	if sk.h == nil {
+		sk.h = newSliceHasher(cn)
+	}
+	h := sk.h
+	for _, c := range cs {
+		sk.keys[c] = make([]uint32, 0, sk.slices)
+	}
+	move := make([]int, len(j.groups)) // each other group's choice on the slice
+	for {
+		base := h.setBase(func(k int) (bool, bool) {
+			switch gr := j.group[k]; {
+			case gr < 0:
+				return false, false
+			case int(gr) == sk.gi:
+				return false, true
+			default:
+				c := move[gr]
+				ms := j.groups[gr].members
+				return c < len(ms) && int(ms[c]) == k, true
+			}
+		})
+		for _, c := range cs {
+			l := base // the "other" choice: no member made
+			if c < len(g.members) {
+				l = h.with(int(g.members[c]), true)
+			}
+			sk.keys[c] = append(sk.keys[c], l)
+		}
+		// Next joint move, the first group's choice fastest.
+		i := 0
+		for ; i < len(sk.others); i++ {
+			gr := sk.others[i]
+			if move[gr]++; move[gr] < j.groups[gr].radix() {
+				break
+			}
+			move[gr] = 0
+		}
+		if i == len(sk.others) {
+			return
+		}
+	}
+}
+
+// maxSliceWork bounds the gates one sliceKeys.group rebuilds: the cone
+// and the fanout of every choice it computes, once per joint move of the
+// other roles (attritionWar: at most 2^21).
+const maxSliceWork = 1 << 24
+
+// sliceHasher is grounding.CofactorHasher for sliceKeys, which rebuilds
+// each choice's cofactor on a slice where the other roles' moves are
+// constants: there a choice changes few gates of its fanout, so a
+// rebuild follows the changes (gates whose fanins changed, in topological
+// order) instead of the whole fanout. Literals are those of
+// CofactorHasher: node<<1 | negated, node 0 false, nodes 1..len(Inputs)
+// the inputs; two rebuilds after one setBase give the same literal to
+// the same simplified circuit.
+type sliceHasher struct {
+	cn        *cone
+	first     int     // slot of the first gate
+	userStart []int32 // the gates reading slot s: users[userStart[s]:userStart[s+1]]
+	users     []int32
+	nodes     nodeTable
+	val       []uint32 // val[slot]: the slot's literal
+	base      []uint32 // val after setBase
+	dirty     []uint64 // gates to rebuild, a bitset
+	changed   []int32  // slots whose literal differs from base
+	lits      []uint32
+}
+
+func newSliceHasher(cn *cone) *sliceHasher {
+	h := &sliceHasher{cn: cn, first: cn.FirstGate()}
+	n := cn.NumSlots()
+	h.userStart = make([]int32, n+1)
+	for _, l := range cn.Fanin {
+		h.userStart[l>>1+1]++
+	}
+	for s := range n {
+		h.userStart[s+1] += h.userStart[s]
+	}
+	h.users = make([]int32, len(cn.Fanin))
+	fill := slices.Clone(h.userStart[:n])
+	for gi := range cn.Gates {
+		for _, l := range cn.GateFanin(gi) {
+			h.users[fill[l>>1]] = int32(gi)
+			fill[l>>1]++
+		}
+	}
+	h.val = make([]uint32, n)
+	h.base = make([]uint32, n)
+	h.dirty = make([]uint64, (len(cn.Gates)+63)/64)
+	return h
+}
+
+// setBase forgets every node, rebuilds the cone with each input k for
+// which fixed(k) returns (v, true) replaced by the constant v, keeps that
+// as the base of with and returns the root's literal.
+func (h *sliceHasher) setBase(fixed func(k int) (bool, bool)) uint32 {
+	cn := h.cn
+	h.nodes.reset(uint32(1+len(cn.Inputs)), len(cn.Gates))
+	h.val[0] = grounding.CofactorFalse
+	for k := range cn.Inputs {
+		switch v, ok := fixed(k); {
+		case !ok:
+			h.val[1+k] = uint32(1+k) << 1
+		case v:
+			h.val[1+k] = grounding.CofactorTrue
+		default:
+			h.val[1+k] = grounding.CofactorFalse
+		}
+	}
+	for gi := range cn.Gates {
+		h.val[h.first+gi] = h.and(cn.GateFanin(gi))
+	}
+	copy(h.base, h.val)
+	return h.root()
+}
+
+func (h *sliceHasher) root() uint32 { return h.val[h.cn.Root>>1] ^ (h.cn.Root & 1) }
+
+// with returns the root's literal under the base with cone input k fixed
+// to v instead.
+func (h *sliceHasher) with(k int, v bool) uint32 {
+	nv := grounding.CofactorFalse
+	if v {
+		nv = grounding.CofactorTrue
+	}
+	if h.val[1+k] == nv {
+		return h.root()
+	}
+	h.set(1+k, nv)
+	lo := len(h.dirty)
+	for _, gi := range h.users[h.userStart[1+k]:h.userStart[2+k]] {
+		lo = min(lo, int(gi)/64)
+	}
+	// Users come after the gates they read, so one ascending pass over
+	// the dirty bits sees every gate after its changed fanins.
+	for w := lo; w < len(h.dirty); w++ {
+		for h.dirty[w] != 0 {
+			b := bits.TrailingZeros64(h.dirty[w])
+			h.dirty[w] &^= 1 << b
+			gi := w*64 + b
+			if l := h.and(h.cn.GateFanin(gi)); l != h.val[h.first+gi] {
+				h.set(h.first+gi, l)
+			}
+		}
+	}
+	r := h.root()
+	for _, s := range h.changed {
+		h.val[s] = h.base[s]
+	}
+	h.changed = h.changed[:0]
+	return r
+}
+
+// set gives slot s the literal l and marks the gates reading it.
+func (h *sliceHasher) set(s int, l uint32) {
+	h.val[s] = l
+	h.changed = append(h.changed, int32(s))
+	for _, gi := range h.users[h.userStart[s]:h.userStart[s+1]] {
+		h.dirty[gi/64] |= 1 << (gi % 64)
+	}
+}
+
+// and hashes the AND of the fanins (cone-local literals) under h.val, as
+// grounding.CofactorHasher does: fanins deduplicated and sorted,
+// constants folded, x ∧ ¬x false.
+func (h *sliceHasher) and(fanin []uint32) uint32 {
+	h.lits = h.lits[:0]
+	for _, l := range fanin {
+		x := h.val[l>>1] ^ (l & 1)
+		switch x {
+		case grounding.CofactorFalse:
+			return grounding.CofactorFalse
+		case grounding.CofactorTrue:
+			continue
+		}
+		h.lits = append(h.lits, x)
+	}
+	ls := h.lits
+	if len(ls) <= 16 {
+		for i := 1; i < len(ls); i++ {
+			x, k := ls[i], i
+			for ; k > 0 && ls[k-1] > x; k-- {
+				ls[k] = ls[k-1]
+			}
+			ls[k] = x
+		}
+	} else {
+		slices.Sort(ls)
+	}
+	ls = slices.Compact(ls)
+	for i := 1; i < len(ls); i++ {
+		if ls[i] == ls[i-1]^1 {
+			return grounding.CofactorFalse // x ∧ ¬x
+		}
+	}
+	switch len(ls) {
+	case 0:
+		return grounding.CofactorTrue
+	case 1:
+		return ls[0]
+	}
+	return h.nodes.node(ls) << 1
+}
+
+// nodeTable numbers AND nodes by their sorted fanin literals (open
+// addressing on a 64-bit hash of them, the literals kept in one arena).
+type nodeTable struct {
+	first uint32   // the first node it numbers
+	slot  []uint32 // node - first + 1, or 0 when empty
+	hash  []uint64 // the hash of slot i's node
+	start []uint32 // node - first -> its fanins in arena[start[i]:start[i+1]]
+	arena []uint32
+}
+
+// reset forgets every node; the next one is numbered first. Capacity is
+// kept for about n nodes.
+func (t *nodeTable) reset(first uint32, n int) {
+	t.first = first
+	size := 1 << bits.Len(uint(2*n+16))
+	if len(t.slot) < size {
+		t.slot = make([]uint32, size)
+		t.hash = make([]uint64, size)
+	} else {
+		clear(t.slot)
+	}
+	t.start = append(t.start[:0], 0)
+	t.arena = t.arena[:0]
+}
+
+// node returns the number of the node with the fanins ls (sorted),
+// numbering a new one if needed.
+func (t *nodeTable) node(ls []uint32) uint32 {
+	hv := uint64(len(ls))
+	for _, x := range ls {
+		hv = (hv ^ uint64(x)) * 0x9e3779b97f4a7c15
+	}
+	hv ^= hv >> 29
+	mask := len(t.slot) - 1
+	for i := int(hv>>32) & mask; ; i = (i + 1) & mask {
+		s := t.slot[i]
+		if s == 0 {
+			n := uint32(len(t.start) - 1)
+			t.slot[i] = n + 1
+			t.hash[i] = hv
+			t.arena = append(t.arena, ls...)
+			t.start = append(t.start, uint32(len(t.arena)))
+			if 2*(len(t.start)-1) > len(t.slot) {
+				t.grow()
+			}
+			return t.first + n
+		}
+		if t.hash[i] == hv && slices.Equal(t.arena[t.start[s-1]:t.start[s]], ls) {
+			return t.first + s - 1
+		}
+	}
+}
+
+// grow doubles the slots.
+func (t *nodeTable) grow() {
+	slot, hash := t.slot, t.hash
+	t.slot = make([]uint32, 2*len(slot))
+	t.hash = make([]uint64, 2*len(slot))
+	mask := len(t.slot) - 1
+	for i, s := range slot {
+		if s == 0 {
+			continue
+		}
+		k := int(hash[i]>>32) & mask
+		for t.slot[k] != 0 {
+			k = (k + 1) & mask
+		}
+		t.slot[k], t.hash[k] = s, hash[i]
+	}
+}
