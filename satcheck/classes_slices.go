@@ -107,27 +107,29 @@ func (sk *sliceKeys) compute(cs []int) {
 	for _, c := range cs {
 		sk.keys[c] = make([]uint32, 0, sk.slices)
 	}
+	// The base has no member of any group made; a slice makes one
+	// member of each other group (none for an "other" choice) on top of
+	// it, and each choice one member of gi on top of the slice, every
+	// step rebuilding only the gates it changes.
 	move := make([]int, len(j.groups)) // each other group's choice on the slice
 	for {
-		base := h.setBase(func(k int) (bool, bool) {
-			switch gr := j.group[k]; {
-			case gr < 0:
-				return false, false
-			case int(gr) == sk.gi:
-				return false, true
-			default:
-				c := move[gr]
-				ms := j.groups[gr].members
-				return c < len(ms) && int(ms[c]) == k, true
+		if !h.based || h.nodes.size() > maxSliceNodes {
+			h.setBase(func(k int) (bool, bool) { return false, j.group[k] >= 0 })
+		}
+		for _, gr := range sk.others {
+			if ms := j.groups[gr].members; move[gr] < len(ms) {
+				h.apply(int(ms[move[gr]]), true)
 			}
-		})
+		}
+		slice := h.root() // the "other" choice: no member made
 		for _, c := range cs {
-			l := base // the "other" choice: no member made
+			l := slice
 			if c < len(g.members) {
 				l = h.with(int(g.members[c]), true)
 			}
 			sk.keys[c] = append(sk.keys[c], l)
 		}
+		h.undo(0)
 		// Next joint move, the first group's choice fastest.
 		i := 0
 		for ; i < len(sk.others); i++ {
@@ -143,29 +145,35 @@ func (sk *sliceKeys) compute(cs []int) {
 	}
 }
 
+// maxSliceNodes bounds the nodes a sliceHasher numbers before compute
+// starts over from a rebuilt base (between slices: literals are compared
+// within one), about 40 bytes each.
+const maxSliceNodes = 1 << 20
+
 // maxSliceWork bounds the gates one sliceKeys.group rebuilds: the cone
 // and the fanout of every choice it computes, once per joint move of the
 // other roles (attritionWar: at most 2^21).
 const maxSliceWork = 1 << 24
 
-// sliceHasher is grounding.CofactorHasher for sliceKeys, which rebuilds
-// each choice's cofactor on a slice where the other roles' moves are
-// constants: there a choice changes few gates of its fanout, so a
-// rebuild follows the changes (gates whose fanins changed, in topological
-// order) instead of the whole fanout. Literals are those of
-// CofactorHasher: node<<1 | negated, node 0 false, nodes 1..len(Inputs)
-// the inputs; two rebuilds after one setBase give the same literal to
-// the same simplified circuit.
+// sliceHasher is grounding.CofactorHasher for sliceKeys: it fixes inputs
+// one at a time on top of a base (apply, undone by undo), rebuilding only
+// the gates whose fanins changed, in topological order, instead of a
+// whole cone or fanout. With the other roles' moves constant a choice
+// changes few gates: in attritionWar 178 of the 310 of its fanout, and a
+// slice some hundred of the 7,576 a rebuilt base would cost. Literals are
+// those of CofactorHasher: node<<1 | negated, node 0 false, nodes
+// 1..len(Inputs) the inputs; between two calls of setBase the same
+// simplified circuit gets the same literal.
 type sliceHasher struct {
 	cn        *cone
 	first     int     // slot of the first gate
 	userStart []int32 // the gates reading slot s: users[userStart[s]:userStart[s+1]]
 	users     []int32
 	nodes     nodeTable
-	val       []uint32 // val[slot]: the slot's literal
-	base      []uint32 // val after setBase
-	dirty     []uint64 // gates to rebuild, a bitset
-	changed   []int32  // slots whose literal differs from base
+	val       []uint32     // val[slot]: the slot's literal
+	dirty     []uint64     // gates to rebuild, a bitset
+	undos     []undoRecord // the changes since setBase, oldest first
+	based     bool         // setBase has been called
 	lits      []uint32
 }
 
@@ -188,14 +196,13 @@ func newSliceHasher(cn *cone) *sliceHasher {
 		}
 	}
 	h.val = make([]uint32, n)
-	h.base = make([]uint32, n)
 	h.dirty = make([]uint64, (len(cn.Gates)+63)/64)
 	return h
 }
 
-// setBase forgets every node, rebuilds the cone with each input k for
-// which fixed(k) returns (v, true) replaced by the constant v, keeps that
-// as the base of with and returns the root's literal.
+// setBase forgets every node and every change, rebuilds the cone with
+// each input k for which fixed(k) returns (v, true) replaced by the
+// constant v, and returns the root's literal.
 func (h *sliceHasher) setBase(fixed func(k int) (bool, bool)) uint32 {
 	cn := h.cn
 	h.nodes.reset(uint32(1+len(cn.Inputs)), len(cn.Gates))
@@ -213,21 +220,32 @@ func (h *sliceHasher) setBase(fixed func(k int) (bool, bool)) uint32 {
 	for gi := range cn.Gates {
 		h.val[h.first+gi] = h.and(cn.GateFanin(gi))
 	}
-	copy(h.base, h.val)
+	h.undos = h.undos[:0]
+	h.based = true
 	return h.root()
 }
 
 func (h *sliceHasher) root() uint32 { return h.val[h.cn.Root>>1] ^ (h.cn.Root & 1) }
 
-// with returns the root's literal under the base with cone input k fixed
-// to v instead.
+// with returns the root's literal with cone input k fixed to v on top
+// of the inputs fixed so far, which it leaves as they were.
 func (h *sliceHasher) with(k int, v bool) uint32 {
+	mark := len(h.undos)
+	h.apply(k, v)
+	r := h.root()
+	h.undo(mark)
+	return r
+}
+
+// apply fixes cone input k to v, rebuilding the gates that change, and
+// records the old literals for undo.
+func (h *sliceHasher) apply(k int, v bool) {
 	nv := grounding.CofactorFalse
 	if v {
 		nv = grounding.CofactorTrue
 	}
 	if h.val[1+k] == nv {
-		return h.root()
+		return
 	}
 	h.set(1+k, nv)
 	lo := len(h.dirty)
@@ -246,21 +264,30 @@ func (h *sliceHasher) with(k int, v bool) uint32 {
 			}
 		}
 	}
-	r := h.root()
-	for _, s := range h.changed {
-		h.val[s] = h.base[s]
+}
+
+// undo restores the literals changed since there were mark undo records.
+func (h *sliceHasher) undo(mark int) {
+	for i := len(h.undos) - 1; i >= mark; i-- {
+		u := h.undos[i]
+		h.val[u.slot] = u.old
 	}
-	h.changed = h.changed[:0]
-	return r
+	h.undos = h.undos[:mark]
 }
 
 // set gives slot s the literal l and marks the gates reading it.
 func (h *sliceHasher) set(s int, l uint32) {
+	h.undos = append(h.undos, undoRecord{int32(s), h.val[s]})
 	h.val[s] = l
-	h.changed = append(h.changed, int32(s))
 	for _, gi := range h.users[h.userStart[s]:h.userStart[s+1]] {
 		h.dirty[gi/64] |= 1 << (gi % 64)
 	}
+}
+
+// undoRecord is a slot's literal before a change.
+type undoRecord struct {
+	slot int32
+	old  uint32
 }
 
 // and hashes the AND of the fanins (cone-local literals) under h.val, as
@@ -314,6 +341,9 @@ type nodeTable struct {
 	start []uint32 // node - first -> its fanins in arena[start[i]:start[i+1]]
 	arena []uint32
 }
+
+// size is the number of nodes numbered since reset.
+func (t *nodeTable) size() int { return len(t.start) - 1 }
 
 // reset forgets every node; the next one is numbered first. Capacity is
 // kept for about n nodes.
