@@ -235,16 +235,17 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 			reps[i] = grp[0]
 		}
 		// Representatives equal on every slice of the other roles' moves
-		// are merged.
-		if len(reps) > 1 {
+		// are merged, when there are enough of them for the miter to be
+		// hard (see sliceMinReps).
+		if len(reps) >= sliceMinReps {
 			if sk == nil {
 				// Every choice a candidate class may ask about: those of
 				// cand and of the pending classes of more than one.
 				sk = an.newSliceKeys(gi)
-				need := slices.Clone(cand)
+				need := [][]int{cand}
 				for _, p := range pending {
-					if len(p) > 1 {
-						need = append(need, p...)
+					if len(p) >= sliceMinReps {
+						need = append(need, p)
 					}
 				}
 				sk.prepare(need)

@@ -1,7 +1,6 @@
 package satcheck
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"slices"
 
@@ -20,51 +19,63 @@ import (
 // equal in 26 s; on each of the 102 slices of black's bids they are one
 // literal.
 
-// sliceKeys holds the cofactors, slice by slice, of the choices of one
-// group that settleClasses has asked about.
+// sliceKeys holds, for the choices of one group that settleClasses has
+// asked about, classes of choices equal on every slice.
 type sliceKeys struct {
 	an     *analysis
 	gi     int
 	others []int // the other groups
 	slices int64 // joint moves of the other groups
 	h      *sliceHasher
-	keys   [][]uint32 // keys[c]: choice c's literal on each slice; nil until computed
+	class  []int32 // class[c]: choice c's class; -1 until computed
+	next   int32   // the next class
 }
 
 func (an *analysis) newSliceKeys(gi int) *sliceKeys {
-	sk := &sliceKeys{an: an, gi: gi, slices: 1, keys: make([][]uint32, an.j.groups[gi].radix())}
+	sk := &sliceKeys{an: an, gi: gi, slices: 1, class: make([]int32, an.j.groups[gi].radix())}
 	for i, g := range an.j.groups {
 		if i != gi {
 			sk.others = append(sk.others, i)
 			sk.slices = min(sk.slices*int64(g.radix()), maxSliceWork+1)
 		}
 	}
+	for c := range sk.class {
+		sk.class[c] = -1
+	}
 	return sk
 }
 
-// prepare computes the choices cs at once if that is within
-// maxSliceWork: each computation rebuilds the cone once per slice, and
-// settleClasses asks about one candidate class after another
-// (attritionWar: 523 calls, most for 2 to 4 choices).
-func (sk *sliceKeys) prepare(cs []int) {
-	var missing []int
-	for _, c := range cs {
-		if sk.keys[c] == nil {
-			missing = append(missing, c)
+// prepare computes the choices of parts (candidate classes) at once if
+// that is within maxSliceWork: each computation rebuilds the cone once
+// per slice, and settleClasses asks about one candidate class after
+// another (attritionWar: 523 calls, most for 2 to 4 choices).
+func (sk *sliceKeys) prepare(parts [][]int) {
+	var todo [][]int
+	var all []int
+	for _, part := range parts {
+		var missing []int
+		for _, c := range part {
+			if sk.class[c] < 0 {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) > 0 {
+			todo = append(todo, missing)
+			all = append(all, missing...)
 		}
 	}
-	if len(missing) > 0 && sk.work(missing) <= maxSliceWork {
-		sk.compute(missing)
+	if len(all) > 0 && sk.work(all) <= maxSliceWork {
+		sk.compute(todo)
 	}
 }
 
-// group returns the choices of set grouped by equal literals on every
-// slice (each group the same function), or nil when computing them would
-// rebuild more than maxSliceWork gates.
+// group returns the choices of set grouped by class (each group the same
+// function), or nil when computing them would rebuild more than
+// maxSliceWork gates.
 func (sk *sliceKeys) group(set []int) [][]int {
 	var missing []int
 	for _, c := range set {
-		if sk.keys[c] == nil {
+		if sk.class[c] < 0 {
 			missing = append(missing, c)
 		}
 	}
@@ -72,19 +83,12 @@ func (sk *sliceKeys) group(set []int) [][]int {
 		if sk.work(missing) > maxSliceWork {
 			return nil
 		}
-		sk.compute(missing)
+		sk.compute([][]int{missing})
 	}
-	var key []byte
-	return grounding.GroupBy(set, func(c int) string {
-		key = key[:0]
-		for _, l := range sk.keys[c] {
-			key = binary.LittleEndian.AppendUint32(key, l)
-		}
-		return string(key)
-	})
+	return grounding.GroupBy(set, func(c int) int32 { return sk.class[c] })
 }
 
-// work returns the gates compute(cs) rebuilds at most.
+// work returns the gates compute rebuilds at most for the choices cs.
 func (sk *sliceKeys) work(cs []int) int64 {
 	cn, g := sk.an.cn, &sk.an.j.groups[sk.gi]
 	w := int64(len(cn.Gates)) // each slice's base
@@ -96,23 +100,40 @@ func (sk *sliceKeys) work(cs []int) int64 {
 	return min(w*sk.slices, maxSliceWork+1)
 }
 
-// compute fills keys for the choices cs.
-func (sk *sliceKeys) compute(cs []int) {
+// compute classes the choices of parts: two choices of one part are in
+// one class when their literals agree on every slice. Once no two
+// choices can be in one class any more it stops, each in a class of its
+// own: that is what a choice whose cofactors all differ from the others'
+// gets (checkers: candidate classes of moves that differ from the first
+// slices on).
+func (sk *sliceKeys) compute(parts [][]int) {
 	j, cn := sk.an.j, sk.an.cn
 	g := &j.groups[sk.gi]
 	if sk.h == nil {
 		sk.h = newSliceHasher(cn)
 	}
 	h := sk.h
-	for _, c := range cs {
-		sk.keys[c] = make([]uint32, 0, sk.slices)
+	var cs []int
+	cur := map[int]int32{} // each choice's class on the slices so far
+	n := int32(0)
+	for _, part := range parts {
+		for _, c := range part {
+			cs = append(cs, c)
+			cur[c] = n
+		}
+		n++
 	}
+	type key struct {
+		class int32
+		lit   uint32
+	}
+	refine := map[key]int32{}
 	// The base has no member of any group made; a slice makes one
 	// member of each other group (none for an "other" choice) on top of
 	// it, and each choice one member of gi on top of the slice, every
 	// step rebuilding only the gates it changes.
 	move := make([]int, len(j.groups)) // each other group's choice on the slice
-	for {
+	for int(n) < len(cs) {
 		if !h.based || h.nodes.size() > maxSliceNodes {
 			h.setBase(func(k int) (bool, bool) { return false, j.group[k] >= 0 })
 		}
@@ -122,13 +143,21 @@ func (sk *sliceKeys) compute(cs []int) {
 			}
 		}
 		slice := h.root() // the "other" choice: no member made
+		clear(refine)
 		for _, c := range cs {
 			l := slice
 			if c < len(g.members) {
 				l = h.with(int(g.members[c]), true)
 			}
-			sk.keys[c] = append(sk.keys[c], l)
+			k := key{cur[c], l}
+			id, ok := refine[k]
+			if !ok {
+				id = int32(len(refine))
+				refine[k] = id
+			}
+			cur[c] = id
 		}
+		n = int32(len(refine))
 		h.undo(0)
 		// Next joint move, the first group's choice fastest.
 		i := 0
@@ -140,10 +169,23 @@ func (sk *sliceKeys) compute(cs []int) {
 			move[gr] = 0
 		}
 		if i == len(sk.others) {
-			return
+			break
 		}
 	}
+	for _, c := range cs {
+		sk.class[c] = sk.next + cur[c]
+	}
+	sk.next += n
 }
+
+// sliceMinReps is the fewest representatives of a candidate class that
+// settleClasses compares by slices before SAT. A miter over k of them
+// makes one side choose among k, and its UNSAT proof grows with k
+// (attritionWar: 2 to 4 in milliseconds, 20 to 90 in 1 to 26 s), while
+// slices cost k rebuilds per joint move of the other roles and do not pay
+// for small classes (checkers: 22 s CPU in the graph phase without slices,
+// 44 s with them for every class of two or more).
+const sliceMinReps = 16
 
 // maxSliceNodes bounds the nodes a sliceHasher numbers before compute
 // starts over from a rebuilt base (between slices: literals are compared
