@@ -240,7 +240,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		if len(reps) >= sliceMinReps {
 			if sk == nil {
 				// Every choice a candidate class may ask about: those of
-				// cand and of the pending classes of more than one.
+				// cand and of the pending classes as big.
 				sk = an.newSliceKeys(gi)
 				need := [][]int{cand}
 				for _, p := range pending {

@@ -20,7 +20,8 @@ import (
 // literal.
 
 // sliceKeys holds, for the choices of one group that settleClasses has
-// asked about, classes of choices equal on every slice.
+// asked about, classes: two choices of one class are equal on every
+// slice.
 type sliceKeys struct {
 	an     *analysis
 	gi     int
@@ -184,7 +185,7 @@ func (sk *sliceKeys) compute(parts [][]int) {
 // (attritionWar: 2 to 4 in milliseconds, 20 to 90 in 1 to 26 s), while
 // slices cost k rebuilds per joint move of the other roles and do not pay
 // for small classes (checkers: 22 s CPU in the graph phase without slices,
-// 44 s with them for every class of two or more).
+// 55 s with them for every class of two or more, 49 s from 4).
 const sliceMinReps = 16
 
 // maxSliceNodes bounds the nodes a sliceHasher numbers before compute
@@ -192,7 +193,7 @@ const sliceMinReps = 16
 // within one), about 40 bytes each.
 const maxSliceNodes = 1 << 20
 
-// maxSliceWork bounds the gates one sliceKeys.group rebuilds: the cone
+// maxSliceWork bounds the gates one sliceKeys.compute rebuilds: the cone
 // and the fanout of every choice it computes, once per joint move of the
 // other roles (attritionWar: at most 2^21).
 const maxSliceWork = 1 << 24
