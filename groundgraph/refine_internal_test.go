@@ -89,6 +89,69 @@ func TestRefineColorsMatchesDefinition(t *testing.T) {
 	}
 }
 
+// TestRefineColorsLongChains checks refineColors against the definition
+// where refinement takes many rounds: directed paths of up to 300
+// vertices (racer's positions: 51 rounds, a few classes split in each),
+// a few random arcs, some doubled, hubs into and out of every path vertex
+// (lists sorted by buckets, with equal colours in one bucket), one initial
+// colour for the paths, a small integer or a hash.
+func TestRefineColorsLongChains(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for trial := range 6 {
+		var out [][]int32
+		for range 1 + rng.IntN(4) {
+			l := 50 + rng.IntN(250)
+			base := len(out)
+			for i := range l {
+				var vs []int32
+				if i+1 < l {
+					vs = append(vs, int32(base+i+1))
+				}
+				out = append(out, vs)
+			}
+		}
+		n := len(out)
+		for range rng.IntN(3) {
+			u := rng.IntN(n)
+			out[u] = append(out[u], int32(rng.IntN(n)))
+			if rng.IntN(2) == 0 {
+				out[u] = append(out[u], out[u][len(out[u])-1]) // a doubled arc
+			}
+		}
+		// Hubs into and out of every path vertex, which splits no class
+		// of the paths.
+		for range 1 + rng.IntN(3) {
+			hub := int32(len(out))
+			var vs []int32
+			for u := range n {
+				vs = append(vs, int32(u))
+				out[u] = append(out[u], hub)
+			}
+			out = append(out, vs)
+		}
+		c := make([]uint64, len(out))
+		for v := range c {
+			if v >= n {
+				c[v] = 1 // a hub
+			}
+			if trial%2 == 1 {
+				c[v] = mix64(c[v] + 1)
+			}
+		}
+		want := refineColorsDef(out, slices.Clone(c))
+		for _, workers := range []int{1, 2, 5} {
+			in := slices.Clone(c)
+			got, err := refineColors(context.Background(), out, in, workers)
+			if err != nil || !slices.Equal(got, want) {
+				t.Fatalf("trial %d (n %d, %d workers): colours differ from the definition", trial, len(out), workers)
+			}
+			if !slices.Equal(in, c) {
+				t.Fatalf("trial %d: refineColors changed its input colours", trial)
+			}
+		}
+	}
+}
+
 // TestRefineColorsCancelled: a cancelled context stops the refinement
 // with its error (racer4's graph phase ran minutes past its time limit in
 // refineColors, which did not look at the context).

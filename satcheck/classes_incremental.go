@@ -212,6 +212,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 	var hk []string // the hints' outputs per choice, once computed
 	var hasher *grounding.CofactorHasher
 	var wsim *grounding.ConeSim // simulator of the witness neighbourhoods
+	var sk *sliceKeys           // the choices' cofactors slice by slice, as computed
 	for len(pending) > 0 {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -232,6 +233,35 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		reps := make([]int, len(groups))
 		for i, grp := range groups {
 			reps[i] = grp[0]
+		}
+		// Representatives equal on every slice of the other roles' moves
+		// are merged, when there are enough of them for the miter to be
+		// hard (see sliceMinReps).
+		if len(reps) >= sliceMinReps {
+			if sk == nil {
+				// Every choice a candidate class may ask about: those of
+				// cand and of the pending classes as big.
+				sk = an.newSliceKeys(gi)
+				need := [][]int{cand}
+				for _, p := range pending {
+					if len(p) >= sliceMinReps {
+						need = append(need, p)
+					}
+				}
+				sk.prepare(need)
+			}
+			if parts := sk.group(reps); parts != nil && len(parts) < len(reps) {
+				merged := make([][]int, len(parts))
+				for i, part := range parts {
+					for _, r := range part {
+						merged[i] = append(merged[i], groups[slices.Index(reps, r)]...)
+					}
+				}
+				groups, reps = merged, reps[:len(parts)]
+				for i, grp := range groups {
+					reps[i] = grp[0]
+				}
+			}
 		}
 		if len(reps) == 1 {
 			emit(cand)
