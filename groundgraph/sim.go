@@ -455,16 +455,21 @@ func (b *builder) residueTable(ctx context.Context, f grounding.Function, cn *co
 // action the sample allows. A pair whose values differ is a witness that
 // the role matters. It tries up to attempts pairs per role, spends at
 // most budget sensitizer attempts in all, and reports whether it decided a
-// role.
+// role. A role's pairs are simulated in batches of 1, 1, 2, 4, ... pairs,
+// and its attempts stop once one shows it: a sample costs up to the whole
+// cone (amazons: most roles are shown by the first pair, and the seven
+// more each cost a pass over 172,000 action inputs).
 func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, attempts int, budget int64) bool {
-	var pairs []sample
-	var pairRole []int
+	decided := false
+	made := 0 // pairs made, within 32*boundaryWords
 	for i := range st.srs {
 		sr := &st.srs[i]
 		if st.roleDep[i] || sr.radix < 2 {
 			continue
 		}
-		for a := 0; a < attempts && budget > 0 && len(pairs) < 64*boundaryWords; a++ {
+		var pairs []sample
+		m := 0 // pairs made for the role
+		for a := 0; a < attempts && budget > 0 && made < 32*boundaryWords && !st.roleDep[i]; a++ {
 			budget--
 			k := sr.ks[rng.IntN(len(sr.ks))]
 			x := z.sample(k, a%4 == 3, rng)
@@ -473,20 +478,21 @@ func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, atte
 			}
 			alt := sr.chosen(x) // -1: "another action", a choice only when the role has one
 			if alt == k {
-				// Another action the requirements allow.
-				var ok []int
+				// Another action the requirements allow: "another
+				// action" first, then the read ones ascending.
+				other := 0
 				if sr.radix > len(sr.ks) {
-					ok = append(ok, -1)
+					other = 1
 				}
-				for _, kk := range sr.ks {
-					if kk != k && z.req[1+kk] != 1 {
-						ok = append(ok, kk)
-					}
-				}
-				if len(ok) == 0 {
+				n := other + z.freeChoices(i) - 1 // not k itself
+				if n <= 0 {
 					continue
 				}
-				alt = ok[rng.IntN(len(ok))]
+				if j := rng.IntN(n); j < other {
+					alt = -1
+				} else {
+					alt = sr.ks[z.freeChoice(i, k-sr.ks[0], j-other)]
+				}
 			}
 			xa, xb := slices.Clone(x), slices.Clone(x)
 			if c := sr.chosen(x); c >= 0 {
@@ -498,25 +504,35 @@ func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, atte
 				xb[alt/64] |= 1 << (alt % 64)
 			}
 			pairs = append(pairs, xa, xb)
-			pairRole = append(pairRole, i)
+			made++
+			if m++; m&(m-1) == 0 { // m = 1, 2, 4, ...: batches of 1, 1, 2, 4, ...
+				if pairsDiffer(cn, pairs) {
+					st.roleDep[i], decided = true, true
+				}
+				pairs = pairs[:0]
+			}
+		}
+		if !st.roleDep[i] && len(pairs) > 0 && pairsDiffer(cn, pairs) {
+			st.roleDep[i], decided = true, true
 		}
 	}
-	if len(pairs) == 0 {
-		return false
-	}
+	return decided
+}
+
+// pairsDiffer reports whether the function of cone cn differs between the
+// two samples of some pair (pairs[2j], pairs[2j+1]).
+func pairsDiffer(cn *cone, pairs []sample) bool {
 	w := (len(pairs) + 63) / 64
 	s := samplesSim(cn, pairs, w)
 	out := make([]uint64, w)
 	s.Eval(out)
-	decided := false
-	for j, i := range pairRole {
-		b := 2 * j // pairs never straddle a word: 2j and 2j+1 share one
-		if (out[b/64]>>(b%64)^out[b/64]>>(b%64+1))&1 == 1 && !st.roleDep[i] {
-			st.roleDep[i] = true
-			decided = true
+	for j := 0; j < len(pairs); j += 2 {
+		// Pairs never straddle a word: j and j+1 share one.
+		if (out[j/64]>>(j%64)^out[j/64]>>(j%64+1))&1 == 1 {
+			return true
 		}
 	}
-	return decided
+	return false
 }
 
 // boundaryRounds and boundaryWords bound the boundary rounds of simSupport;
@@ -736,10 +752,16 @@ func (st *simState) runLoaded(s *coneSim, roles bool, f0 []uint64) []sample {
 		// choice), choice c is that input flipped: one evaluation of the
 		// cone, then one of c's fanout per choice (amazons: 32 choices of a
 		// cone of 172,000 action inputs were 32 whole evaluations).
-		saved := make([]uint64, len(sr.ks)*w)
-		for j, k := range sr.ks {
-			copy(saved[j*w:], s.In(k))
-			clear(s.In(k))
+		// Only the inputs some sample sets are saved: a role does one
+		// action per sample.
+		var saved []uint64
+		var savedK []int
+		for _, k := range sr.ks {
+			if v := s.In(k); slices.ContainsFunc(v, func(x uint64) bool { return x != 0 }) {
+				savedK = append(savedK, k)
+				saved = append(saved, v...)
+				clear(v)
+			}
 		}
 		base := make([]uint64, w)
 		s.Eval(base)
@@ -757,7 +779,7 @@ func (st *simState) runLoaded(s *coneSim, roles bool, f0 []uint64) []sample {
 				break
 			}
 		}
-		for j, k := range sr.ks {
+		for j, k := range savedK {
 			copy(s.In(k), saved[j*w:(j+1)*w])
 		}
 	}
