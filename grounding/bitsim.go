@@ -130,7 +130,7 @@ func (s *ConeSim) eval64() {
 func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 	cn, w := s.Cone, s.W
 	fo := cn.CachedFanout(k, s.fo[:0])
-	if cn.fanouts[k] == nil {
+	if _, ok := cn.cachedFanout(k); !ok {
 		s.fo = fo // the scratch buffer, possibly grown; not cached
 	}
 	vals := s.Vals
