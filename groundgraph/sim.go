@@ -765,6 +765,7 @@ func (st *simState) runLoaded(s *coneSim, roles bool, f0 []uint64) []sample {
 		}
 		base := make([]uint64, w)
 		s.Eval(base)
+		s.FewFlips = true // each choice's NOR of actions is flipped about once
 		var first []uint64
 		for _, c := range cs {
 			if c < len(sr.ks) {
@@ -779,6 +780,7 @@ func (st *simState) runLoaded(s *coneSim, roles bool, f0 []uint64) []sample {
 				break
 			}
 		}
+		s.FewFlips = false
 		for j, k := range savedK {
 			copy(s.In(k), saved[j*w:(j+1)*w])
 		}

@@ -11,6 +11,10 @@ type ConeSim struct {
 	Cone *Cone
 	W    int
 	Vals []uint64
+	// FewFlips says that Flips after an Eval mostly reach distinct wide
+	// gates (see wideAgain): Flip then re-reads a wide gate on its first
+	// flip and builds its zero levels from the second.
+	FewFlips bool
 
 	mark []int32  // Flip: 1 + position in the fanout of a gate slot, or 0
 	tmp  []uint64 // Flip: values of the fanout gates
@@ -164,7 +168,7 @@ func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 			fillWords(dst, ^uint64(0))
 			continue
 		}
-		if len(fan) >= wideFanin && s.wideAgain(int(gi)) && s.wideFlip(int(gi), fan, inSlot, wn, tmp, dst) {
+		if len(fan) >= wideFanin && (!s.FewFlips || s.wideAgain(int(gi))) && s.wideFlip(int(gi), fan, inSlot, wn, tmp, dst) {
 			continue
 		}
 		for fi, l := range fan {
