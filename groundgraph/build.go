@@ -103,6 +103,9 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 	b := &builder{p: p, opt: opt, moves: true}
 	if opt.MaxBDDNodes > 0 {
 		b.bdd = newSupportBDD(opt.MaxBDDNodes)
+		if opt.MaxBDDChoices > 0 {
+			b.choiceBDDs = newChoiceBDDs(opt.Workers, opt.MaxBDDNodes)
+		}
 	}
 	for _, as := range p.Actions {
 		if len(as) == 0 {
@@ -158,6 +161,7 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 	g.stats.DependsOnCalls = b.dependsOn.Load()
 	g.stats.ResidueTables = b.residueTables.Load()
 	g.stats.SupportBDDs = b.supportBDDs.Load()
+	g.stats.ChoiceBDDSupports = b.choiceSupports.Load()
 	g.stats.Support = t1.Sub(t0)
 	g.stats.Features = t2.Sub(t1)
 	g.stats.Total = time.Since(t0)
@@ -207,7 +211,11 @@ type builder struct {
 	dependsOn     atomic.Int64 // calls of satcheck.DependsOn
 	residueTables atomic.Int64 // truth tables that settled simulation's undecided inputs
 	supportBDDs   atomic.Int64 // BDDs that did
-	bdd           *supportBDD  // nil when Options.MaxBDDNodes < 0
+	// choiceBDDs: cofactor BDD managers of next functions (bddchoice.go),
+	// nil when Options.MaxBDDNodes or MaxBDDChoices is negative.
+	choiceBDDs     *choiceBDDs
+	choiceSupports atomic.Int64 // next functions whose cofactor BDDs settled them
+	bdd            *supportBDD  // nil when Options.MaxBDDNodes < 0
 
 	// shapeOf[i]: the key of function i's cone up to a renaming of its
 	// propositions (grounding.Cone.PropRenamingKey, and whether it reads

@@ -133,12 +133,14 @@ func (pk *packer) falseBound(slot int, keep *[]uint32) int {
 	// Every false fanin literal must become true; a false fanin gate
 	// read positively must itself become true, so its own false
 	// fanins are requirements too (Connect Four's OR of lines is an
-	// OR of ORs), up to maxBoundReqs of them.
+	// OR of ORs), up to maxBoundReqs of them. The gate's own fanins are
+	// always read: past the flattening budget the gate itself would be
+	// its requirement, with its bound not yet computed (the cap).
 	reqs, stack := pk.reqs[:0], append(pk.stack[:0], uint32(slot)<<1)
 	for len(stack) > 0 {
 		l := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if x := int(l >> 1); l&1 == 0 && x >= first && len(reqs)+len(stack) < maxBoundReqs && pk.flatLeft > 0 {
+		if x := int(l >> 1); l&1 == 0 && x >= first && (x == slot || len(reqs)+len(stack) < maxBoundReqs && pk.flatLeft > 0) {
 			pk.flatLeft -= len(cn.GateFanin(x - first))
 			for _, f := range cn.GateFanin(x - first) {
 				if bd.val(int(f>>1)) == (f&1 == 1) { // literal false

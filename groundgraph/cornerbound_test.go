@@ -378,3 +378,39 @@ func TestSum15TerminalCores(t *testing.T) {
 		t.Errorf("run from all-true evaluated %d gate-words, want at most %d", w.ops, max)
 	}
 }
+
+// TestFlipBoundPastFlattenBudget: a gate reached after the false gates
+// below it have spent the flattening budget still reads its own fanins.
+// The chain g_i = g_{i-1} ∧ x0 (g_0 = z ∧ x0, z fixed false) flattens
+// quadratically; the root ¬g_L ∧ ¬x2 changes when x2 alone flips from the
+// all-true state, so its bound is 1 and {x2} is its corner (the bound was
+// the cap, and the search skipped the level).
+func TestFlipBoundPastFlattenBudget(t *testing.T) {
+	const chain = 60
+	// Inputs: z (node 1), x0, x1, x2 (nodes 2..4).
+	c := &grounding.Circuit{NumInputs: 4, Start: make([]int32, 4+2)}
+	z, x0, x2 := grounding.Lit(1)<<1, grounding.Lit(2)<<1, grounding.Lit(4)<<1
+	g := addGate(c, []grounding.Lit{z, x0})
+	for range chain {
+		g = addGate(c, []grounding.Lit{g, x0})
+	}
+	root := addGate(c, []grounding.Lit{g | 1, x2 | 1})
+	cn, err := newCone(c, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &cornersWork{cn: cn, d: 2, max: DefaultMaxCorners}
+	for _, in := range cn.Inputs {
+		if in != 0 { // z stays out: fixed false
+			w.props = append(w.props, in)
+		}
+	}
+	pos, s, _, _, _ := w.atAnchor(true)
+	if got := flipBound(cn, s, pos, 3, maxBoundWords); got != 1 {
+		t.Errorf("flipBound = %d, want 1", got)
+	}
+	cs, tooMany, err := w.run(context.Background(), true)
+	if want := [][]int{{len(w.props) - 1}}; err != nil || tooMany || !slices.EqualFunc(cs, want, slices.Equal) {
+		t.Errorf("corners from all true = %v %v %v, want %v", cs, tooMany, err, want)
+	}
+}

@@ -272,8 +272,12 @@
 // propositions alone gets its support from its BDD (bdd.go: the variables
 // a reduced BDD mentions), in one manager per Build that keeps every
 // gate's BDD, so a sub-circuit many functions read is built once
-// (merrills' piece count), within Options.MaxBDDNodes. Larger cones are
-// simulated: random samples with skewed densities, samples where one role
+// (merrills' piece count), within Options.MaxBDDNodes. A next function
+// whose read roles have at most Options.MaxBDDChoices joint choices gets
+// one BDD per choice, its cofactor, a function of the state (bddchoice.go:
+// it depends on a proposition some cofactor mentions, and on a role when
+// two choices differing in it alone differ), each costing its actions'
+// fanout (Stats.ChoiceBDDSupports). Larger cones are simulated: random samples with skewed densities, samples where one role
 // does each of its moves in turn, then samples next to the witnesses found
 // (one to three propositions flipped, or another move for one role), and,
 // for a function of the state, samples where it takes a value random

@@ -59,6 +59,10 @@ const (
 	// DefaultMaxBDDNodes: a Build's BDD manager holds at most 2^21 nodes
 	// (about 40 MiB with its tables).
 	DefaultMaxBDDNodes = 1 << 21
+	// DefaultMaxBDDChoices: next functions of up to 4,096 joint choices of
+	// their read roles (skirmish's capture counter reads 1,792 moves of
+	// one role) get their supports from cofactor BDDs.
+	DefaultMaxBDDChoices = 4096
 	// DefaultMaxInteractionProps: interaction vertices for functions of at
 	// most 12 semantic propositions (at most 66 pairs each).
 	DefaultMaxInteractionProps = 12
@@ -162,6 +166,12 @@ type Options struct {
 	// SAT decides for the rest of the Build. Exact either way. 0 means
 	// DefaultMaxBDDNodes; a negative value never builds BDDs.
 	MaxBDDNodes int
+	// MaxBDDChoices: a next function whose read roles have at most this
+	// many joint choices gets its support from one BDD per choice, in a
+	// manager of at most MaxBDDNodes nodes per worker, before simulation
+	// is tried. Exact either way. 0 means DefaultMaxBDDChoices; a negative
+	// value never does.
+	MaxBDDChoices int
 	// Workers is the number of goroutines that analyse functions; 0 means
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
@@ -209,6 +219,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxBDDNodes == 0 {
 		o.MaxBDDNodes = DefaultMaxBDDNodes
 	}
+	if o.MaxBDDChoices == 0 {
+		o.MaxBDDChoices = DefaultMaxBDDChoices
+	}
 	if o.MaxInteractionProps == 0 {
 		o.MaxInteractionProps = DefaultMaxInteractionProps
 	}
@@ -252,6 +265,9 @@ type Stats struct {
 	DependsOnCalls   int64 // SAT questions (satcheck.FindDependence) on inputs that simulation left undecided
 	ResidueTables    int64 // truth tables that settled such inputs instead (Options.MaxResidueTableWork)
 	SupportBDDs      int64 // BDDs that settled them (Options.MaxBDDNodes)
+	// ChoiceBDDSupports counts the next functions whose supports one BDD
+	// per joint choice of their read roles settled (Options.MaxBDDChoices).
+	ChoiceBDDSupports int64
 
 	Support  time.Duration // semantic supports (tables, simulation, satcheck)
 	Features time.Duration // truth-table features and corner searches

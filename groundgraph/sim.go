@@ -116,6 +116,32 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			return nil, err
 		}
 	}
+	// A next function whose read roles have few joint choices: one BDD per
+	// choice (bddchoice.go) settles it exactly. It is tried once, when
+	// random samples leave inputs undecided: before the choice rounds when
+	// those would cost more than the BDDs' bound (skirmish's capture
+	// counters: 1,793 choices over a cone of 2,563 inputs), otherwise
+	// after every round of simulation, before a residue table or SAT.
+	choiceTried := len(srs) == 0 || b.choiceBDDs == nil || jointChoices(srs, b.opt.MaxBDDChoices) < 0
+	tryChoices := func() (bool, error) {
+		if choiceTried || st.done() {
+			return false, nil
+		}
+		choiceTried = true
+		d := b.choiceBDDs.get()
+		propDep, roleDep, err := d.supportByChoice(ctx, cn, len(props), srs)
+		b.choiceBDDs.put(d)
+		switch {
+		case err == nil:
+			b.choiceSupports.Add(1)
+			copy(st.propDep, propDep)
+			copy(st.roleDep, roleDep)
+			return true, nil
+		case errors.Is(err, errBDDLimit):
+			return false, nil
+		}
+		return false, err
+	}
 	for _, w := range simRounds {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -140,6 +166,14 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	choices := int64(0)
 	for _, sr := range srs {
 		choices += int64(sr.radix)
+	}
+	if choices*int64(len(cn.Fanin)+len(cn.Inputs)) > choiceRoundsPerBDDNode*int64(bddChoiceNodesPerGate*len(cn.Gates)+bddChoiceMinNodes) {
+		if ok, err := tryChoices(); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			return b.supportOf(props, srs, st), nil
+		}
 	}
 	if !st.done() && choices*int64(len(cn.Fanin)+len(cn.Inputs)) <= maxChoiceWork {
 		s := newConeSim(cn, choiceWords)
@@ -317,6 +351,12 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		if !st.sensitizeRoles(z, cn, rng, attempts, max(64, maxSensitizeWork/int64(cn.NumSlots()))) && attempts >= roleSensitizeAttempts/2 {
 			break
 		}
+	}
+	if ok, err := tryChoices(); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return b.supportOf(props, srs, st), nil
 	}
 	// The inputs simulation left undecided, when the cone's syntactic
 	// space is small enough: its truth table settles them exactly at a
@@ -548,8 +588,12 @@ const (
 	// maxRoleChoices bounds the choices tried per role and round when
 	// looking for a witness that the role matters.
 	maxRoleChoices = 32
-	boundaryRounds = 16
-	boundaryWords  = 64
+	// choiceRoundsPerBDDNode: choice rounds costing more slot-words than
+	// this many times the cofactor BDDs' node bound are not run before
+	// trying the BDDs.
+	choiceRoundsPerBDDNode = 64
+	boundaryRounds         = 16
+	boundaryWords          = 64
 	// witnessesPerInput caps the boundary samples taken from one input's
 	// witnesses in one round.
 	witnessesPerInput = 16
