@@ -408,20 +408,16 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 		return nil, err
 	}
 	var sp fnSpace
-	logRows := 0.0
-	for _, in := range cn.Inputs {
-		if int(in) < nProps {
-			sp.props = append(sp.props, in)
-			logRows++
-			continue
-		}
-		if !moves {
-			break
-		}
-		r, _ := p.InputOf(int(in))
-		if len(sp.roles) == 0 || sp.roles[len(sp.roles)-1] != r {
-			sp.roles = append(sp.roles, r)
-		}
+	nP, _ := slices.BinarySearch(cn.Inputs, int32(nProps))
+	if nP > 0 {
+		sp.props = slices.Clone(cn.Inputs[:nP])
+	}
+	logRows := float64(nP)
+	// The roles read, one span of inputs each (see roleSpan).
+	for k := nP; moves && k < len(cn.Inputs); {
+		r, _ := p.InputOf(int(cn.Inputs[k]))
+		sp.roles = append(sp.roles, r)
+		_, k = roleSpan(p, cn, r)
 	}
 	if len(sp.roles) > 0 {
 		for _, r := range sp.roles {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -54,4 +55,44 @@ func TestSensitizeOneActionPerRole(t *testing.T) {
 		return
 	}
 	t.Fatal("no function (next (capture_count west 1))")
+}
+
+// TestFreeChoice checks sensitizer.freeChoice against the list of the
+// allowed choices it replaces.
+func TestFreeChoice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		nks := 1 + rng.IntN(200)
+		other := rng.IntN(2)
+		sr := simRole{radix: nks + other}
+		for k := range nks {
+			sr.ks = append(sr.ks, 3+k)
+		}
+		z := &sensitizer{srs: []simRole{sr}, off: [][]uint64{make([]uint64, (nks+63)/64)}, nOff: []int{0}}
+		skip := -1
+		if rng.IntN(2) == 0 {
+			skip = rng.IntN(nks)
+		}
+		var off []int
+		for c := range nks {
+			if c != skip && rng.IntN(3) == 0 {
+				z.forbid(0, c)
+				off = append(off, c)
+			}
+		}
+		var want []int
+		for c := range sr.radix {
+			if c != skip && !slices.Contains(off, c) {
+				want = append(want, c)
+			}
+		}
+		if got := z.freeChoices(0) + other; skip < 0 && got != len(want) || skip >= 0 && got-1 != len(want) {
+			t.Fatalf("trial %d: freeChoices %d (other %d, skip %d), want %d choices", trial, z.freeChoices(0), other, skip, len(want))
+		}
+		for j, c := range want {
+			if got := z.freeChoice(0, skip, j); got != c {
+				t.Fatalf("trial %d: off %v skip %d: freeChoice(%d) = %d, want %d", trial, off, skip, j, got, c)
+			}
+		}
+	}
 }

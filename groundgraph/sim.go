@@ -67,16 +67,12 @@ func (sr *simRole) chosen(x sample) int {
 // simRoles returns the simRole of each of roles in cone cn.
 func (b *builder) simRoles(cn *cone, roles []int) []simRole {
 	p := b.p
-	nProps := len(p.Props)
 	var srs []simRole
 	for _, r := range roles {
 		sr := simRole{role: r}
-		for k, in := range cn.Inputs {
-			if int(in) >= nProps {
-				if r2, _ := p.InputOf(int(in)); r2 == r {
-					sr.ks = append(sr.ks, k)
-				}
-			}
+		lo, hi := roleSpan(p, cn, r)
+		for k := lo; k < hi; k++ {
+			sr.ks = append(sr.ks, k)
 		}
 		sr.radix = len(sr.ks)
 		if sr.radix < len(p.Actions[r]) {
@@ -150,13 +146,18 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if st.done() {
+		// Roles are tried in the first round only: a role whose few tried
+		// choices all agree is cheaper to settle by one SAT call. A later
+		// round with every proposition decided can decide nothing
+		// (amazons: 128 words of each of 172,000 action inputs, for
+		// nothing).
+		roles := w == simRounds[0]
+		if st.done() || !roles && st.propsDone() {
 			break
 		}
-		pool := randomPool(len(cn.Inputs), len(props), srs, w, rng)
-		// Roles are tried in the first round only: a role whose few tried
-		// choices all agree is cheaper to settle by one SAT call.
-		boundary = append(boundary, st.run(newConeSim(cn, w), pool, w == simRounds[0])...)
+		s := newConeSim(cn, w)
+		randomInto(s.In, len(props), srs, w, rng)
+		boundary = append(boundary, st.run(s, roles)...)
 	}
 	nIn, nP := len(cn.Inputs), len(props)
 	// Choice rounds: each role in turn does each of its choices in every
@@ -204,7 +205,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 					pool[sr.ks[c]] = ones
 					copy(s.In(sr.ks[c]), ones)
 				}
-				boundary = append(boundary, st.runLoaded(s, pool, false, fc)...)
+				boundary = append(boundary, st.runLoaded(s, false, fc)...)
 				if c == 0 {
 					copy(first, fc)
 				} else if !st.roleDep[i] && !slices.Equal(first, fc) {
@@ -225,7 +226,8 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if st.done() || len(boundary) == 0 {
+			// Boundary rounds decide propositions only.
+			if st.propsDone() || len(boundary) == 0 {
 				break
 			}
 			// The boundary samples and random neighbours of them: one to three
@@ -252,7 +254,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 				}
 				cands = append(cands, x)
 			}
-			found := st.run(newConeSim(cn, boundaryWords), boundaryPool(cands, nIn, boundaryWords), false)
+			found := st.run(samplesSim(cn, cands, boundaryWords), false)
 			if len(found) == 0 {
 				break
 			}
@@ -280,7 +282,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			if len(seeds) == 0 {
 				continue
 			}
-			found := st.run(newConeSim(cn, boundaryWords), boundaryPool(seeds, nIn, boundaryWords), false)
+			found := st.run(samplesSim(cn, seeds, boundaryWords), false)
 			boundary = append(seeds, found...)
 			if err := runBoundary(); err != nil {
 				return nil, err
@@ -321,7 +323,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		if len(seeds) == 0 {
 			break
 		}
-		found := st.run(newConeSim(cn, boundaryWords), boundaryPool(seeds, nIn, boundaryWords), false)
+		found := st.run(samplesSim(cn, seeds, boundaryWords), false)
 		if len(found) == 0 {
 			break
 		}
@@ -493,17 +495,21 @@ func (b *builder) residueTable(ctx context.Context, f grounding.Function, cn *co
 // action the sample allows. A pair whose values differ is a witness that
 // the role matters. It tries up to attempts pairs per role, spends at
 // most budget sensitizer attempts in all, and reports whether it decided a
-// role.
+// role. A role's pairs are simulated in batches of 1, 1, 2, 4, ... pairs,
+// and its attempts stop once one shows it: a sample costs up to the whole
+// cone (amazons: most roles are shown by the first pair, and the seven
+// more each cost a pass over 172,000 action inputs).
 func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, attempts int, budget int64) bool {
-	nIn := len(cn.Inputs)
-	var pairs []sample
-	var pairRole []int
+	decided := false
+	made := 0 // pairs made, within 32*boundaryWords
 	for i := range st.srs {
 		sr := &st.srs[i]
 		if st.roleDep[i] || sr.radix < 2 {
 			continue
 		}
-		for a := 0; a < attempts && budget > 0 && len(pairs) < 64*boundaryWords; a++ {
+		var pairs []sample
+		m := 0 // pairs made for the role
+		for a := 0; a < attempts && budget > 0 && made < 32*boundaryWords && !st.roleDep[i]; a++ {
 			budget--
 			k := sr.ks[rng.IntN(len(sr.ks))]
 			x := z.sample(k, a%4 == 3, rng)
@@ -512,20 +518,21 @@ func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, atte
 			}
 			alt := sr.chosen(x) // -1: "another action", a choice only when the role has one
 			if alt == k {
-				// Another action the requirements allow.
-				var ok []int
+				// Another action the requirements allow: "another
+				// action" first, then the read ones ascending.
+				other := 0
 				if sr.radix > len(sr.ks) {
-					ok = append(ok, -1)
+					other = 1
 				}
-				for _, kk := range sr.ks {
-					if kk != k && z.req[1+kk] != 1 {
-						ok = append(ok, kk)
-					}
-				}
-				if len(ok) == 0 {
+				n := other + z.freeChoices(i) - 1 // not k itself
+				if n <= 0 {
 					continue
 				}
-				alt = ok[rng.IntN(len(ok))]
+				if j := rng.IntN(n); j < other {
+					alt = -1
+				} else {
+					alt = sr.ks[z.freeChoice(i, k-sr.ks[0], j-other)]
+				}
 			}
 			xa, xb := slices.Clone(x), slices.Clone(x)
 			if c := sr.chosen(x); c >= 0 {
@@ -537,28 +544,35 @@ func (st *simState) sensitizeRoles(z *sensitizer, cn *cone, rng *rand.Rand, atte
 				xb[alt/64] |= 1 << (alt % 64)
 			}
 			pairs = append(pairs, xa, xb)
-			pairRole = append(pairRole, i)
+			made++
+			if m++; m&(m-1) == 0 { // m = 1, 2, 4, ...: batches of 1, 1, 2, 4, ...
+				if pairsDiffer(cn, pairs) {
+					st.roleDep[i], decided = true, true
+				}
+				pairs = pairs[:0]
+			}
 		}
-	}
-	if len(pairs) == 0 {
-		return false
-	}
-	w := (len(pairs) + 63) / 64
-	s := newConeSim(cn, w)
-	for k, v := range boundaryPool(pairs, nIn, w) {
-		copy(s.In(k), v)
-	}
-	out := make([]uint64, w)
-	s.Eval(out)
-	decided := false
-	for j, i := range pairRole {
-		b := 2 * j // pairs never straddle a word: 2j and 2j+1 share one
-		if (out[b/64]>>(b%64)^out[b/64]>>(b%64+1))&1 == 1 && !st.roleDep[i] {
-			st.roleDep[i] = true
-			decided = true
+		if !st.roleDep[i] && len(pairs) > 0 && pairsDiffer(cn, pairs) {
+			st.roleDep[i], decided = true, true
 		}
 	}
 	return decided
+}
+
+// pairsDiffer reports whether the function of cone cn differs between the
+// two samples of some pair (pairs[2j], pairs[2j+1]).
+func pairsDiffer(cn *cone, pairs []sample) bool {
+	w := (len(pairs) + 63) / 64
+	s := samplesSim(cn, pairs, w)
+	out := make([]uint64, w)
+	s.Eval(out)
+	for j := 0; j < len(pairs); j += 2 {
+		// Pairs never straddle a word: j and j+1 share one.
+		if (out[j/64]>>(j%64)^out[j/64]>>(j%64+1))&1 == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // boundaryRounds and boundaryWords bound the boundary rounds of simSupport;
@@ -616,10 +630,8 @@ type simState struct {
 }
 
 func (st *simState) done() bool {
-	for _, d := range st.propDep {
-		if !d {
-			return false
-		}
+	if !st.propsDone() {
+		return false
 	}
 	for i, d := range st.roleDep {
 		if !d && st.srs[i].radix > 1 {
@@ -628,6 +640,9 @@ func (st *simState) done() bool {
 	}
 	return true
 }
+
+// propsDone reports whether every proposition is decided.
+func (st *simState) propsDone() bool { return !slices.Contains(st.propDep, false) }
 
 // biasBits is the precision of biasedWord's probabilities.
 const biasBits = 10
@@ -663,31 +678,44 @@ type sample []uint64
 // randomPool draws w words of samples: propositions biased word by word,
 // each role doing a random one of its read actions or none of them.
 func randomPool(nIn, nProps int, srs []simRole, w int, rng *rand.Rand) [][]uint64 {
-	pool := make([][]uint64, nIn)
-	for k := range pool {
-		pool[k] = make([]uint64, w)
-	}
+	pool := poolOf(nIn, w)
+	randomInto(func(k int) []uint64 { return pool[k] }, nProps, srs, w, rng)
+	return pool
+}
+
+// randomInto writes randomPool's samples into the zero vectors in(k).
+func randomInto(in func(k int) []uint64, nProps int, srs []simRole, w int, rng *rand.Rand) {
 	for k := range nProps {
+		v := in(k)
 		for i := range w {
-			pool[k][i] = biasedWord(rng, simBiasBits[i%len(simBiasBits)])
+			v[i] = biasedWord(rng, simBiasBits[i%len(simBiasBits)])
 		}
 	}
 	for _, sr := range srs {
 		for bit := range 64 * w {
 			if c := rng.IntN(sr.radix); c < len(sr.ks) {
-				pool[sr.ks[c]][bit/64] |= 1 << (bit % 64)
+				in(sr.ks[c])[bit/64] |= 1 << (bit % 64)
 			}
 		}
+	}
+}
+
+// poolOf returns nIn zero vectors of w words, cut from one allocation (a
+// cone can have 172,000 inputs, amazons' next functions).
+func poolOf(nIn, w int) [][]uint64 {
+	back := make([]uint64, nIn*w)
+	pool := make([][]uint64, nIn)
+	for k := range pool {
+		pool[k] = back[k*w : (k+1)*w : (k+1)*w]
 	}
 	return pool
 }
 
-// boundaryPool packs samples into w words per input.
-func boundaryPool(samples []sample, nIn, w int) [][]uint64 {
-	pool := make([][]uint64, nIn)
-	for k := range pool {
-		pool[k] = make([]uint64, w)
-	}
+// samplesSim returns a simulator of cn on w words whose inputs hold the
+// samples, packed bit by bit (written in place: a pool of its own cost an
+// allocation and a copy of every input's vector).
+func samplesSim(cn *cone, samples []sample, w int) *coneSim {
+	s := newConeSim(cn, w)
 	// Unused bits repeat the first sample, so they witness nothing new.
 	for b := range 64 * w {
 		x := samples[0]
@@ -697,35 +725,30 @@ func boundaryPool(samples []sample, nIn, w int) [][]uint64 {
 		for i, word := range x {
 			for ; word != 0; word &= word - 1 {
 				k := 64*i + bits.TrailingZeros64(word)
-				pool[k][b/64] |= 1 << (b % 64)
+				s.Vals[(1+k)*w+b/64] |= 1 << (b % 64)
 			}
 		}
 	}
-	return pool
+	return s
 }
 
-// run simulates the pool, marks the propositions (and, if roles is set, the
-// roles) it finds a witness for, and returns boundary samples: witnesses of
-// the propositions it decided, with the proposition flipped.
-func (st *simState) run(s *coneSim, pool [][]uint64, roles bool) []sample {
-	for k, v := range pool {
-		copy(s.In(k), v)
-	}
-	return st.runLoaded(s, pool, roles, make([]uint64, s.W))
+// run simulates the samples loaded in s (see runLoaded).
+func (st *simState) run(s *coneSim, roles bool) []sample {
+	return st.runLoaded(s, roles, make([]uint64, s.W))
 }
 
-// runLoaded is run on a simulator whose inputs already hold the pool; f0
-// (s.W words) receives the function's value on the pool.
-func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool, f0 []uint64) []sample {
+// runLoaded simulates the samples loaded in s's inputs, marks the
+// propositions (and, if roles is set, the roles) it finds a witness for,
+// and returns boundary samples: witnesses of the propositions it decided,
+// with the proposition flipped. f0 (s.W words) receives the function's
+// value on the samples.
+func (st *simState) runLoaded(s *coneSim, roles bool, f0 []uint64) []sample {
 	w := s.W
 	f1 := make([]uint64, w)
 	s.Eval(f0)
-	nIn := len(pool)
-	var out []sample
-	// The pool's samples read out so far, by bit: the inputs' witnesses
-	// are their first differing bits, mostly the same few, and reading one
-	// out visits every input's vector (a sixth of knightwar's graph phase).
-	var column map[int]sample
+	// Witnesses (proposition, bit), read out as samples once flips are done.
+	type witness struct{ k, bit int }
+	var wits []witness
 	for k := range st.propDep {
 		if st.propDep[k] {
 			continue
@@ -734,7 +757,7 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool, f0 []uint
 		// supports ran 1.7 s past a deadline at load 19 looking every 16th
 		// k, and decided k were skipped before the look).
 		if st.ctx.Err() != nil {
-			return out
+			return nil
 		}
 		s.Flip(k, s.W, f1)
 		if slices.Equal(f0, f1) {
@@ -744,27 +767,12 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool, f0 []uint
 		n := 0
 		for i := range w {
 			for d := f0[i] ^ f1[i]; d != 0 && n < witnessesPerInput; d &= d - 1 {
-				bit := 64*i + bits.TrailingZeros64(d)
-				col, ok := column[bit]
-				if !ok {
-					col = make(sample, (nIn+63)/64)
-					for k2 := range nIn {
-						if pool[k2][bit/64]>>(bit%64)&1 == 1 {
-							col[k2/64] |= 1 << (k2 % 64)
-						}
-					}
-					if column == nil {
-						column = map[int]sample{}
-					}
-					column[bit] = col
-				}
-				x := slices.Clone(col)
-				x[k/64] ^= 1 << (k % 64)
-				out = append(out, x)
+				wits = append(wits, witness{k, 64*i + bits.TrailingZeros64(d)})
 				n++
 			}
 		}
 	}
+	out := st.witnessSamples(s, len(wits), func(j int) (int, int) { return wits[j].k, wits[j].bit })
 	for i := range st.srs {
 		sr := &st.srs[i]
 		if !roles || st.roleDep[i] || sr.radix < 2 {
@@ -784,20 +792,31 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool, f0 []uint
 				cs = append(cs, 1+st.rng.IntN(sr.radix-1))
 			}
 		}
-		var first []uint64
+		// With every read action of the role false (its "another action"
+		// choice), choice c is that input flipped: one evaluation of the
+		// cone, then one of c's fanout per choice (amazons: 32 choices of a
+		// cone of 172,000 action inputs were 32 whole evaluations).
+		// Only the inputs some sample sets are saved: a role does one
+		// action per sample.
+		var saved []uint64
+		var savedK []int
 		for _, k := range sr.ks {
-			clear(s.In(k))
+			if v := s.In(k); slices.ContainsFunc(v, func(x uint64) bool { return x != 0 }) {
+				savedK = append(savedK, k)
+				saved = append(saved, v...)
+				clear(v)
+			}
 		}
-		prev := -1
+		base := make([]uint64, w)
+		s.Eval(base)
+		s.FewFlips = true // each choice's NOR of actions is flipped about once
+		var first []uint64
 		for _, c := range cs {
-			if prev >= 0 && prev < len(sr.ks) {
-				clear(s.In(sr.ks[prev]))
-			}
 			if c < len(sr.ks) {
-				fill(s.In(sr.ks[c]), ^uint64(0))
+				s.Flip(sr.ks[c], w, f1)
+			} else {
+				copy(f1, base)
 			}
-			prev = c
-			s.Eval(f1)
 			if c == 0 {
 				first = slices.Clone(f1)
 			} else if !slices.Equal(first, f1) {
@@ -805,9 +824,48 @@ func (st *simState) runLoaded(s *coneSim, pool [][]uint64, roles bool, f0 []uint
 				break
 			}
 		}
-		for _, k := range sr.ks {
-			copy(s.In(k), pool[k])
+		s.FewFlips = false
+		for j, k := range savedK {
+			copy(s.In(k), saved[j*w:(j+1)*w])
 		}
+	}
+	return out
+}
+
+// witnessSamples returns the n witnesses at(j) = (proposition k, bit) of
+// the samples loaded in s, as samples with k flipped, in order; nil when
+// every proposition is decided, since boundary samples then serve nothing.
+// The bits are read out of every input's vector in one pass (a pass per
+// bit was a sixth of knightwar's graph phase).
+func (st *simState) witnessSamples(s *coneSim, n int, at func(j int) (k, bit int)) []sample {
+	if n == 0 || st.propsDone() {
+		return nil
+	}
+	w, nIn := s.W, len(s.Cone.Inputs)
+	need := make([]uint64, w)
+	for j := range n {
+		_, bit := at(j)
+		need[bit/64] |= 1 << (bit % 64)
+	}
+	col := make(map[int]sample)
+	for i, x := range need {
+		for ; x != 0; x &= x - 1 {
+			col[64*i+bits.TrailingZeros64(x)] = make(sample, (nIn+63)/64)
+		}
+	}
+	for k2 := range nIn {
+		v := s.In(k2)
+		for i, x := range need {
+			for x &= v[i]; x != 0; x &= x - 1 {
+				col[64*i+bits.TrailingZeros64(x)][k2/64] |= 1 << (k2 % 64)
+			}
+		}
+	}
+	out := make([]sample, n)
+	for j := range n {
+		k, bit := at(j)
+		out[j] = slices.Clone(col[bit])
+		out[j][k/64] ^= 1 << (k % 64)
 	}
 	return out
 }
@@ -913,17 +971,21 @@ func justify(cn *cone, want bool, attempts, max int, rng *rand.Rand) []sample {
 // cn: each of its actions the cone reads, and one more for all the others
 // when it does not read them all.
 func roleRadix(p *grounding.Program, cn *cone, r int) int {
-	nProps := len(p.Props)
-	read := 0
-	for _, in := range cn.Inputs {
-		if int(in) >= nProps {
-			if r2, _ := p.InputOf(int(in)); r2 == r {
-				read++
-			}
-		}
-	}
+	lo, hi := roleSpan(p, cn, r)
+	read := hi - lo
 	if read < len(p.Actions[r]) {
 		return read + 1
 	}
 	return read
+}
+
+// roleSpan returns the positions lo..hi-1 in cn.Inputs of the actions of
+// role r that the cone reads: a role's actions are consecutive circuit
+// inputs and cn.Inputs ascend, so two binary searches find them (a cone can
+// read 172,000 actions, amazons' next functions).
+func roleSpan(p *grounding.Program, cn *cone, r int) (lo, hi int) {
+	base := p.ActionInputBase(r)
+	lo, _ = slices.BinarySearch(cn.Inputs, int32(base))
+	hi, _ = slices.BinarySearch(cn.Inputs, int32(base+len(p.Actions[r])))
+	return lo, hi
 }

@@ -11,6 +11,10 @@ type ConeSim struct {
 	Cone *Cone
 	W    int
 	Vals []uint64
+	// FewFlips says that Flips after an Eval mostly reach distinct wide
+	// gates (see wideAgain): Flip then re-reads a wide gate on its first
+	// flip and builds its zero levels from the second.
+	FewFlips bool
 
 	mark []int32  // Flip: 1 + position in the fanout of a gate slot, or 0
 	tmp  []uint64 // Flip: values of the fanout gates
@@ -23,6 +27,7 @@ type ConeSim struct {
 	gen     uint32
 	zero    [][]uint64
 	zeroGen []uint32
+	flipGen []uint32 // flipGen[gi]: the Eval after which a Flip last re-evaluated wide gate gi
 }
 
 // wideFanin is the fanin from which Flip updates a gate from its zero
@@ -129,7 +134,7 @@ func (s *ConeSim) eval64() {
 func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 	cn, w := s.Cone, s.W
 	fo := cn.CachedFanout(k, s.fo[:0])
-	if cn.fanouts[k] == nil {
+	if _, ok := cn.cachedFanout(k); !ok {
 		s.fo = fo // the scratch buffer, possibly grown; not cached
 	}
 	vals := s.Vals
@@ -163,7 +168,7 @@ func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 			fillWords(dst, ^uint64(0))
 			continue
 		}
-		if len(fan) >= wideFanin && s.wideFlip(int(gi), fan, inSlot, wn, tmp, dst) {
+		if len(fan) >= wideFanin && (!s.FewFlips || s.wideAgain(int(gi))) && s.wideFlip(int(gi), fan, inSlot, wn, tmp, dst) {
 			continue
 		}
 		for fi, l := range fan {
@@ -277,6 +282,22 @@ func (s *ConeSim) wideFlip(gi int, fan []uint32, inSlot, wn int, tmp, dst []uint
 		dst[i] = now &^ otherFalse
 	}
 	return true
+}
+
+// wideAgain reports whether a Flip already re-evaluated wide gate gi since
+// the last Eval, and records that one does now. Zero levels cost zeroLevels
+// passes over every fanin and pay off from a gate's second flip: a gate
+// flipped once is cheaper to re-read (amazons' role choices flip 32 inputs
+// of as many gates of 1,700 fanins each).
+func (s *ConeSim) wideAgain(gi int) bool {
+	if s.flipGen == nil {
+		s.flipGen = make([]uint32, len(s.Cone.Gates))
+	}
+	if s.flipGen[gi] == s.gen {
+		return true
+	}
+	s.flipGen[gi] = s.gen
+	return false
 }
 
 // zeroLevelsOf returns the zero levels of wide gate gi for the values of

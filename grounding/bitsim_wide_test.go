@@ -12,7 +12,7 @@ import (
 // negated on circuits with wide gates (whose fanins Flip does not re-read
 // but updates from zero levels), where one input reaches a gate through
 // one or several fanins, and with biased inputs so that gates are true
-// often enough to matter.
+// often enough to matter; with and without FewFlips.
 func TestFlipWideGates(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := range 150 {
@@ -46,6 +46,7 @@ func TestFlipWideGates(t *testing.T) {
 		}
 		w := 1 + rng.IntN(3)
 		s := grounding.NewConeSim(cn, w)
+		s.FewFlips = trial%2 == 1 // wide gates re-read on their first flip
 		ins := make([][]uint64, len(cn.Inputs))
 		for k := range ins {
 			ins[k] = make([]uint64, w)

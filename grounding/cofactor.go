@@ -120,7 +120,7 @@ func (h *CofactorHasher) LiteralWith(k int, v bool) uint32 {
 		h.val[1+k] = CofactorTrue
 	}
 	fo := cn.CachedFanout(k, h.fo[:0])
-	if cn.fanouts[k] == nil {
+	if _, ok := cn.cachedFanout(k); !ok {
 		h.fo = fo // the scratch buffer, possibly grown; a cached fanout is not ours to reuse
 	}
 	first := cn.FirstGate()

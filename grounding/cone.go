@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Cone is the part of a circuit that one literal reaches, renumbered densely
@@ -25,10 +26,14 @@ type Cone struct {
 	// users[userStart[s]:userStart[s+1]].
 	userStart []int32
 	users     []int32
-	seen      []uint64  // scratch bitset over gates
-	stack     []int32   // scratch
-	fanouts   [][]int32 // fanouts[k]: cached fanout of input k, within maxFanoutCache
-	cached    int       // entries in fanouts
+	seen      []uint64 // scratch bitset over gates
+	stack     []int32  // scratch
+	// Cached fanouts of inputs, within maxFanoutCache: input k's is
+	// fanBuf[fanAt[k] : fanAt[k]+fanBuf[fanAt[k]-1]] when fanAt[k] > 0.
+	// Offsets, not one slice per input: a slice header per input of a
+	// cone of 172,000 inputs was 4 MB for the GC to clear and scan per cone.
+	fanAt  []int32
+	fanBuf []int32
 }
 
 // maxFanoutCache bounds the gate indices one cone keeps in its fanout cache
@@ -51,6 +56,36 @@ func (cn *Cone) GateFanin(gi int) []uint32 { return cn.Fanin[cn.Start[gi]:cn.Sta
 // fanins below their gate), so that a hand-built Circuit gives an error,
 // never a crash.
 func CollectCone(c *Circuit, root Lit) (inputs, gates []int32, err error) {
+	sc := getConeScratch(c.NumNodes())
+	defer coneScratches.Put(sc)
+	return collectCone(c, root, sc)
+}
+
+// coneScratch is the working space of one cone walk over a circuit of up
+// to len(slot) nodes: a node bitset, clear between walks, and a slot per
+// node, written for every node of a cone before it is read, so never
+// cleared. A map per walk cost most of the walk on cones of 172,000 inputs
+// (amazons' next functions).
+type coneScratch struct {
+	mark  []uint64
+	slot  []uint32
+	stack []int32
+}
+
+var coneScratches = sync.Pool{New: func() any { return new(coneScratch) }}
+
+// getConeScratch returns a scratch space for a circuit of nn nodes.
+func getConeScratch(nn int) *coneScratch {
+	sc := coneScratches.Get().(*coneScratch)
+	if len(sc.slot) < nn {
+		sc.mark = make([]uint64, (nn+63)/64)
+		sc.slot = make([]uint32, nn)
+	}
+	return sc
+}
+
+// collectCone is CollectCone with scratch space sc, which it leaves clear.
+func collectCone(c *Circuit, root Lit, sc *coneScratch) (inputs, gates []int32, err error) {
 	nn := c.NumNodes()
 	r := root.Node()
 	if r >= nn {
@@ -62,49 +97,71 @@ func CollectCone(c *Circuit, root Lit) (inputs, gates []int32, err error) {
 	if r <= c.NumInputs {
 		return []int32{int32(r - 1)}, nil, nil
 	}
-	seen := map[int32]struct{}{int32(r): {}}
-	stack := []int32{int32(r)}
+	mark := sc.mark
+	lo, hi := r, r // range of marked nodes
+	nIn, nGates := 0, 0
+	mark[r>>6] |= 1 << (r & 63)
+	stack := append(sc.stack[:0], int32(r))
+	defer func() {
+		// Clear the marks left when the walk stops on an error.
+		if err != nil {
+			clear(mark[lo>>6 : hi>>6+1])
+		}
+		sc.stack = stack[:0]
+	}()
+	// Inputs are only marked: the walk pushes gates alone.
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if n <= int32(c.NumInputs) {
-			inputs = append(inputs, n-1)
-			continue
-		}
-		gates = append(gates, n)
-		lo, hi := c.Start[n], c.Start[n+1]
-		if lo > hi || int(hi) > len(c.Fanin) {
+		nGates++
+		lo0, hi0 := c.Start[n], c.Start[n+1]
+		if lo0 > hi0 || int(hi0) > len(c.Fanin) {
 			return nil, nil, fmt.Errorf("bad fanin range of gate %d", n)
 		}
-		for _, l := range c.Fanin[lo:hi] {
-			m := int32(l.Node())
-			if m >= n {
+		for _, l := range c.Fanin[lo0:hi0] {
+			m := l.Node()
+			if m >= int(n) {
 				return nil, nil, fmt.Errorf("gate %d has fanin node %d, not below it", n, m)
 			}
-			if m == 0 {
+			if m == 0 || mark[m>>6]&(1<<(m&63)) != 0 {
 				continue
 			}
-			if _, ok := seen[m]; !ok {
-				seen[m] = struct{}{}
-				stack = append(stack, m)
+			mark[m>>6] |= 1 << (m & 63)
+			lo, hi = min(lo, m), max(hi, m)
+			if m <= c.NumInputs {
+				nIn++
+			} else {
+				stack = append(stack, int32(m))
 			}
 		}
 	}
-	slices.Sort(inputs)
-	slices.Sort(gates)
+	inputs = make([]int32, 0, nIn)
+	gates = make([]int32, 0, nGates)
+	// Read the marks out in order, clearing them.
+	for w := lo >> 6; w <= hi>>6; w++ {
+		for x := mark[w]; x != 0; x &= x - 1 {
+			n := int32(w<<6 + bits.TrailingZeros64(x))
+			if int(n) <= c.NumInputs {
+				inputs = append(inputs, n-1)
+			} else {
+				gates = append(gates, n)
+			}
+		}
+		mark[w] = 0
+	}
 	return inputs, gates, nil
 }
 
 // NewCone builds the renumbered cone of root (see CollectCone for the checks).
 func NewCone(c *Circuit, root Lit) (*Cone, error) {
-	inputs, gates, err := CollectCone(c, root)
+	sc := getConeScratch(c.NumNodes())
+	defer coneScratches.Put(sc)
+	inputs, gates, err := collectCone(c, root, sc)
 	if err != nil {
 		return nil, err
 	}
 	cn := &Cone{Inputs: inputs, Gates: gates, Start: make([]int32, 1, len(gates)+1)}
-	// Slots by node: a map is cheaper than one array of the whole circuit
-	// per cone when the circuit is much larger than the cone.
-	slotOf := make(map[int32]uint32, len(inputs)+len(gates))
+	slotOf := sc.slot
 	for k, in := range inputs {
 		slotOf[in+1] = uint32(1 + k)
 	}
@@ -118,11 +175,11 @@ func NewCone(c *Circuit, root Lit) (*Cone, error) {
 	cn.Fanin = make([]uint32, 0, nFanin)
 	for _, g := range gates {
 		for _, l := range c.Fanins(int(g)) {
-			cn.Fanin = append(cn.Fanin, slotOf[int32(l.Node())]<<1|uint32(l&1))
+			cn.Fanin = append(cn.Fanin, slotOf[l.Node()]<<1|uint32(l&1))
 		}
 		cn.Start = append(cn.Start, int32(len(cn.Fanin)))
 	}
-	cn.Root = slotOf[int32(root.Node())]<<1 | uint32(root&1)
+	cn.Root = slotOf[root.Node()]<<1 | uint32(root&1)
 	return cn, nil
 }
 
@@ -200,19 +257,27 @@ func (cn *Cone) Fanout(k int, buf []int32) []int32 {
 // kept while it holds at most maxFanoutCache entries in all; the caller
 // must not modify it.
 func (cn *Cone) CachedFanout(k int, buf []int32) []int32 {
-	if cn.fanouts == nil {
-		cn.fanouts = make([][]int32, len(cn.Inputs))
-	}
-	if fo := cn.fanouts[k]; fo != nil {
+	if fo, ok := cn.cachedFanout(k); ok {
 		return fo
 	}
 	buf = cn.Fanout(k, buf)
-	if cn.cached+len(buf) <= maxFanoutCache {
-		cn.fanouts[k] = slices.Clip(slices.Clone(buf))
-		if cn.fanouts[k] == nil {
-			cn.fanouts[k] = []int32{}
-		}
-		cn.cached += len(buf)
+	if cn.fanAt == nil {
+		cn.fanAt = make([]int32, len(cn.Inputs))
+	}
+	if len(cn.fanBuf)+1+len(buf) <= maxFanoutCache {
+		cn.fanBuf = append(cn.fanBuf, int32(len(buf)))
+		cn.fanAt[k] = int32(len(cn.fanBuf))
+		cn.fanBuf = append(cn.fanBuf, buf...)
 	}
 	return buf
+}
+
+// cachedFanout returns the cached fanout of input k, if any; the caller
+// must not modify it.
+func (cn *Cone) cachedFanout(k int) ([]int32, bool) {
+	if cn.fanAt == nil || cn.fanAt[k] == 0 {
+		return nil, false
+	}
+	at := cn.fanAt[k]
+	return cn.fanBuf[at : at+cn.fanBuf[at-1] : at+cn.fanBuf[at-1]], true
 }

@@ -3,6 +3,7 @@ package grounding_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -172,5 +173,88 @@ func TestConeClone(t *testing.T) {
 		if e := <-errs; e != "" {
 			t.Error(e)
 		}
+	}
+}
+
+// TestNewConeAllocs checks that building the cone of a wide gate
+// allocates the cone and little else: a map per walk made most of the
+// cost of amazons' cones (172,000 action inputs per next function).
+func TestNewConeAllocs(t *testing.T) {
+	const n = 10000
+	c := &grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}
+	for i := 1; i <= n; i++ {
+		c.Fanin = append(c.Fanin, grounding.Lit(i)<<1|1)
+	}
+	c.Start = append(c.Start, int32(len(c.Fanin)))
+	c.Fanin = append(c.Fanin, grounding.Lit(1)<<1, grounding.Lit(n+1)<<1)
+	c.Start = append(c.Start, int32(len(c.Fanin)))
+	root := grounding.Lit(n+2) << 1
+	var cn *grounding.Cone
+	allocs := testing.AllocsPerRun(20, func() {
+		var err error
+		if cn, err = grounding.NewCone(c, root); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if len(cn.Inputs) != n || len(cn.Gates) != 2 {
+		t.Fatalf("cone of %d inputs and %d gates, want %d and 2", len(cn.Inputs), len(cn.Gates), n)
+	}
+	// The cone's own slices: Inputs, Gates, Start, Fanin and the Cone.
+	if allocs > 8 {
+		t.Errorf("NewCone: %.0f allocations, want at most 8", allocs)
+	}
+}
+
+// TestNewConeAfterError checks that a walk stopped by a malformed circuit
+// leaves the shared scratch space clean for the next walk.
+func TestNewConeAfterError(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	bad := &grounding.Circuit{NumInputs: 2, Start: []int32{0, 0, 0, 0, 2}, Fanin: []grounding.Lit{2, 8}}
+	for trial := range 50 {
+		if _, err := grounding.NewCone(bad, 3<<1); err == nil {
+			t.Fatal("NewCone of a gate reading itself: no error")
+		}
+		c := randomCircuit(rng, 1+rng.IntN(10), 1+rng.IntN(40))
+		root := grounding.Lit(c.NumNodes()-1) << 1
+		cn, err := grounding.NewCone(c, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := c.Support(root); !slices.Equal(toInts(cn.Inputs), want) {
+			t.Fatalf("trial %d: cone inputs %v, Support %v", trial, cn.Inputs, want)
+		}
+	}
+}
+
+// TestCachedFanoutBytes checks that the fanout cache of a cone with many
+// inputs costs a few bytes per input (an offset), not a slice header each
+// (amazons' cones: 172,000 inputs, of which simulation flips a few dozen).
+func TestCachedFanoutBytes(t *testing.T) {
+	const n = 10000
+	c := &grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}
+	for i := 1; i <= n; i++ {
+		c.Fanin = append(c.Fanin, grounding.Lit(i)<<1|1)
+	}
+	c.Start = append(c.Start, int32(len(c.Fanin)))
+	cn, err := grounding.NewCone(c, grounding.Lit(n+1)<<1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cn.Fanout(0, nil) // the fanout index, built once whatever the cache
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	var buf []int32
+	for k := range 16 {
+		buf = cn.CachedFanout(k, buf)
+		if len(buf) != 1 || buf[0] != 0 {
+			t.Fatalf("CachedFanout(%d) = %v, want [0]", k, buf)
+		}
+	}
+	if fo := cn.CachedFanout(3, nil); len(fo) != 1 || fo[0] != 0 {
+		t.Fatalf("CachedFanout(3) from the cache = %v, want [0]", fo)
+	}
+	runtime.ReadMemStats(&m1)
+	if perInput := float64(m1.TotalAlloc-m0.TotalAlloc) / n; perInput > 8 {
+		t.Errorf("fanout cache: %.1f bytes per cone input, want at most 8", perInput)
 	}
 }
