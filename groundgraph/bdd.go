@@ -211,38 +211,57 @@ func (d *supportBDD) support(ctx context.Context, cn *cone) ([]bool, error) {
 				return nil, err
 			}
 		}
-		acc := bddTrue
-		for _, l := range cn.GateFanin(gi) {
-			var err error
-			if acc, err = d.and(acc, lit[l>>1]^bddEdge(l&1)); err != nil {
-				return nil, err
-			}
-			if acc == bddFalse {
-				break
-			}
+		acc, err := d.andFanin(cn, gi, lit)
+		if err != nil {
+			return nil, err
 		}
 		lit[first+gi] = acc
 		d.gate[node] = acc
 	}
 	root := lit[cn.Root>>1] ^ bddEdge(cn.Root&1)
 	// The variables of a reduced BDD are exactly its function's support.
-	dep := map[int32]bool{}
-	seen := map[uint32]bool{}
-	stack := []uint32{uint32(root >> 1)}
-	for len(stack) > 0 {
-		id := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if id == 0 || seen[id] {
-			continue
-		}
-		seen[id] = true
-		n := d.nodes[id]
-		dep[n.v] = true
-		stack = append(stack, uint32(n.lo>>1), uint32(n.hi>>1))
-	}
+	dep := d.vars(root)
 	out := make([]bool, len(cn.Inputs))
 	for k, in := range cn.Inputs {
 		out[k] = dep[in]
 	}
 	return out, nil
+}
+
+// vars returns the variables of the BDDs roots.
+func (d *supportBDD) vars(roots ...bddEdge) map[int32]bool {
+	dep := map[int32]bool{}
+	seen := map[uint32]bool{}
+	var stack []uint32
+	for _, r := range roots {
+		stack = append(stack[:0], uint32(r>>1))
+		for len(stack) > 0 {
+			id := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if id == 0 || seen[id] {
+				continue
+			}
+			seen[id] = true
+			n := d.nodes[id]
+			dep[n.v] = true
+			stack = append(stack, uint32(n.lo>>1), uint32(n.hi>>1))
+		}
+	}
+	return dep
+}
+
+// andFanin returns the BDD of gate gi of cn (the conjunction of its fanin
+// literals) from the BDDs lit of its slots.
+func (d *supportBDD) andFanin(cn *cone, gi int, lit []bddEdge) (bddEdge, error) {
+	acc := bddTrue
+	for _, l := range cn.GateFanin(gi) {
+		var err error
+		if acc, err = d.and(acc, lit[l>>1]^bddEdge(l&1)); err != nil {
+			return 0, err
+		}
+		if acc == bddFalse {
+			break
+		}
+	}
+	return acc, nil
 }

@@ -207,23 +207,7 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 		}
 	}
 	// A proposition matters when it is a variable of some cofactor.
-	dep := map[int32]bool{}
-	seen := map[uint32]bool{}
-	var stack []uint32
-	for _, r := range roots {
-		stack = append(stack[:0], uint32(r>>1))
-		for len(stack) > 0 {
-			id := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if id == 0 || seen[id] {
-				continue
-			}
-			seen[id] = true
-			n := d.nodes[id]
-			dep[n.v] = true
-			stack = append(stack, uint32(n.lo>>1), uint32(n.hi>>1))
-		}
-	}
+	dep := d.vars(roots...)
 	propDep = make([]bool, nP)
 	for k := range nP {
 		propDep[k] = dep[cn.Inputs[k]]
@@ -250,20 +234,4 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 		stride *= r
 	}
 	return propDep, roleDep, nil
-}
-
-// andFanin returns the BDD of gate gi of cn (the conjunction of its fanin
-// literals) from the BDDs lit of its slots.
-func (d *supportBDD) andFanin(cn *cone, gi int, lit []bddEdge) (bddEdge, error) {
-	acc := bddTrue
-	for _, l := range cn.GateFanin(gi) {
-		var err error
-		if acc, err = d.and(acc, lit[l>>1]^bddEdge(l&1)); err != nil {
-			return 0, err
-		}
-		if acc == bddFalse {
-			break
-		}
-	}
-	return acc, nil
 }

@@ -3,7 +3,6 @@ package groundgraph
 import (
 	"math/bits"
 	"math/rand/v2"
-	"slices"
 )
 
 // Sensitized samples: for an input that random samples rarely show to
@@ -18,18 +17,16 @@ import (
 
 // sensitizer builds sensitized samples of one cone.
 type sensitizer struct {
-	cn        *cone
-	userStart []int32 // readers of slot s: users[userStart[s]:userStart[s+1]] (gate indices)
-	users     []int32
-	req       []int8 // 0 free, 1 false, 2 true
-	onPath    []bool
-	stack     []int32
-	cands     []uint32
-	path      []int32
-	srs       []simRole // the roles whose actions the cone reads
-	inRole    []bool    // cone input positions of their actions
-	roleOf    []int32   // roleOf[slot]: index in srs of an action input's role, or -1
-	roleOn    []int32   // roleOn[i]: slot of the action role srs[i] is required to do, or -1
+	cn     *cone
+	req    []int8 // 0 free, 1 false, 2 true
+	onPath []bool
+	stack  []int32
+	cands  []uint32
+	path   []int32
+	srs    []simRole // the roles whose actions the cone reads
+	inRole []bool    // cone input positions of their actions
+	roleOf []int32   // roleOf[slot]: index in srs of an action input's role, or -1
+	roleOn []int32   // roleOn[i]: slot of the action role srs[i] is required to do, or -1
 	// A sample's requirements on the roles' actions, kept as they are
 	// made so that a sample costs no pass over every action of a role
 	// (amazons: 87,000 per role): reqOn[i] is the position in srs[i].ks
@@ -43,7 +40,7 @@ type sensitizer struct {
 
 func newSensitizer(cn *cone, srs []simRole) *sensitizer {
 	n := cn.NumSlots()
-	z := &sensitizer{cn: cn, userStart: make([]int32, n+1), req: make([]int8, n), onPath: make([]bool, n), srs: srs}
+	z := &sensitizer{cn: cn, req: make([]int8, n), onPath: make([]bool, n), srs: srs}
 	// Built once: a sample used to build it as a map, which was most of
 	// knightazons' graph phase (7,385 action inputs per cone).
 	z.inRole = make([]bool, len(cn.Inputs))
@@ -65,20 +62,6 @@ func newSensitizer(cn *cone, srs []simRole) *sensitizer {
 	for kk, in := range z.inRole {
 		if !in {
 			z.free = append(z.free, kk)
-		}
-	}
-	for _, l := range cn.Fanin {
-		z.userStart[l>>1+1]++
-	}
-	for s := range n {
-		z.userStart[s+1] += z.userStart[s]
-	}
-	z.users = make([]int32, len(cn.Fanin))
-	fill := slices.Clone(z.userStart[:n])
-	for gi := range cn.Gates {
-		for _, l := range cn.GateFanin(gi) {
-			z.users[fill[l>>1]] = int32(gi)
-			fill[l>>1]++
 		}
 	}
 	return z
@@ -111,7 +94,7 @@ func (z *sensitizer) sample(k int, dense bool, rng *rand.Rand) sample {
 	z.path = append(z.path, cur)
 	z.onPath[cur] = true
 	for cur != root {
-		us := z.users[z.userStart[cur]:z.userStart[cur+1]]
+		us := z.cn.Users(int(cur))
 		if len(us) == 0 {
 			return nil // cannot happen in a cone: every slot reaches the root
 		}

@@ -212,6 +212,16 @@ func (cn *Cone) buildUsers() {
 	cn.seen = make([]uint64, (len(cn.Gates)+63)/64)
 }
 
+// Users returns the gates (indices into Gates, ascending) that read slot
+// s directly. The index is built on first use; the slice must not be
+// changed.
+func (cn *Cone) Users(s int) []int32 {
+	if cn.userStart == nil {
+		cn.buildUsers()
+	}
+	return cn.users[cn.userStart[s]:cn.userStart[s+1]]
+}
+
 // Fanout appends to buf[:0] the gates (indices into Gates, ascending) that
 // cone input k reaches, and returns it. It costs time linear in the fanout
 // (plus one bit per gate between its first and last gate), and no allocation

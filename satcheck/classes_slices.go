@@ -208,36 +208,19 @@ const maxSliceWork = 1 << 24
 // 1..len(Inputs) the inputs; between two calls of setBase the same
 // simplified circuit gets the same literal.
 type sliceHasher struct {
-	cn        *cone
-	first     int     // slot of the first gate
-	userStart []int32 // the gates reading slot s: users[userStart[s]:userStart[s+1]]
-	users     []int32
-	nodes     nodeTable
-	val       []uint32     // val[slot]: the slot's literal
-	dirty     []uint64     // gates to rebuild, a bitset
-	undos     []undoRecord // the changes since setBase, oldest first
-	based     bool         // setBase has been called
-	lits      []uint32
+	cn    *cone
+	first int // slot of the first gate
+	nodes nodeTable
+	val   []uint32     // val[slot]: the slot's literal
+	dirty []uint64     // gates to rebuild, a bitset
+	undos []undoRecord // the changes since setBase, oldest first
+	based bool         // setBase has been called
+	lits  []uint32
 }
 
 func newSliceHasher(cn *cone) *sliceHasher {
 	h := &sliceHasher{cn: cn, first: cn.FirstGate()}
 	n := cn.NumSlots()
-	h.userStart = make([]int32, n+1)
-	for _, l := range cn.Fanin {
-		h.userStart[l>>1+1]++
-	}
-	for s := range n {
-		h.userStart[s+1] += h.userStart[s]
-	}
-	h.users = make([]int32, len(cn.Fanin))
-	fill := slices.Clone(h.userStart[:n])
-	for gi := range cn.Gates {
-		for _, l := range cn.GateFanin(gi) {
-			h.users[fill[l>>1]] = int32(gi)
-			fill[l>>1]++
-		}
-	}
 	h.val = make([]uint32, n)
 	h.dirty = make([]uint64, (len(cn.Gates)+63)/64)
 	return h
@@ -292,7 +275,7 @@ func (h *sliceHasher) apply(k int, v bool) {
 	}
 	h.set(1+k, nv)
 	lo := len(h.dirty)
-	for _, gi := range h.users[h.userStart[1+k]:h.userStart[2+k]] {
+	for _, gi := range h.cn.Users(1 + k) {
 		lo = min(lo, int(gi)/64)
 	}
 	// Users come after the gates they read, so one ascending pass over
@@ -322,7 +305,7 @@ func (h *sliceHasher) undo(mark int) {
 func (h *sliceHasher) set(s int, l uint32) {
 	h.undos = append(h.undos, undoRecord{int32(s), h.val[s]})
 	h.val[s] = l
-	for _, gi := range h.users[h.userStart[s]:h.userStart[s+1]] {
+	for _, gi := range h.cn.Users(s) {
 		h.dirty[gi/64] |= 1 << (gi % 64)
 	}
 }
