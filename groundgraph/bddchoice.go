@@ -157,7 +157,8 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 	total := jointChoices(srs, int(^uint(0)>>1))
 	roots := make([]bddEdge, total)
 	digit := make([]int, len(srs))
-	var fanout, buf []int32
+	var fanout []int32
+	scratch := make([]int32, 0, 256)
 	var saved []bddEdge
 	for c := range total {
 		if c%cancelCheckEvery == 0 {
@@ -170,8 +171,9 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 			if digit[i] < len(sr.ks) {
 				k := sr.ks[digit[i]]
 				lit[1+k] = bddTrue
-				buf = cn.CachedFanout(k, buf)
-				fanout = append(fanout, buf...)
+				// CachedFanout may return the cone's cache, which the
+				// next uncached call would overwrite: never keep it.
+				fanout = append(fanout, cn.CachedFanout(k, scratch)...)
 			}
 		}
 		if len(srs) > 1 {
