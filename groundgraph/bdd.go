@@ -182,41 +182,12 @@ func (d *supportBDD) and(a, b bddEdge) (bddEdge, error) {
 func (d *supportBDD) support(ctx context.Context, cn *cone) ([]bool, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.full {
-		return nil, errBDDLimit
+	if err := d.begin(cn, bddNodesPerGate, bddMinCallNodes); err != nil {
+		return nil, err
 	}
-	d.callMax = min(d.max, len(d.nodes)+min(d.max/4, bddNodesPerGate*len(cn.Gates)+bddMinCallNodes))
-	if d.nodes == nil {
-		d.nodes = []bddNode{{v: bddNoVar}}
-		d.slots = make([]uint32, 1<<10)
-		d.cache = make([]bddCacheEntry, bddCacheSize)
-	}
-	lit := make([]bddEdge, cn.NumSlots())
-	lit[0] = bddFalse
-	for k, in := range cn.Inputs {
-		e, err := d.mk(in, bddFalse, bddTrue)
-		if err != nil {
-			return nil, err
-		}
-		lit[1+k] = e
-	}
-	first := cn.FirstGate()
-	for gi, node := range cn.Gates {
-		if e, ok := d.gate[node]; ok {
-			lit[first+gi] = e
-			continue
-		}
-		if gi%cancelCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		acc, err := d.andFanin(cn, gi, lit)
-		if err != nil {
-			return nil, err
-		}
-		lit[first+gi] = acc
-		d.gate[node] = acc
+	lit, err := d.evalCone(ctx, cn, len(cn.Inputs))
+	if err != nil {
+		return nil, err
 	}
 	root := lit[cn.Root>>1] ^ bddEdge(cn.Root&1)
 	// The variables of a reduced BDD are exactly its function's support.
@@ -226,6 +197,70 @@ func (d *supportBDD) support(ctx context.Context, cn *cone) ([]bool, error) {
 		out[k] = dep[in]
 	}
 	return out, nil
+}
+
+// begin starts a call that may add at most perGate nodes per gate of cn
+// plus minNodes, and at most a quarter of the manager's bound, or returns
+// errBDDLimit when the manager is full.
+func (d *supportBDD) begin(cn *cone, perGate, minNodes int) error {
+	if d.full {
+		return errBDDLimit
+	}
+	d.callMax = min(d.max, len(d.nodes)+min(d.max/4, perGate*len(cn.Gates)+minNodes))
+	if d.nodes == nil {
+		d.nodes = []bddNode{{v: bddNoVar}}
+		d.slots = make([]uint32, 1<<10)
+		d.cache = make([]bddCacheEntry, bddCacheSize)
+	}
+	return nil
+}
+
+// evalCone returns the BDD of every slot of cn, its first nP inputs
+// variables and the others false. A gate that reads none of the others,
+// directly or through gates, keeps its BDD in d.gate, so sub-circuits
+// that many functions share are built once.
+func (d *supportBDD) evalCone(ctx context.Context, cn *cone, nP int) (lit []bddEdge, err error) {
+	lit = make([]bddEdge, cn.NumSlots())
+	moved := make([]bool, cn.NumSlots()) // reads one of the others
+	lit[0] = bddFalse
+	for k, in := range cn.Inputs {
+		if k >= nP {
+			lit[1+k], moved[1+k] = bddFalse, true
+			continue
+		}
+		if lit[1+k], err = d.mk(in, bddFalse, bddTrue); err != nil {
+			return nil, err
+		}
+	}
+	first := cn.FirstGate()
+	for gi, node := range cn.Gates {
+		if gi%cancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		for _, l := range cn.GateFanin(gi) {
+			if moved[l>>1] {
+				moved[first+gi] = true
+				break
+			}
+		}
+		if !moved[first+gi] {
+			if e, ok := d.gate[node]; ok {
+				lit[first+gi] = e
+				continue
+			}
+		}
+		e, err := d.andFanin(cn, gi, lit)
+		if err != nil {
+			return nil, err
+		}
+		lit[first+gi] = e
+		if !moved[first+gi] {
+			d.gate[node] = e
+		}
+	}
+	return lit, nil
 }
 
 // vars returns the variables of the BDDs roots.

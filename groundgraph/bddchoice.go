@@ -2,6 +2,7 @@ package groundgraph
 
 import (
 	"context"
+	"math"
 	"slices"
 )
 
@@ -93,68 +94,19 @@ func jointChoices(srs []simRole, limit int) int {
 // read actions) its root depends on, as described above, or errBDDLimit
 // when the cofactors need more nodes than one call may add.
 func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs []simRole) (propDep, roleDep []bool, err error) {
-	if d.full {
-		return nil, nil, errBDDLimit
+	if err := d.begin(cn, bddChoiceNodesPerGate, bddChoiceMinNodes); err != nil {
+		return nil, nil, err
 	}
-	d.callMax = min(d.max, len(d.nodes)+min(d.max/4, bddChoiceNodesPerGate*len(cn.Gates)+bddChoiceMinNodes))
-	if d.nodes == nil {
-		d.nodes = []bddNode{{v: bddNoVar}}
-		d.slots = make([]uint32, 1<<10)
-		d.cache = make([]bddCacheEntry, bddCacheSize)
+	// The base: every gate with no read action done.
+	lit, err := d.evalCone(ctx, cn, nP)
+	if err != nil {
+		return nil, nil, err
 	}
-	nSlots := cn.NumSlots()
-	lit := make([]bddEdge, nSlots)
-	lit[0] = bddFalse
-	for k, in := range cn.Inputs {
-		if k >= nP {
-			lit[1+k] = bddFalse // no read action: the base of every choice
-			continue
-		}
-		e, err := d.mk(in, bddFalse, bddTrue)
-		if err != nil {
-			return nil, nil, err
-		}
-		lit[1+k] = e
-	}
-	// The base: every gate with no read action done. Gates of the state
-	// alone keep their BDD across functions sharing them (d.gate).
 	first := cn.FirstGate()
-	moved := make([]bool, nSlots) // reads an action input, maybe through gates
-	for k := nP; k < len(cn.Inputs); k++ {
-		moved[1+k] = true
-	}
-	for gi, node := range cn.Gates {
-		if gi%cancelCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
-			}
-		}
-		for _, l := range cn.GateFanin(gi) {
-			if moved[l>>1] {
-				moved[first+gi] = true
-				break
-			}
-		}
-		if !moved[first+gi] {
-			if e, ok := d.gate[node]; ok {
-				lit[first+gi] = e
-				continue
-			}
-		}
-		e, err := d.andFanin(cn, gi, lit)
-		if err != nil {
-			return nil, nil, err
-		}
-		lit[first+gi] = e
-		if !moved[first+gi] {
-			d.gate[node] = e
-		}
-	}
-	rootOf := func() bddEdge { return lit[cn.Root>>1] ^ bddEdge(cn.Root&1) }
 	based := len(d.nodes)
 	// Every joint choice, in mixed radix (role 0 fastest): only the gates
 	// its actions reach are evaluated again, then restored.
-	total := jointChoices(srs, int(^uint(0)>>1))
+	total := jointChoices(srs, math.MaxInt)
 	roots := make([]bddEdge, total)
 	digit := make([]int, len(srs))
 	var fanout []int32
@@ -189,7 +141,7 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 			}
 			lit[first+int(gi)] = e
 		}
-		roots[c] = rootOf()
+		roots[c] = lit[cn.Root>>1] ^ bddEdge(cn.Root&1)
 		// Cofactors that grow at this rate would not fit: give up now
 		// rather than after most of them (kalaha's stores are sums).
 		if c+1 >= bddChoiceProbe && (c+1)&c == 0 && int64(len(d.nodes)-based)*int64(total) > int64(d.callMax-based)*int64(c+1) {

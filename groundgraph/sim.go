@@ -168,10 +168,10 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		choices += int64(sr.radix)
 	}
 	if choices*int64(len(cn.Fanin)+len(cn.Inputs)) > choiceRoundsPerBDDNode*int64(bddChoiceNodesPerGate*len(cn.Gates)+bddChoiceMinNodes) {
-		if ok, err := tryChoices(); err != nil || ok {
-			if err != nil {
-				return nil, err
-			}
+		switch ok, err := tryChoices(); {
+		case err != nil:
+			return nil, err
+		case ok:
 			return b.supportOf(props, srs, st), nil
 		}
 	}
@@ -352,10 +352,10 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			break
 		}
 	}
-	if ok, err := tryChoices(); err != nil || ok {
-		if err != nil {
-			return nil, err
-		}
+	switch ok, err := tryChoices(); {
+	case err != nil:
+		return nil, err
+	case ok:
 		return b.supportOf(props, srs, st), nil
 	}
 	// The inputs simulation left undecided, when the cone's syntactic
