@@ -43,8 +43,18 @@ type search struct {
 	probePruned   int64 // subtrees pruned by probesRefute
 	pairs         pairState
 	coset         *coset
+	refuted       map[refuteKey]bool // refute's answers at node refuteAt
+	refuteAt      int64
 	cosetVerify   func(satcheck.Mapping) (bool, error)
 	err           error
+}
+
+// refuteKey is refute's question: a literal of A against one of B, with
+// the semantics of next functions or of the others, under the node's
+// mapping.
+type refuteKey struct {
+	a, b grounding.Lit
+	next bool
 }
 
 func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *Limits, rep *Report) *search {
@@ -233,9 +243,28 @@ func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
 	if s.bMappedAt != s.nodes {
 		s.markImage(partial)
 	}
-	refuted, err := s.checker.Refutes(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap, s.bMapped)
-	if err != nil || !refuted {
-		return true, err
+	// Functions that share a literal (a game's goals of two roles written
+	// with one body: quad's (goal x 100) and (goal o 0)) ask the same
+	// question at a node when their images share one too: ask it once.
+	key := refuteKey{a: fn.Lit, b: fb, next: fn.Kind == grounding.FuncNext}
+	if s.refuteAt != s.nodes {
+		clear(s.refuted)
+		s.refuteAt = s.nodes
+	}
+	refuted, seen := s.refuted[key]
+	if !seen {
+		var err error
+		refuted, err = s.checker.Refutes(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap, s.bMapped)
+		if err != nil {
+			return true, err
+		}
+		if s.refuted == nil {
+			s.refuted = map[refuteKey]bool{}
+		}
+		s.refuted[key] = refuted
+	}
+	if !refuted {
+		return true, nil
 	}
 	s.failures[f]++
 	if s.firstFailure == "" {

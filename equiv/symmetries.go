@@ -151,6 +151,19 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		s.probes = probes
 		test := func(c *isomorph.Coset) (bool, error) {
 			partial, complete := c.Partial, c.Complete
+			// The probe check first: it costs a few passes over the
+			// actions' pairs, where prune may call SAT on a function
+			// whose inputs the coset has just mapped (a goal reading the
+			// whole board: seconds each on queens6).
+			if s.probes != nil {
+				if !complete && s.probes.refutesCoset(c) {
+					return false, nil
+				}
+				if complete && rejectsPerm(g, s.probes, partial) {
+					rep.Candidates++
+					return false, nil
+				}
+			}
 			if s.prune(partial, c.Fixed) {
 				return false, s.err
 			}
@@ -163,11 +176,6 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 				}
 			}
 			if !complete {
-				// Complete elements meet the probe check in verify
-				// (probeCheck.rejects).
-				if s.probes != nil && s.probes.refutesCoset(c) {
-					return false, nil
-				}
 				return true, nil
 			}
 			if rep.Candidates >= lim.MaxCandidates {
@@ -205,6 +213,14 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		rep.Generators = []*Mapping{}
 	}
 	return rep, nil
+}
+
+// rejectsPerm reports whether the probe check rejects the graph
+// automorphism perm as a game mapping (probeCheck.rejects); one that mixes
+// roles is left to verify.
+func rejectsPerm(g *groundgraph.Graph, c *probeCheck, perm isomorph.Mapping) bool {
+	m, err := g.Mapping(g, perm)
+	return err == nil && c.rejects(m)
 }
 
 // movedNames names a symmetry by what it moves: every role, the
