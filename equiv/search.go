@@ -41,6 +41,7 @@ type search struct {
 	pairPruned    int64 // subtrees pruned by pairsRefute
 	probes        *probeCheck
 	probePruned   int64 // subtrees pruned by probesRefute
+	cofPruned     int64 // cosets pruned by Symmetries' cofactorCheck
 	pairs         pairState
 	coset         *coset
 	refuted       map[refuteKey]bool // refute's answers at node refuteAt
@@ -341,6 +342,12 @@ func (s *search) mostFailed() string {
 			why += "; "
 		}
 		why += fmt.Sprintf("actions combined differently in two-move plays from the initial state in %d of %d pruned subtrees", s.probePruned, s.pruned)
+	}
+	if s.cofPruned > 0 {
+		if why != "" {
+			why += "; "
+		}
+		why += fmt.Sprintf("the goals differed on states of the mapped propositions and one more in %d of %d pruned subtrees", s.cofPruned, s.pruned)
 	}
 	if s.cellPruned > 0 {
 		if why != "" {

@@ -149,6 +149,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
 		s.cells = newCellCheck(game{p, g}, game{p, g}, &lim)
 		s.probes = probes
+		cofactors := newCofactorCheck(s)
 		test := func(c *isomorph.Coset) (bool, error) {
 			partial, complete := c.Partial, c.Complete
 			// The probe check first: it costs a few passes over the
@@ -166,6 +167,11 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 			}
 			if s.prune(partial, c.Fixed) {
 				return false, s.err
+			}
+			if !complete && cofactors.refutes(c.Level(), partial) {
+				s.pruned++
+				s.cofPruned++
+				return false, nil
 			}
 			if s.cellsActive() && !complete {
 				if err := ctx.Err(); err != nil {
