@@ -47,7 +47,9 @@ type SymmetryReport struct {
 // generators that verified, never enumerating the graph group:
 // a coset is pruned as soon as some reasoning function and all its inputs
 // are mapped by every element of it and the function differs from its
-// image, and cosets already reached by the symmetries found are skipped.
+// image, when two-move plays or the goals on states of the mapped
+// propositions and one more (cofactors.go) tell it apart, and cosets
+// already reached by the symmetries found are skipped.
 // The order is exact and every generator is verified in full.
 func Symmetries(ctx context.Context, src Source, lim Limits) (*SymmetryReport, error) {
 	lim = lim.WithDefaults()
