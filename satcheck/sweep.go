@@ -173,15 +173,16 @@ func (g *sweepGraph) addCone(cn *cone, vars []int32) uint32 {
 
 // sweeper holds the state of one sweep.
 type sweeper struct {
-	c   *Checker
-	j   *joint
-	g   *sweepGraph
-	w   int      // signature words: random ones then counterexample words
-	rw  int      // random words
-	cw  int      // counterexample words
-	sig []uint64 // sig[n*w:]: value of node n
-	in  []uint64 // in[v*w:]: vector of joint variable v
-	nce int      // counterexamples added
+	c    *Checker
+	j    *joint
+	g    *sweepGraph
+	w    int      // signature words: random ones then counterexample words
+	rw   int      // random words
+	cw   int      // counterexample words
+	sig  []uint64 // sig[n*w:]: value of node n
+	in   []uint64 // in[v*w:]: vector of joint variable v
+	nce  int      // counterexamples added
+	nsim int      // of those, counterexamples simulated into sig (the rest wait for a batch)
 
 	repr   []uint32          // repr[n]: literal n is merged into (n<<1 when none)
 	red    map[string]uint32 // swept gates by their swept fanins
@@ -291,7 +292,7 @@ func (s *sweeper) simulateAll(lo, hi int) {
 }
 
 // valid is the number of signature bits in use.
-func (s *sweeper) valid() int { return 64*s.rw + s.nce }
+func (s *sweeper) valid() int { return 64*s.rw + s.nsim }
 
 func (s *sweeper) bitOf(l uint32, bit int) bool {
 	x := s.sig[int(l>>1)*s.w+bit/64]>>(bit%64)&1 == 1
@@ -454,7 +455,15 @@ func (s *sweeper) windows() []int {
 	return ws
 }
 
-// addCex adds a real counterexample to the signatures and rebuilds the classes.
+// sweepCexBatch is the number of counterexamples simulated and reclassified
+// together. Each batch costs one word of simulation over the whole graph and
+// a rehash of every class representative (skirmishHoles: about 9 ms, against
+// 0.1 ms for a small proof that a batch's stale classes may add); one by
+// one, addCex was 90% of the sweep's CPU.
+const sweepCexBatch = 32
+
+// addCex adds a real counterexample to the signatures; every sweepCexBatch
+// of them are simulated and the classes rebuilt.
 func (s *sweeper) addCex(m []bool) {
 	if s.nce >= 64*s.cw {
 		return
@@ -466,8 +475,20 @@ func (s *sweeper) addCex(m []bool) {
 		}
 	}
 	s.nce++
-	wi := bit / 64
-	s.simulateAll(wi, wi+1)
+	if s.nce-s.nsim >= sweepCexBatch || s.nce == 64*s.cw {
+		s.flushCex()
+	}
+}
+
+// flushCex simulates the counterexamples not yet in sig and rebuilds the
+// classes.
+func (s *sweeper) flushCex() {
+	if s.nsim == s.nce {
+		return
+	}
+	lo, hi := (64*s.rw+s.nsim)/64, (64*s.rw+s.nce-1)/64
+	s.simulateAll(lo, hi+1)
+	s.nsim = s.nce
 	s.reclassify()
 }
 
