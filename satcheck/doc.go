@@ -55,9 +55,10 @@
 //     of literals, nested ANDs read positively merged into their readers,
 //     so that two groupings of one disjunction (Connect Four's lines under
 //     rewritten rules) are one formula.
-//  5. Chunked truth tables (table.go): when the joint space is too large for
-//     one table in memory but the fanins of both cones times its 64-row
-//     words are at most Options.TableWork (2^30 by default), both cones are
+//  5. Chunked truth tables (table.go): when the cones hold SweepMinGates
+//     gates or more and the joint space is too large for one table in
+//     memory but the fanins of both cones times its 64-row words are at
+//     most Options.TableWork (2^27 by default), both cones are
 //     simulated on every row, 4,096 rows at a time, looking at the context
 //     between chunks. Equal only when every row agrees; else the first row
 //     that does not is the counterexample. ad_game_2x2's pairs over 20

@@ -97,10 +97,11 @@ type Options struct {
 	// internal nodes; when the window cannot decide, the pair's whole cone is
 	// encoded. Zero means DefaultSweepWindow; negative encodes whole cones.
 	SweepWindow int
-	// TableWork: a pair that reaches the SAT stage is decided instead by a
-	// complete truth table simulated a chunk of rows at a time (table.go)
-	// when the fanins of both cones times the table's 64-row words are at
-	// most TableWork. Zero means DefaultTableWork; negative disables.
+	// TableWork: a pair of cones that reaches the SAT stage with at least
+	// SweepMinGates gates together is decided instead by a complete truth
+	// table simulated a chunk of rows at a time (table.go) when the fanins
+	// of both cones times the table's 64-row words are at most TableWork.
+	// Zero means DefaultTableWork; negative disables.
 	TableWork int64
 	// Progress, if set, is told how Verify advances: proven of total pairs
 	// of reasoning functions. It must be quick; it changes no result.

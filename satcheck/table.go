@@ -5,18 +5,20 @@ import (
 	"math"
 )
 
-// Chunked truth tables: a pair whose joint input space is too large for one
-// table in memory (ExhaustiveBits) but small enough to enumerate is decided
-// by simulating both cones on every row, a chunk of rows at a time, before
-// any SAT question is asked. ad_game_2x2's internal sweep proofs over 20
+// Chunked truth tables: a pair of large cones (as many gates as
+// SweepMinGates) whose joint input space is too large for one table in
+// memory (ExhaustiveBits) but small enough to enumerate is decided by
+// simulating both cones on every row, a chunk of rows at a time, before any
+// SAT question is asked. ad_game_2x2's internal sweep proofs over 20
 // inputs took gophersat 3.6-5 s each; the 2^20-row table takes milliseconds
 // of word operations per thousand gates. The answer is exact like the small
 // table's: equal only when every row of the constrained input space agrees,
 // different with the first row that does not.
 
-// DefaultTableWork is the default Options.TableWork: about a second of word
-// operations.
-const DefaultTableWork = 1 << 30
+// DefaultTableWork is the default Options.TableWork: a tenth of a second of
+// word operations or so. ad_game_2x2's pairs need 2^24.5; a larger bound
+// would spend seconds on pairs that sweeping may prove in milliseconds.
+const DefaultTableWork = 1 << 27
 
 // tableChunkSlotWords bounds one chunk's simulation values (slots × words,
 // 8 bytes each: 8 MiB per cone).

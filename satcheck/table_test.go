@@ -42,16 +42,20 @@ func TestTableMultiplier(t *testing.T) {
 
 // TestTableWorkLimit: a table over TableWork is not simulated; the pair
 // goes to SAT (bits 3 of a 4×4 multiplier, small enough for gophersat).
+// Neither is the table of cones under SweepMinGates gates: gophersat
+// decides small cones in milliseconds, and the table of 2^27 rows that
+// sum15 against ticTacToe has took seconds.
 func TestTableWorkLimit(t *testing.T) {
 	a, b, fa, fb := multipliers(4, 3)
 	im := identity(a).InputMap(a, b)
 	for _, tc := range []struct {
-		name   string
-		work   int64
-		tables int64
-	}{{"Default", 0, 1}, {"Disabled", -1, 0}, {"TooSmall", 2, 0}} {
+		name     string
+		work     int64
+		tables   int64
+		minGates int
+	}{{"Default", 0, 1, 1}, {"Disabled", -1, 0, 1}, {"TooSmall", 2, 0, 1}, {"SmallCones", 0, 0, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := mustChecker(t, a, b, satcheck.Options{ExhaustiveBits: 4, TableWork: tc.work, Mode: satcheck.NoSimulation})
+			c := mustChecker(t, a, b, satcheck.Options{ExhaustiveBits: 4, TableWork: tc.work, SweepMinGates: tc.minGates, Mode: satcheck.NoSimulation})
 			eq, err := c.CheckFunc(context.Background(), grounding.FuncTerminal, fa, fb, im)
 			if err != nil {
 				t.Fatal(err)
