@@ -64,7 +64,8 @@ func buildJoint(a, b *side, suppA, suppB []int32, inputMap []int32, sem semantic
 // outside the mapping's image (bMapped false); a role chooses among its
 // mapped actions only.
 func buildRestrictedJoint(a, b *side, suppA, suppB []int32, inputMap []int32, bMapped []bool, sem semantics) (*joint, error) {
-	j := &joint{aVar: make([]int32, len(suppA)), bVar: make([]int32, len(suppB))}
+	j := &joint{aVar: make([]int32, len(suppA)), bVar: make([]int32, len(suppB)),
+		vars: make([]jvar, 0, len(suppA)+len(suppB))}
 	// B input -> variable, a dense index borrowed from b (the search's
 	// Refutes builds a joint per check: maps were most of its CPU).
 	byB := b.takeVarIndex()
