@@ -10,10 +10,10 @@ import (
 // memory (ExhaustiveBits) but small enough to enumerate is decided by
 // simulating both cones on every row, a chunk of rows at a time, before any
 // SAT question is asked. ad_game_2x2's internal sweep proofs over 20
-// inputs took gophersat 3.6-5 s each; the 2^20-row table takes milliseconds
-// of word operations per thousand gates. The answer is exact like the small
-// table's: equal only when every row of the constrained input space agrees,
-// different with the first row that does not.
+// inputs took gophersat 2-9 s each; the pair's whole table (2^16 rows, the
+// actions being one-hot) takes 20-100 ms. The answer is exact like the
+// small table's: equal only when every row of the constrained input space
+// agrees, different with the first row that does not.
 
 // DefaultTableWork is the default Options.TableWork: a tenth of a second of
 // word operations or so. ad_game_2x2's pairs need 2^24.5; a larger bound
