@@ -55,7 +55,15 @@
 //     of literals, nested ANDs read positively merged into their readers,
 //     so that two groupings of one disjunction (Connect Four's lines under
 //     rewritten rules) are one formula.
-//  5. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
+//  5. Chunked truth tables (table.go): when the cones hold SweepMinGates
+//     gates or more and the joint space is too large for one table in
+//     memory but the fanins of both cones times its 64-row words are at
+//     most Options.TableWork (2^27 by default), both cones are
+//     simulated on every row, 4,096 rows at a time, looking at the context
+//     between chunks. Equal only when every row agrees; else the first row
+//     that does not is the counterexample. ad_game_2x2's pairs over 20
+//     inputs, which gophersat took 2-9 s each to prove, take milliseconds.
+//  6. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
 //     the exactly-one constraint of each role whose actions the pair reads,
 //     solved by a fresh gophersat solver. UNSAT proves equality; a model is a
 //     counterexample. When the two cones hold Options.SweepMinGates gates or
@@ -64,10 +72,14 @@
 //     inputs, simulated, and swept in topological order, each internal node
 //     whose signature matches an earlier node's (or a constant's) being
 //     proven equal to it by a small SAT question over a window of the graph
-//     before it is merged; the roots are equal when they end on the same node,
-//     or when the final miter over the swept graph is UNSAT. A single miter of
-//     a rewritten goal or terminal function can take gophersat many minutes
-//     (and CaDiCaL tens of seconds); sweeping answers in about a second.
+//     before it is merged (encoding only the joint variables the window
+//     reaches, each role's one-hot constraint projected onto them: at most
+//     one of the reached actions when the role has others, so the question
+//     is equisatisfiable and its model extends to a one-hot move); the roots
+//     are equal when they end on the same node, or when the final miter over
+//     the swept graph is UNSAT. A single miter of a rewritten goal or
+//     terminal function can take gophersat many minutes (and CaDiCaL tens
+//     of seconds); sweeping answers in about a second.
 //
 // Exactly-one constraints are stated over all actions of the role, not only
 // the ones that appear: a role's actions that neither function reads are

@@ -64,10 +64,13 @@ func buildJoint(a, b *side, suppA, suppB []int32, inputMap []int32, sem semantic
 // outside the mapping's image (bMapped false); a role chooses among its
 // mapped actions only.
 func buildRestrictedJoint(a, b *side, suppA, suppB []int32, inputMap []int32, bMapped []bool, sem semantics) (*joint, error) {
-	j := &joint{aVar: make([]int32, len(suppA)), bVar: make([]int32, len(suppB))}
-	byB := make(map[int32]int32, len(suppA)+len(suppB)) // B input -> variable
-	var rolePair map[int32]int32                        // A role -> B role
-	var roleBack map[int32]int32                        // B role -> A role
+	j := &joint{aVar: make([]int32, len(suppA)), bVar: make([]int32, len(suppB)),
+		vars: make([]jvar, 0, len(suppA)+len(suppB))}
+	// B input -> variable, a dense index borrowed from b (the search's
+	// Refutes builds a joint per check: maps were most of its CPU).
+	byB := b.takeVarIndex()
+	defer b.putVarIndex(byB, j)
+	var rolePair, roleBack []int32 // A role -> B role, B role -> A role; -1 unset
 	for k, i := range suppA {
 		if sem == noMoves && a.isAction(i) {
 			j.aVar[k] = -1
@@ -92,21 +95,23 @@ func buildRestrictedJoint(a, b *side, suppA, suppB []int32, inputMap []int32, bM
 		if a.isAction(i) {
 			ra, rb := a.role(i), b.role(img)
 			if rolePair == nil {
-				rolePair, roleBack = map[int32]int32{}, map[int32]int32{}
+				rolePair, roleBack = filled(len(a.base)-1, -1), filled(len(b.base)-1, -1)
 			}
-			if x, ok := rolePair[ra]; ok && x != rb {
+			if x := rolePair[ra]; x >= 0 && x != rb {
 				return nil, mappingErrorf("actions of role %d of %q map to roles %d and %d", ra, a.p.Name, x, rb)
 			}
-			if x, ok := roleBack[rb]; ok && x != ra {
+			if x := roleBack[rb]; x >= 0 && x != ra {
 				return nil, mappingErrorf("roles %d and %d of %q both map to role %d", x, ra, a.p.Name, rb)
 			}
-			if a.numActions(ra) != b.numActions(rb) {
-				return nil, mappingErrorf("role %d of %q has %d actions but its image has %d",
-					ra, a.p.Name, a.numActions(ra), b.numActions(rb))
+			if rolePair[ra] < 0 {
+				if a.numActions(ra) != b.numActions(rb) {
+					return nil, mappingErrorf("role %d of %q has %d actions but its image has %d",
+						ra, a.p.Name, a.numActions(ra), b.numActions(rb))
+				}
+				rolePair[ra], roleBack[rb] = rb, ra
 			}
-			rolePair[ra], roleBack[rb] = rb, ra
 		}
-		if _, dup := byB[img]; dup {
+		if byB[img] >= 0 {
 			return nil, mappingErrorf("two inputs of %q map to input %d", a.p.Name, img)
 		}
 		v := int32(len(j.vars))
@@ -119,12 +124,12 @@ func buildRestrictedJoint(a, b *side, suppA, suppB []int32, inputMap []int32, bM
 			j.bVar[k] = -1
 			continue
 		}
-		v, ok := byB[i]
-		if !ok && bMapped != nil && !bMapped[i] {
+		v := byB[i]
+		if v < 0 && bMapped != nil && !bMapped[i] {
 			j.bVar[k] = -1 // outside the image: restricted to false
 			continue
 		}
-		if !ok {
+		if v < 0 {
 			v = int32(len(j.vars))
 			j.vars = append(j.vars, jvar{aIn: -1, bIn: i})
 			byB[i] = v
@@ -178,4 +183,13 @@ func (j *joint) rows() int {
 		n *= g.radix()
 	}
 	return n
+}
+
+// filled returns n copies of x.
+func filled(n int, x int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = x
+	}
+	return s
 }

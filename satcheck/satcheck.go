@@ -37,7 +37,7 @@ type Mode uint8
 const (
 	NoStructure  Mode = 1 << iota // skip the structural-hash shortcut
 	NoSimulation                  // skip random bit-parallel simulation
-	NoExhaustive                  // skip complete truth tables on small supports
+	NoExhaustive                  // skip complete truth tables (small ones, and chunked ones within TableWork)
 	NoCache                       // neither read nor fill the cache of decided pairs
 	NoSweep                       // solve each miter whole, without SAT sweeping (sweep.go)
 
@@ -97,6 +97,12 @@ type Options struct {
 	// internal nodes; when the window cannot decide, the pair's whole cone is
 	// encoded. Zero means DefaultSweepWindow; negative encodes whole cones.
 	SweepWindow int
+	// TableWork: a pair of cones that reaches the SAT stage with at least
+	// SweepMinGates gates together is decided instead by a complete truth
+	// table simulated a chunk of rows at a time (table.go) when the fanins
+	// of both cones times the table's 64-row words are at most TableWork.
+	// Zero means DefaultTableWork; negative disables.
+	TableWork int64
 	// Progress, if set, is told how Verify advances: proven of total pairs
 	// of reasoning functions. It must be quick; it changes no result.
 	Progress func(proven, total int)
@@ -132,6 +138,9 @@ func (o Options) withDefaults() Options {
 	if o.SweepWindow < 0 {
 		o.SweepWindow = 0
 	}
+	if o.TableWork == 0 {
+		o.TableWork = DefaultTableWork
+	}
 	if o.MaxCacheEntries <= 0 {
 		o.MaxCacheEntries = DefaultMaxCacheEntries
 	}
@@ -148,6 +157,7 @@ type Stats struct {
 	Structural  int64 // pairs equal because their cones are identical under the mapping
 	CacheHits   int64 // pairs answered from the cache
 	Exhaustive  int64 // pairs decided by complete truth tables
+	Tables      int64 // of those, pairs decided by chunked tables (TableWork) instead of SAT
 	Simulations int64 // random-simulation runs
 	SimRefuted  int64 // pairs shown different by random simulation
 	// WitnessRefuted counts pairs shown different by replaying assignments
@@ -164,9 +174,9 @@ type Stats struct {
 
 // counters is the concurrent form of Stats.
 type counters struct {
-	checks, vacuous, structural, cacheHits, exhaustive, simulations, simRefuted, witnessRefuted atomic.Int64
-	satCalls, satUnsat, abandoned, sweepMerged                                                  atomic.Int64
-	pairChecks, pairSAT, pairRefuted                                                            atomic.Int64
+	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted atomic.Int64
+	satCalls, satUnsat, abandoned, sweepMerged                                                          atomic.Int64
+	pairChecks, pairSAT, pairRefuted                                                                    atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -176,6 +186,7 @@ func (c *counters) snapshot() Stats {
 		Structural:     c.structural.Load(),
 		CacheHits:      c.cacheHits.Load(),
 		Exhaustive:     c.exhaustive.Load(),
+		Tables:         c.tables.Load(),
 		Simulations:    c.simulations.Load(),
 		SimRefuted:     c.simRefuted.Load(),
 		WitnessRefuted: c.witnessRefuted.Load(),

@@ -28,6 +28,8 @@ type side struct {
 	strashOnce sync.Once
 	strash     *grounding.StrashIndex
 
+	varIndex sync.Pool // *[]int32, one -1 per input between uses (takeVarIndex)
+
 	simOnce sync.Once
 	simW    int
 	inVec   []uint64 // inVec[i*simW:]: fixed random vector of input i (one-hot per role)
@@ -232,3 +234,20 @@ func (s *side) buildStrash() {
 
 // findGate returns the gate whose fanins are exactly fs (sorted), if any.
 func (s *side) findGate(fs []grounding.Lit) (grounding.Lit, bool) { return s.strash.Find(fs) }
+
+// takeVarIndex lends a slice with one entry per input of s, every entry -1.
+func (s *side) takeVarIndex() []int32 {
+	if p, ok := s.varIndex.Get().(*[]int32); ok {
+		return *p
+	}
+	return filled(s.numInputs(), -1)
+}
+
+// putVarIndex resets the entries that j's variables set (their B inputs)
+// and returns idx for the next takeVarIndex.
+func (s *side) putVarIndex(idx []int32, j *joint) {
+	for _, x := range j.vars {
+		idx[x.bIn] = -1
+	}
+	s.varIndex.Put(&idx)
+}

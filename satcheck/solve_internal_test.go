@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -189,5 +190,58 @@ func BenchmarkPoolSolves(b *testing.B) {
 				wg.Wait()
 			}
 		})
+	}
+}
+
+// TestSimplifyAgainstBruteForce: CNFs full of units, duplicate and
+// complementary literals (what gophersat's preprocessing, patched to mark
+// literals instead of comparing every pair, removes) get gophersat's right
+// answer and a model that satisfies them.
+func TestSimplifyAgainstBruteForce(t *testing.T) {
+	const n, count = 8, 2000
+	r := rand.New(rand.NewPCG(3, 5))
+	sats := 0
+	for i := range count {
+		cs := make([][]int, 4+r.IntN(20))
+		for k := range cs {
+			c := make([]int, 1+r.IntN(8))
+			for j := range c {
+				c[j] = r.IntN(n) + 1
+				if r.IntN(2) == 0 {
+					c[j] = -c[j]
+				}
+			}
+			cs[k] = c
+		}
+		want := bruteSat(n, cs)
+		s := solver.New(solver.ParseSliceNb(cs, n))
+		got := s.Solve() == solver.Sat
+		if got != want {
+			t.Fatalf("CNF %d %v: gophersat sat %v, want %v", i, cs, got, want)
+		}
+		if got {
+			sats++
+			if !satisfies(cs, func(v int) bool { return s.Model()[v-1] }) {
+				t.Fatalf("CNF %d %v: gophersat's model does not satisfy it", i, cs)
+			}
+		}
+	}
+	if sats == 0 || sats == count {
+		t.Errorf("%d of %d CNFs satisfiable: the test needs both answers", sats, count)
+	}
+}
+
+// BenchmarkParseWideClause: gophersat's preprocessing of one clause of
+// 20,000 literals (an at-least-one over many actions, or a wide gate's long
+// clause) behind a unit that forces a second pass.
+func BenchmarkParseWideClause(b *testing.B) {
+	const n = 20000
+	wide := make([]int, n)
+	for i := range wide {
+		wide[i] = i + 2
+	}
+	for b.Loop() {
+		cs := [][]int{{-1}, {1, 2, 3}, slices.Clone(wide)}
+		solver.ParseSliceNb(cs, n+1)
 	}
 }

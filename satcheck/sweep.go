@@ -173,15 +173,16 @@ func (g *sweepGraph) addCone(cn *cone, vars []int32) uint32 {
 
 // sweeper holds the state of one sweep.
 type sweeper struct {
-	c   *Checker
-	j   *joint
-	g   *sweepGraph
-	w   int      // signature words: random ones then counterexample words
-	rw  int      // random words
-	cw  int      // counterexample words
-	sig []uint64 // sig[n*w:]: value of node n
-	in  []uint64 // in[v*w:]: vector of joint variable v
-	nce int      // counterexamples added
+	c    *Checker
+	j    *joint
+	g    *sweepGraph
+	w    int      // signature words: random ones then counterexample words
+	rw   int      // random words
+	cw   int      // counterexample words
+	sig  []uint64 // sig[n*w:]: value of node n
+	in   []uint64 // in[v*w:]: vector of joint variable v
+	nce  int      // counterexamples added
+	nsim int      // of those, counterexamples simulated into sig (the rest wait for a batch)
 
 	repr   []uint32          // repr[n]: literal n is merged into (n<<1 when none)
 	red    map[string]uint32 // swept gates by their swept fanins
@@ -291,7 +292,7 @@ func (s *sweeper) simulateAll(lo, hi int) {
 }
 
 // valid is the number of signature bits in use.
-func (s *sweeper) valid() int { return 64*s.rw + s.nce }
+func (s *sweeper) valid() int { return 64*s.rw + s.nsim }
 
 func (s *sweeper) bitOf(l uint32, bit int) bool {
 	x := s.sig[int(l>>1)*s.w+bit/64]>>(bit%64)&1 == 1
@@ -454,7 +455,15 @@ func (s *sweeper) windows() []int {
 	return ws
 }
 
-// addCex adds a real counterexample to the signatures and rebuilds the classes.
+// sweepCexBatch is the number of counterexamples simulated and reclassified
+// together. Each batch costs one word of simulation over the whole graph and
+// a rehash of every class representative (skirmishHoles: about 9 ms, against
+// 0.1 ms for a small proof that a batch's stale classes may add); one by
+// one, addCex was 90% of the sweep's CPU.
+const sweepCexBatch = 32
+
+// addCex adds a real counterexample to the signatures; every sweepCexBatch
+// of them are simulated and the classes rebuilt.
 func (s *sweeper) addCex(m []bool) {
 	if s.nce >= 64*s.cw {
 		return
@@ -466,8 +475,20 @@ func (s *sweeper) addCex(m []bool) {
 		}
 	}
 	s.nce++
-	wi := bit / 64
-	s.simulateAll(wi, wi+1)
+	if s.nce-s.nsim >= sweepCexBatch || s.nce == 64*s.cw {
+		s.flushCex()
+	}
+}
+
+// flushCex simulates the counterexamples not yet in sig and rebuilds the
+// classes.
+func (s *sweeper) flushCex() {
+	if s.nsim == s.nce {
+		return
+	}
+	lo, hi := (64*s.rw+s.nsim)/64, (64*s.rw+s.nce-1)/64
+	s.simulateAll(lo, hi+1)
+	s.nsim = s.nce
 	s.reclassify()
 }
 
@@ -476,15 +497,46 @@ func (s *sweeper) addCex(m []bool) {
 // the rest of the cut as free variables; then a satisfying answer proves
 // nothing and model is nil, unless the window held the whole cone. window 0
 // encodes the whole cone, and a model is a separating joint assignment.
+//
+// Only the joint variables the window reaches are encoded, each group's
+// constraint projected onto its reached members (projectGroups): a proof of
+// four gates no longer carries the one-hot constraints of thousands of
+// actions (skirmishHoles: 4,360 variables and 5,397 clauses per such
+// question before).
 func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool, model []bool, err error) {
+	f, leaves, varOfLeaf, cut, err := s.proofCNF(x, y, window)
+	if err != nil {
+		return false, nil, err
+	}
+	sat, m, err := s.c.pool.solve(ctx, f)
+	if err != nil || !sat {
+		return false, nil, err
+	}
+	if cut {
+		return true, nil, nil
+	}
+	j := s.j
+	model = make([]bool, len(j.vars))
+	reached := make([]bool, len(j.vars))
+	for k, v := range leaves {
+		model[v] = m[varOfLeaf[k]-1]
+		reached[v] = true
+	}
+	completeGroups(j, model, reached)
+	return true, model, nil
+}
+
+// proofCNF builds prove's formula: leaves are the joint variables reached and
+// varOfLeaf their DIMACS variables; cut tells whether the window left gates
+// out.
+func (s *sweeper) proofCNF(x, y uint32, window int) (f *cnf, leaves []int32, varOfLeaf []int, cut bool, err error) {
 	j := s.j
 	s.curGen++
 	gen := s.curGen
 	// Breadth-first from the two nodes over swept fanins.
 	queue := []uint32{x >> 1, y >> 1}
 	var gates []uint32
-	cut := false
-	z := size{vars: 1 + int64(len(j.vars)), clauses: 3}
+	z := size{vars: 1, clauses: 3}
 	for i := 0; i < len(queue); i++ {
 		n := queue[i]
 		if s.gen[n] == gen {
@@ -492,6 +544,9 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool,
 		}
 		s.gen[n] = gen
 		if !s.g.isGate(n) {
+			if n > 0 {
+				leaves = append(leaves, int32(n)-1)
+			}
 			continue
 		}
 		if window > 0 && len(gates) >= window {
@@ -505,26 +560,22 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool,
 			queue = append(queue, l>>1)
 		}
 	}
-	for _, gr := range j.groups {
+	groups := projectGroups(j, leaves)
+	z.vars += int64(len(leaves))
+	for _, gr := range groups {
 		z.amo(len(gr.members))
 		z.clauses++
 	}
 	if err := z.check(&s.c.opt); err != nil {
-		return false, nil, err
+		return nil, nil, nil, false, err
 	}
-	f := newCNF()
-	for range j.vars {
-		f.newVar()
-	}
-	// DIMACS variable of a node: joint variable node v is v+1; gates and
-	// cut nodes get fresh variables.
-	varOf := make(map[uint32]int, len(gates))
+	f = newCNF()
+	// DIMACS variable of a node: reached joint variables, gates and cut
+	// nodes get fresh variables.
+	varOf := make(map[uint32]int, len(gates)+len(leaves))
 	nodeVar := func(n uint32) int {
-		switch {
-		case n == 0:
+		if n == 0 {
 			return falseVar
-		case !s.g.isGate(n):
-			return int(n) + 1
 		}
 		if v, ok := varOf[n]; ok {
 			return v
@@ -553,20 +604,61 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool,
 	lx, ly := litOf(x), litOf(y)
 	f.add(lx, ly)
 	f.add(-lx, -ly)
-	f.groups(j, -1, nil)
-	f.what = fmt.Sprintf("sweep: %d gates (window %d, cut %v), %d inputs", len(gates), window, cut, len(j.vars))
-	sat, m, err := s.c.pool.solve(ctx, f)
-	if err != nil || !sat {
-		return false, nil, err
+	for i := range groups {
+		gr := &groups[i]
+		ls := make([]int, len(gr.members))
+		for k, v := range gr.members {
+			ls[k] = nodeVar(uint32(v) + 1)
+		}
+		f.group(gr, ls)
 	}
-	if cut {
-		return true, nil, nil
+	f.what = fmt.Sprintf("sweep: %d gates (window %d, cut %v), %d of %d inputs", len(gates), window, cut, len(leaves), len(j.vars))
+	varOfLeaf = make([]int, len(leaves))
+	for k, v := range leaves {
+		varOfLeaf[k] = nodeVar(uint32(v) + 1)
 	}
-	model = make([]bool, len(j.vars))
-	for v := range model {
-		model[v] = m[v+1] // DIMACS variable v+2
+	return f, leaves, varOfLeaf, cut, nil
+}
+
+// projectGroups restricts j's groups to the members among vars: a group none
+// of whose members is reached constrains nothing that is encoded; one whose
+// members are only partly reached keeps "at most one" of them, since any
+// assignment of those extends to a one-hot choice of the role (an unreached
+// member, or the other choice, takes the role's move). So a formula over the
+// reached variables with the projected groups is satisfiable exactly when it
+// is with every group whole, and completeGroups extends its models.
+func projectGroups(j *joint, vars []int32) []group {
+	per := make([][]int32, len(j.groups))
+	for _, v := range vars {
+		if gi := j.group[v]; gi >= 0 {
+			per[gi] = append(per[gi], v)
+		}
 	}
-	return true, model, nil
+	var out []group
+	for gi, ms := range per {
+		if len(ms) == 0 {
+			continue
+		}
+		g := &j.groups[gi]
+		slices.Sort(ms)
+		out = append(out, group{role: g.role, members: ms, other: g.other || len(ms) < len(g.members)})
+	}
+	return out
+}
+
+// completeGroups makes a model of the projected groups (variables not
+// reached false) a one-hot assignment of every group of j: a group without
+// "other" choice whose members are all false gets an unreached member set,
+// which exists since the projection of that group was "at most one".
+func completeGroups(j *joint, model, reached []bool) {
+	for gi := range j.groups {
+		g := &j.groups[gi]
+		if g.other || slices.ContainsFunc(g.members, func(v int32) bool { return model[v] }) {
+			continue
+		}
+		i := slices.IndexFunc(g.members, func(v int32) bool { return !reached[v] })
+		model[g.members[i]] = true
+	}
 }
 
 // sweepWholeInternal allows whole-cone proofs of internal pairs (see

@@ -205,7 +205,9 @@ func TestSweepMultiplier(t *testing.T) {
 func TestSweepCancel(t *testing.T) {
 	a, b, fa, fb := multipliers(8, 7)
 	im := identity(a).InputMap(a, b)
-	c := mustChecker(t, a, b, satcheck.Options{SweepMinGates: 1})
+	// No chunked truth table: its 2^16 rows would decide the pair at once.
+	opt := satcheck.Options{SweepMinGates: 1, TableWork: -1}
+	c := mustChecker(t, a, b, opt)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -217,7 +219,7 @@ func TestSweepCancel(t *testing.T) {
 	}
 	done, cancel2 := context.WithCancel(context.Background())
 	cancel2()
-	c = mustChecker(t, a, b, satcheck.Options{SweepMinGates: 1})
+	c = mustChecker(t, a, b, opt)
 	if _, err := c.CheckFunc(done, grounding.FuncTerminal, fa, fb, im); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled CheckFunc = %v, want context.Canceled", err)
 	}

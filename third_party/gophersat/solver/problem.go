@@ -100,6 +100,11 @@ func (pb *Problem) updateStatus(nbClauses int) {
 // simplify simplifies the pure SAT problem, i.e runs unit propagation if possible.
 func (pb *Problem) simplify2() {
 	nbClauses := len(pb.Clauses)
+	// gamequiv patch: duplicate and complementary literals are found with
+	// marks (mark[lit] set while lit is kept in the clause at hand), in
+	// time linear in the clause, instead of comparing every pair of its
+	// literals; a wide clause made each pass quadratic.
+	mark := make([]bool, 2*pb.NbVars)
 	restart := true
 	for restart {
 		restart = false
@@ -111,25 +116,17 @@ func (pb *Problem) simplify2() {
 			j := 0
 			for j < nbLits {
 				lit := c.Get(j)
-				k := j + 1
-				for k < nbLits {
-					lit2 := c.Get(k)
-					if lit2 == lit.Negation() {
-						clauseSat = true
-						break
-					}
-					if lit2 == lit { // duplicate lit
-						nbLits--
-						c.Set(k, c.Get(nbLits))
-					} else {
-						k++
-					}
+				if mark[lit] { // duplicate lit
+					nbLits--
+					c.Set(j, c.Get(nbLits))
+					continue
 				}
-				if clauseSat {
+				if mark[lit.Negation()] {
 					clauseSat = true
 					break
 				}
 				if pb.Model[lit.Var()] == 0 {
+					mark[lit] = true
 					j++
 				} else if (pb.Model[lit.Var()] == 1) == lit.IsPositive() {
 					clauseSat = true
@@ -138,6 +135,9 @@ func (pb *Problem) simplify2() {
 					nbLits--
 					c.Set(j, c.Get(nbLits))
 				}
+			}
+			for k := 0; k < j; k++ { // gamequiv patch: the marked lits are c[0:j]
+				mark[c.Get(k)] = false
 			}
 			if clauseSat {
 				nbClauses--

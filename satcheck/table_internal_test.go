@@ -1,0 +1,58 @@
+package satcheck
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestTableChunk: the chunks of every width cover the rows exactly as
+// exhaustiveVectors lays them out, for joints with few and many free
+// propositions (digits inside and across words) and groups with and
+// without an "other" choice.
+func TestTableChunk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		props  int
+		groups []int // members per group; negative: with an "other" choice
+	}{{0, []int{3}}, {2, []int{-2, 3}}, {5, []int{-1}}, {7, []int{3, -4}}, {9, nil}, {3, []int{5, -3, 2}}} {
+		j := &joint{}
+		for range tc.props {
+			j.props = append(j.props, int32(len(j.vars)))
+			j.group = append(j.group, -1)
+			j.vars = append(j.vars, jvar{aIn: -1})
+		}
+		for gi, m := range tc.groups {
+			g := group{other: m < 0}
+			for range max(m, -m) {
+				g.members = append(g.members, int32(len(j.vars)))
+				j.group = append(j.group, int32(gi))
+				j.vars = append(j.vars, jvar{aIn: -1})
+			}
+			j.groups = append(j.groups, g)
+		}
+		// Shuffle variable numbers: props and members need not be ordered.
+		perm := rng.Perm(len(j.vars))
+		for k := range j.props {
+			j.props[k] = int32(perm[j.props[k]])
+		}
+		for gi := range j.groups {
+			for k := range j.groups[gi].members {
+				j.groups[gi].members[k] = int32(perm[j.groups[gi].members[k]])
+			}
+		}
+		want, ww, rows := j.exhaustiveVectors()
+		for _, w := range []int{1, 2, 3, 64} {
+			vec := make([]uint64, len(j.vars)*w)
+			for r0 := 0; r0 < rows; r0 += 64 * w {
+				j.tableChunk(vec, w, r0)
+				for r := r0; r < min(rows, r0+64*w); r++ {
+					got := assignmentAt(vec, len(j.vars), w, r-r0)
+					if exp := assignmentAt(want, len(j.vars), ww, r); !slices.Equal(got, exp) {
+						t.Fatalf("props %d groups %v, width %d: row %d = %v, want %v", tc.props, tc.groups, w, r, got, exp)
+					}
+				}
+			}
+		}
+	}
+}
