@@ -107,11 +107,19 @@ type fnSpace struct {
 // semantic to its first action (any choice gives the same value), every
 // action to false when moves is false (functions of the state alone).
 func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, moves bool) (*table, error) {
-	return newTableBlk(ctx, p, cn, sp, moves, evalBlockWords)
+	return newTableBlk(ctx, p, cn, sp, moves, evalBlockWords, 0, 0)
 }
 
-// newTableBlk is newTable evaluating at most maxBlk words per vector at once.
-func newTableBlk(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, moves bool, maxBlk int) (*table, error) {
+// newTableWithin is newTable, or nil when the table would have more than
+// maxWords words or cost more than maxWork words and gate-words (its
+// words, plus its gates' evaluations as the block keys predict them).
+func newTableWithin(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, moves bool, maxWords, maxWork int64) (*table, error) {
+	return newTableBlk(ctx, p, cn, sp, moves, evalBlockWords, min(maxWords, maxWork), maxWork)
+}
+
+// newTableBlk is newTable evaluating at most maxBlk words per vector at
+// once, or nil beyond maxWords or maxWork (when > 0, see newTableWithin).
+func newTableBlk(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, moves bool, maxBlk int, maxWords, maxWork int64) (*table, error) {
 	t := &table{k: len(sp.props), kk: max(len(sp.props), 6)}
 	t.scale = 1 << (t.kk - t.k)
 	nProps := len(p.Props)
@@ -126,6 +134,9 @@ func newTableBlk(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace
 	t.words = 1 << (t.kk - 6)
 	for _, r := range sp.roles {
 		t.addRole(r, readBy[r], len(p.Actions[r]))
+		if maxWords > 0 && int64(t.words) > maxWords {
+			return nil, nil
+		}
 	}
 	t.setWeights()
 	// What each cone input is: -1-v for semantic proposition v, role digit
@@ -172,6 +183,9 @@ func newTableBlk(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace
 		inner = t.roles[outer].stride
 	}
 	te := newTableEval(cn, kinds, roleOf, digitOf, outer)
+	if maxWork > 0 && te.cost(inner, t.roles[max(outer, 0):outer+1], maxWork)+int64(t.words) > maxWork {
+		return nil, nil
+	}
 	t.classOf, t.reps = make([][]int32, len(t.roles)), make([][]int32, len(t.roles))
 	for ri := range t.roles {
 		t.classOf[ri], t.reps[ri] = te.digitClasses(ri, t.roles[ri].radix)

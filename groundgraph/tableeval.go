@@ -255,6 +255,29 @@ func (te *tableEval) blockKey(c int32, key []uint64) []uint64 {
 	return key
 }
 
+// cost returns the gate evaluations (times words) of a table of inner
+// words per block, outer the outer role digit (none when empty): the
+// inner gates once, the per-block gates once per distinct block key. It
+// stops counting past maxWork.
+func (te *tableEval) cost(inner int, outer []roleDigit, maxWork int64) int64 {
+	work := int64(len(te.inner)) * int64(inner)
+	if len(outer) == 0 {
+		return work + int64(len(te.perBlock))*int64(inner)
+	}
+	seen := map[uint64]bool{}
+	var key []uint64
+	for c := range outer[0].radix {
+		key = te.blockKey(int32(c), key)
+		if h := hashKey(key); !seen[h] {
+			seen[h] = true
+			if work += int64(len(te.perBlock)) * int64(inner); work > maxWork {
+				break
+			}
+		}
+	}
+	return work
+}
+
 // evalInner evaluates the gates that do not read the outer digit on the
 // first bw words of vals (blk words per vector; proposition vectors set).
 // digits[ri][i] is inner role digit ri's value in word i.

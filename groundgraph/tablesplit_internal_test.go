@@ -2,6 +2,7 @@ package groundgraph
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -91,7 +92,7 @@ func TestTableBitsMatchCircuit(t *testing.T) {
 				}
 				slots := make([]bool, cn.NumSlots())
 				for _, blk := range []int{4, evalBlockWords} {
-					tb, err := newTableBlk(context.Background(), p, cn, sp, true, blk)
+					tb, err := newTableBlk(context.Background(), p, cn, sp, true, blk, 0, 0)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -169,4 +170,81 @@ func TestTableOuterBlocks(t *testing.T) {
 		t.Fatal("no next function over both roles tabled")
 	}
 	t.Logf("%d functions checked", checked)
+}
+
+// TestSupportTablesBeyondBits checks the supports of checkersTiny's next
+// functions whose syntactic space exceeds Options.SupportTableBits: some
+// now come from a truth table (newTableWithin), and every one equals the
+// support simulation and SAT give (MaxResidueTableWork < 0).
+func TestSupportTablesBeyondBits(t *testing.T) {
+	p, _ := loadBuild(t, "ggp-base/checkersTiny.kif", Options{MaxTableBits: -1, MaxCornerWeight: -1})
+	withTable := &builder{p: p, opt: Options{}.withDefaults(), moves: true}
+	withSim := &builder{p: p, opt: Options{MaxResidueTableWork: -1}.withDefaults(), moves: true}
+	tabled, checked := 0, 0
+	for _, f := range p.Functions() {
+		if f.Kind != grounding.FuncNext || checked == 24 {
+			continue
+		}
+		before, residues := withTable.gateWords.Load(), withTable.residueTables.Load()
+		got, err := withTable.semanticSupport(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withTable.gateWords.Load() == before || withTable.residueTables.Load() != residues {
+			continue // simulation, maybe with a residue table
+		}
+		cn, err := newCone(&p.Circuit, f.Lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logRows := 0.0
+		for _, in := range cn.Inputs {
+			if int(in) < len(p.Props) {
+				logRows++
+			}
+		}
+		for r := range p.Roles {
+			if n := roleRadix(p, cn, r); n > 1 {
+				logRows += math.Log2(float64(n))
+			}
+		}
+		if logRows <= float64(withTable.opt.SupportTableBits) {
+			continue
+		}
+		tabled++
+		want, err := withSim.semanticSupport(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: support %v from its table, %v by simulation and SAT", p.FunctionName(f), got, want)
+		}
+		checked++
+	}
+	if tabled == 0 {
+		t.Fatal("no next function beyond SupportTableBits got its support from a table")
+	}
+	t.Logf("%d supports from tables checked", checked)
+}
+
+// TestSamplesSimWidth checks that a few samples are simulated on as few
+// words as hold them, not on the width asked for (each flip costs every
+// word).
+func TestSamplesSimWidth(t *testing.T) {
+	p, _ := loadBuild(t, "ggp-base-repo/ticTacToe.kif", Options{MaxTableBits: -1, MaxCornerWeight: -1})
+	f := p.Functions()[0]
+	cn, err := newCone(&p.Circuit, f.Lit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make(sample, (len(cn.Inputs)+63)/64)
+	for _, n := range []int{1, 64, 65, 200} {
+		samples := make([]sample, n)
+		for i := range samples {
+			samples[i] = x
+		}
+		if got, want := samplesSim(cn, samples, boundaryWords).W, (n+63)/64; got != want {
+			t.Errorf("samplesSim of %d samples: %d words, want %d", n, got, want)
+		}
+	}
 }
