@@ -131,6 +131,11 @@ func newTableBlk(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace
 			readBy[r] = append(readBy[r], int32(a))
 		}
 	}
+	// A bounded table checks its proposition words before the shift
+	// (skirmish's capture counters read 300 propositions).
+	if maxWords > 0 && (t.kk-6 >= 62 || int64(1)<<(t.kk-6) > maxWords) {
+		return nil, nil
+	}
 	t.words = 1 << (t.kk - 6)
 	for _, r := range sp.roles {
 		t.addRole(r, readBy[r], len(p.Actions[r]))

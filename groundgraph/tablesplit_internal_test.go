@@ -4,10 +4,13 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/internal/testgames"
 )
 
 // coneValue evaluates cone cn gate by gate on the circuit inputs in.
@@ -246,5 +249,51 @@ func TestSamplesSimWidth(t *testing.T) {
 		if got, want := samplesSim(cn, samples, boundaryWords).W, (n+63)/64; got != want {
 			t.Errorf("samplesSim of %d samples: %d words, want %d", n, got, want)
 		}
+	}
+}
+
+// TestTableWithinManyProps checks that a bounded table over more
+// propositions than a word count can hold is refused, not built with
+// zero words (skirmish's capture counters: 300 propositions and two
+// roles; a zero-word table read as "depends on nothing").
+func TestTableWithinManyProps(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testgames.Root(), "ggp-base/skirmish.kif"))
+	if err != nil {
+		t.Skip(err)
+	}
+	p, err := grounding.Load(context.Background(), "skirmish.kif", src, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, f := range p.Functions() {
+		if f.Kind != grounding.FuncNext || checked == 4 {
+			continue
+		}
+		cn, err := newCone(&p.Circuit, f.Lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nP, _ := slices.BinarySearch(cn.Inputs, int32(len(p.Props)))
+		if nP < 64 {
+			continue
+		}
+		sp := fnSpace{props: slices.Clone(cn.Inputs[:nP])}
+		for r := range p.Roles {
+			if roleRadix(p, cn, r) > 1 {
+				sp.roles = append(sp.roles, r)
+			}
+		}
+		tb, err := newTableWithin(context.Background(), p, cn, sp, true, maxSupportTableWords, 1<<25)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tb != nil {
+			t.Errorf("%s: %d propositions: a table of %d words, want none", p.FunctionName(f), nP, tb.words)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no next function of skirmish reads 64 propositions")
 	}
 }
