@@ -425,12 +425,22 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 			logRows += math.Log2(float64(radix))
 		}
 	}
-	if logRows > float64(b.opt.SupportTableBits) {
-		return b.simSupport(ctx, f, cn, sp.props, sp.roles)
+	var t *table
+	switch {
+	case logRows <= float64(b.opt.SupportTableBits):
+		t, err = newTable(ctx, p, cn, sp, moves)
+	case moves && len(sp.roles) > 0 && b.opt.SupportTableBits >= 0 && b.opt.MaxResidueTableWork > 0:
+		// Roles of many moves whose table splits into few blocks
+		// (cylinder-checkers' next functions: two roles of 1,145 moves,
+		// a few dozen block keys) cost less as a table than simulation's
+		// choice rounds, which evaluate the cone once per move.
+		t, err = newTableWithin(ctx, p, cn, sp, moves, maxSupportTableWords, b.opt.MaxResidueTableWork)
 	}
-	t, err := newTable(ctx, p, cn, sp, moves)
 	if err != nil {
 		return nil, err
+	}
+	if t == nil {
+		return b.simSupport(ctx, f, cn, sp.props, sp.roles)
 	}
 	b.gateWords.Add(t.gateOps)
 	var supp []int
@@ -449,6 +459,11 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 	}
 	return supp, nil
 }
+
+// maxSupportTableWords bounds the tables semanticSupport builds beyond
+// Options.SupportTableBits (16 MiB): amazons' next functions, two roles of
+// thousands of moves, stay with simulation.
+const maxSupportTableWords = 1 << 21
 
 // mulSat multiplies, saturating at 2^64-1.
 func mulSat(a, b uint64) uint64 {

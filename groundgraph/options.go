@@ -155,9 +155,12 @@ type Options struct {
 	// MaxResidueTableWork: when simulation leaves inputs of a function
 	// undecided, a truth table over its cone's syntactic input space
 	// settles them instead of SAT if evaluating it costs at most this many
-	// gate-words (cone gates × 64-row words). Exact either way, so it
-	// never changes the graph. 0 means DefaultMaxResidueTableWork; a
-	// negative value always asks SAT.
+	// gate-words (cone gates × 64-row words). A next function over roles
+	// beyond SupportTableBits gets its support from a truth table before
+	// any simulation when the table's words and the gate evaluations its
+	// block keys predict (table.go) stay within the same bound. Exact
+	// either way, so it never changes the graph. 0 means
+	// DefaultMaxResidueTableWork; a negative value always asks SAT.
 	MaxResidueTableWork int64
 	// MaxBDDNodes: when simulation leaves propositions of a function of
 	// free propositions undecided and no residue table is small enough,

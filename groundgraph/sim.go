@@ -142,6 +142,8 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		}
 		return false, err
 	}
+	nIn, nP := len(cn.Inputs), len(props)
+	rare := false
 	for _, w := range simRounds {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -152,14 +154,20 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		// (amazons: 128 words of each of 172,000 action inputs, for
 		// nothing).
 		roles := w == simRounds[0]
-		if st.done() || !roles && st.propsDone() {
+		if st.done() || !roles && (st.propsDone() || rare) {
 			break
 		}
 		s := newConeSim(cn, w)
 		randomInto(s.In, len(props), srs, w, rng)
-		boundary = append(boundary, st.run(s, roles)...)
+		f0 := make([]uint64, w)
+		boundary = append(boundary, st.runLoaded(s, roles, f0)...)
+		// A function of the state that the first round never shows true
+		// (or never false) is rare: more random samples seldom show it
+		// either, and the justified rounds below build samples of its
+		// rare value (checkers-mustjump-torus' legal jumps: no longer
+		// jump anywhere on the board).
+		rare = len(srs) == 0 && nP == nIn && (!slices.ContainsFunc(f0, isNonZero) || !slices.ContainsFunc(f0, isNotAllOnes))
 	}
-	nIn, nP := len(cn.Inputs), len(props)
 	// Choice rounds: each role in turn does each of its choices in every
 	// sample, the rest staying random. A proposition that matters only
 	// under one particular move is found here.
@@ -711,10 +719,16 @@ func poolOf(nIn, w int) [][]uint64 {
 	return pool
 }
 
-// samplesSim returns a simulator of cn on w words whose inputs hold the
-// samples, packed bit by bit (written in place: a pool of its own cost an
-// allocation and a copy of every input's vector).
+func isNonZero(x uint64) bool    { return x != 0 }
+func isNotAllOnes(x uint64) bool { return x != ^uint64(0) }
+
+// samplesSim returns a simulator of cn on at most w words whose inputs
+// hold the samples, packed bit by bit (written in place: a pool of its own
+// cost an allocation and a copy of every input's vector). It is no wider
+// than the samples: 64 justified samples on 64 words cost every flip 64
+// times what one word does (checkers-mustjump-torus' legal functions).
 func samplesSim(cn *cone, samples []sample, w int) *coneSim {
+	w = min(w, (len(samples)+63)/64)
 	s := newConeSim(cn, w)
 	// Unused bits repeat the first sample, so they witness nothing new.
 	for b := range 64 * w {

@@ -68,11 +68,29 @@ type table struct {
 	bits    []uint64 // the truth table
 	scale   int64    // 2^(kk-k)
 	gateOps int64    // gate evaluations × words, for the cost report
+	// classOf[ri] and reps[ri]: role digit ri's digit classes
+	// (tableEval.digitClasses); nil when each digit is its own class.
+	classOf, reps [][]int32
 }
 
-// evalBlockWords is the number of words evaluated at once (bounds memory to
-// slots × evalBlockWords words whatever the table size).
-const evalBlockWords = 64
+// digitClasses returns role digit ri's classes: each digit's class and the
+// first digit of each class.
+func (t *table) digitClasses(ri int) (classOf, reps []int32) {
+	if t.classOf != nil && t.classOf[ri] != nil {
+		return t.classOf[ri], t.reps[ri]
+	}
+	n := t.roles[ri].radix
+	classOf = make([]int32, n)
+	for d := range classOf {
+		classOf[d] = int32(d)
+	}
+	return classOf, classOf
+}
+
+// evalBlockWords is the number of words per vector evaluated at once
+// (bounds memory to vectors × evalBlockWords words whatever the table
+// size).
+const evalBlockWords = 256
 
 // maxTableScratchWords bounds the words of a table's evaluation scratch
 // (slots × words per slot), 32 MiB.
@@ -89,6 +107,19 @@ type fnSpace struct {
 // semantic to its first action (any choice gives the same value), every
 // action to false when moves is false (functions of the state alone).
 func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, moves bool) (*table, error) {
+	return newTableBlk(ctx, p, cn, sp, moves, evalBlockWords, 0, 0)
+}
+
+// newTableWithin is newTable, or nil when the table would have more than
+// maxWords words or cost more than maxWork words and gate-words (its
+// words, plus its gates' evaluations as the block keys predict them).
+func newTableWithin(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, moves bool, maxWords, maxWork int64) (*table, error) {
+	return newTableBlk(ctx, p, cn, sp, moves, evalBlockWords, min(maxWords, maxWork), maxWork)
+}
+
+// newTableBlk is newTable evaluating at most maxBlk words per vector at
+// once, or nil beyond maxWords or maxWork (when > 0, see newTableWithin).
+func newTableBlk(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, moves bool, maxBlk int, maxWords, maxWork int64) (*table, error) {
 	t := &table{k: len(sp.props), kk: max(len(sp.props), 6)}
 	t.scale = 1 << (t.kk - t.k)
 	nProps := len(p.Props)
@@ -100,9 +131,17 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 			readBy[r] = append(readBy[r], int32(a))
 		}
 	}
+	// A bounded table checks its proposition words before the shift
+	// (skirmish's capture counters read 300 propositions).
+	if maxWords > 0 && (t.kk-6 >= 62 || int64(1)<<(t.kk-6) > maxWords) {
+		return nil, nil
+	}
 	t.words = 1 << (t.kk - 6)
 	for _, r := range sp.roles {
 		t.addRole(r, readBy[r], len(p.Actions[r]))
+		if maxWords > 0 && int64(t.words) > maxWords {
+			return nil, nil
+		}
 	}
 	t.setWeights()
 	// What each cone input is: -1-v for semantic proposition v, role digit
@@ -143,58 +182,168 @@ func newTable(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace, m
 			roleOf[k], digitOf[k] = sr.v, sr.digit
 		}
 	}
-	te := newTableEval(cn, kinds, roleOf, digitOf)
+	outer := len(t.roles) - 1 // -1: no role, every word is inner
+	inner := t.words          // words of one block (one outer digit value)
+	if outer >= 0 {
+		inner = t.roles[outer].stride
+	}
+	te := newTableEval(cn, kinds, roleOf, digitOf, outer)
+	if maxWork > 0 && te.cost(inner, t.roles[max(outer, 0):outer+1], maxWork)+int64(t.words) > maxWork {
+		return nil, nil
+	}
+	t.classOf, t.reps = make([][]int32, len(t.roles)), make([][]int32, len(t.roles))
+	for ri := range t.roles {
+		t.classOf[ri], t.reps[ri] = te.digitClasses(ri, t.roles[ri].radix)
+	}
 	t.bits = make([]uint64, t.words)
-	nSlots := 1 + len(cn.Inputs) + len(cn.Gates)
-	// Words per slot: small tables need less, and a big cone gets fewer so
-	// that its scratch stays within maxTableScratchWords.
-	blk := max(1, min(evalBlockWords, t.words, maxTableScratchWords/nSlots))
-	vals := make([]uint64, nSlots*blk)
-	// Inputs that are the same in every block are set once (vals starts
-	// all false: the constant and the false inputs); propositions of digit
-	// 6 and up change from block to block. Role inputs are never read:
-	// tableEval turns them into conditions on each word's role digits.
+	// Words per vector: the inner words in chunks of at most
+	// evalBlockWords, fewer when the cone is big, so that the scratch
+	// stays within maxTableScratchWords.
+	nVecs := max(te.numVecs(), 1)
+	blk := max(1, min(maxBlk, inner, maxTableScratchWords/nVecs))
+	vals := make([]uint64, nVecs*blk)
+	scal := make([]uint64, len(cn.Gates))
+	// Propositions of digit 6 and up change from word to word.
 	var highProps []int
-	for k, sr := range srcs {
-		dst := vals[(1+k)*blk : (2+k)*blk]
-		switch {
-		case sr.kind == srcTrue:
-			fill(dst, ^uint64(0))
-		case sr.kind == srcProp && sr.v < 6:
-			fill(dst, propPattern[sr.v])
-		case sr.kind == srcProp:
-			highProps = append(highProps, k)
+	for v, k := range te.propVecs {
+		if j := srcs[k].v; j < 6 {
+			fill(vals[v*blk:(v+1)*blk], propPattern[j])
+		} else {
+			highProps = append(highProps, v)
 		}
 	}
 	digits := make([][]int32, len(t.roles))
 	for ri := range digits {
 		digits[ri] = make([]int32, blk)
 	}
-	for w0 := 0; w0 < t.words; w0 += blk {
-		// A block costs its words times the cone: cheap next to a look at
-		// the context, and a big cone makes even one block take a while.
+	radix := 1
+	if outer >= 0 {
+		radix = t.roles[outer].radix
+	}
+	memo := blockMemo{on: radix > 1 && len(te.perBlock) > 0}
+	for w0 := 0; w0 < inner; w0 += blk {
+		// A chunk costs its words times the cone, once per outer value:
+		// cheap next to a look at the context, and a big cone makes even
+		// one chunk take a while.
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		bw := min(blk, t.words-w0)
-		at := func(s int) []uint64 { return vals[s*blk : s*blk+bw] }
-		for _, k := range highProps {
-			dst, v := at(1+k), srcs[k].v
+		bw := min(blk, inner-w0)
+		for _, v := range highProps {
+			dst, j := vals[v*blk:][:bw], srcs[te.propVecs[v]].v
 			for i := range dst {
-				dst[i] = -uint64((w0 + i) >> (v - 6) & 1)
+				dst[i] = -uint64((w0 + i) >> (j - 6) & 1)
 			}
 		}
 		for ri := range t.roles {
+			if ri == outer {
+				continue
+			}
 			d := &t.roles[ri]
 			for i := range bw {
 				digits[ri][i] = int32((w0 + i) / d.stride % d.radix)
 			}
 		}
-		te.eval(vals, blk, bw, digits)
-		te.rootValue(vals, blk, bw, digits, t.bits[w0:w0+bw])
-		t.gateOps += int64(len(cn.Gates) * bw)
+		te.evalInner(vals, blk, bw, digits)
+		t.gateOps += int64(len(te.inner) * bw)
+		memo.reset(blk)
+		for c := range radix {
+			if c&1023 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			o := c*inner + w0
+			out := t.bits[o : o+bw]
+			var key []uint64
+			if memo.on {
+				key = te.blockKey(int32(c), memo.key)
+				memo.key = key
+				if words, ok := memo.find(key); ok {
+					copy(out, words[:bw])
+					continue
+				}
+			}
+			te.evalOuter(vals, blk, bw, digits, int32(c), scal)
+			te.rootValue(vals, blk, bw, digits, int32(c), scal, out)
+			t.gateOps += int64(len(te.perBlock) * bw)
+			if memo.on {
+				memo.add(key, out)
+			}
+		}
 	}
 	return t, nil
+}
+
+// blockMemo keeps, for one chunk of inner words, the root's words of each
+// distinct block key seen (tableEval.blockKey): blocks with equal keys
+// have equal words, so a table evaluates its per-block gates once per key
+// rather than once per outer value. In checkers' next functions the outer
+// role's 1,145 moves fall into a handful of keys (which of the cone's
+// move sets the move is in).
+type blockMemo struct {
+	on     bool               // memoize; turned off when keys rarely repeat
+	blk    int                // words per entry
+	key    []uint64           // scratch key
+	byHash map[uint64][]int32 // key hash -> entries
+	keys   [][]uint64         // entry -> key
+	words  []uint64           // entry e's words at e*blk
+	hits   int
+	misses int
+}
+
+// Bounds of a blockMemo: the words it keeps, and the lookups after which
+// it turns itself off when it missed more often than it hit.
+const (
+	maxBlockMemoWords = 1 << 21
+	blockMemoProbe    = 256
+)
+
+// reset empties the memo for a chunk of blk words.
+func (m *blockMemo) reset(blk int) {
+	m.blk = blk
+	clear(m.byHash)
+	m.keys = m.keys[:0]
+	m.words = m.words[:0]
+}
+
+func hashKey(key []uint64) uint64 {
+	h := uint64(len(key))
+	for _, w := range key {
+		h = mix64(h ^ w)
+	}
+	return h
+}
+
+// find returns the words of key, if kept.
+func (m *blockMemo) find(key []uint64) ([]uint64, bool) {
+	for _, e := range m.byHash[hashKey(key)] {
+		if slices.Equal(m.keys[e], key) {
+			m.hits++
+			return m.words[int(e)*m.blk:], true
+		}
+	}
+	m.misses++
+	if m.hits+m.misses >= blockMemoProbe && m.misses > 2*m.hits {
+		m.on = false
+	}
+	return nil, false
+}
+
+// add keeps words under key, within maxBlockMemoWords.
+func (m *blockMemo) add(key, words []uint64) {
+	if len(m.words)+m.blk > maxBlockMemoWords {
+		return
+	}
+	if m.byHash == nil {
+		m.byHash = map[uint64][]int32{}
+	}
+	e := int32(len(m.keys))
+	h := hashKey(key)
+	m.byHash[h] = append(m.byHash[h], e)
+	m.keys = append(m.keys, slices.Clone(key))
+	m.words = append(m.words, words...)
+	m.words = append(m.words, make([]uint64, m.blk-len(words))...)
 }
 
 // propPattern[j] is the word of proposition digit j < 6: bit b is bit j of b.
@@ -231,17 +380,24 @@ func (t *table) addRole(role int, read []int32, numActions int) {
 	t.words *= d.radix
 }
 
-// setWeights fills weight from the role digits, once every role is added.
+// setWeights fills weight from the role digits, once every role is added:
+// word group q's weight is the product of its digits' weights, built role
+// by role (the first role's digit varies fastest).
 func (t *table) setWeights() {
-	nq := t.words >> (t.kk - 6)
-	t.weight = make([]int64, nq)
-	for q := range nq {
-		w := int64(1)
-		for i := range t.roles {
-			d := &t.roles[i]
-			w *= d.weight(q * (1 << (t.kk - 6)) / d.stride % d.radix)
+	t.weight = append(make([]int64, 0, t.words>>(t.kk-6)), 1)
+	for i := range t.roles {
+		d := &t.roles[i]
+		n := len(t.weight)
+		for c := 1; c < d.radix; c++ {
+			t.weight = append(t.weight, t.weight[:n]...)
 		}
-		t.weight[q] = w
+		for c := range d.radix {
+			if w := d.weight(c); w != 1 {
+				for q := c * n; q < (c+1)*n; q++ {
+					t.weight[q] *= w
+				}
+			}
+		}
 	}
 }
 
@@ -316,24 +472,25 @@ func (t *table) interactions(ctx context.Context) ([]int64, error) {
 // For one column of words (the rows that differ only in the role's digit)
 // with x_c the word of choice c and w1[b] = Σ_c weight(c)·x_c[b], choice c
 // counts Σ_b Σ_c2 weight(c2)·(x_c[b] ⊕ x_c2[b]) = Σ_b w1[b] +
-// Σ_{b ∈ x_c} (wtot − 2·w1[b]). The counts of the weight-1 choices are
-// kept bit-sliced (plane j holds bit j of every bit position's count), so
-// Σ_{b ∈ x_c} w1[b] is a few popcounts per choice rather than a loop over
-// x_c's set bits (chinesecheckers3's next functions: roles of hundreds of
-// moves, dense words).
+// Σ_{b ∈ x_c} (wtot − 2·w1[b]). The counts w1 are kept bit-sliced (plane
+// j holds bit j of every bit position's count), so Σ_{b ∈ x_c} w1[b] is a
+// few popcounts per choice rather than a loop over x_c's set bits
+// (chinesecheckers3's next functions: roles of hundreds of moves, dense
+// words). Digits of one class (digitClasses) have equal words: each class
+// counts once, weighted by its digits (checkers: 1,145 moves, a few dozen
+// classes).
 func (t *table) actionInfluence(ri int, numActions int) []int64 {
 	d := &t.roles[ri]
-	byDigit := make([]int64, d.radix)
-	span := d.stride * d.radix
-	nRead := len(d.read) // choices of weight 1; the "other" one, if any, is last
-	var planes []uint64  // bit-sliced counts of the weight-1 choices
-	for n := nRead; n > 0; n >>= 1 {
-		planes = append(planes, 0)
-	}
+	classOf, reps := t.digitClasses(ri)
+	cw := make([]int64, len(reps)) // weight of each class
 	var wtot int64
 	for c := range d.radix {
+		cw[classOf[c]] += d.weight(c)
 		wtot += d.weight(c)
 	}
+	byClass := make([]int64, len(reps))
+	span := d.stride * d.radix
+	planes := make([]uint64, bits.Len64(uint64(wtot)))
 	for base := 0; base < t.words; base += span {
 		for off := range d.stride {
 			w := base + off
@@ -341,37 +498,39 @@ func (t *table) actionInfluence(ri int, numActions int) []int64 {
 			// when the role reads an action, else it is the "other" value).
 			wo := t.wordWeight(w) / d.weight(0)
 			clear(planes)
-			for c := range nRead {
-				carry := t.bits[w+c*d.stride]
-				for j := 0; carry != 0; j++ {
-					planes[j], carry = planes[j]^carry, planes[j]&carry
+			for k, c := range reps {
+				x := t.bits[w+int(c)*d.stride]
+				if x == 0 {
+					continue
+				}
+				for wk := uint64(cw[k]); wk != 0; wk &= wk - 1 {
+					carry := x
+					for j := bits.TrailingZeros64(wk); carry != 0; j++ {
+						planes[j], carry = planes[j]^carry, planes[j]&carry
+					}
 				}
 			}
-			var xo uint64 // the "other" choice's word, weight d.other
-			if nRead < d.radix {
-				xo = t.bits[w+nRead*d.stride]
-			}
-			// sum = Σ_b w1[b]; choice c adds Σ_{b ∈ x_c} (wtot − 2·w1[b]).
-			sum := d.other * int64(bits.OnesCount64(xo))
+			// sum = Σ_b w1[b]; class k adds Σ_{b ∈ x_k} (wtot − 2·w1[b]).
+			var sum int64
 			for j, pl := range planes {
 				sum += int64(bits.OnesCount64(pl)) << j
 			}
-			for c := range d.radix {
+			for k, c := range reps {
 				n := sum
-				if x := t.bits[w+c*d.stride]; x != 0 {
-					dot := d.other * int64(bits.OnesCount64(x&xo))
+				if x := t.bits[w+int(c)*d.stride]; x != 0 {
+					var dot int64
 					for j, pl := range planes {
 						dot += int64(bits.OnesCount64(x&pl)) << j
 					}
 					n += wtot*int64(bits.OnesCount64(x)) - 2*dot
 				}
-				byDigit[c] += n * wo
+				byClass[k] += n * wo
 			}
 		}
 	}
 	inf := make([]int64, numActions)
 	for a := range inf {
-		inf[a] = byDigit[d.digitOf(int32(a))] / t.scale
+		inf[a] = byClass[classOf[d.digitOf(int32(a))]] / t.scale
 	}
 	return inf
 }
@@ -402,12 +561,13 @@ func (t *table) dependsOnProp(j int) bool {
 // role digit ri alone changes: when some choice of the role matters.
 func (t *table) dependsOnRole(ri int) bool {
 	d := &t.roles[ri]
+	_, reps := t.digitClasses(ri) // reps[0] is digit 0
 	span := d.stride * d.radix
 	for base := 0; base < t.words; base += span {
 		for off := range d.stride {
 			x := t.bits[base+off]
-			for c := 1; c < d.radix; c++ {
-				if t.bits[base+off+c*d.stride] != x {
+			for _, c := range reps[1:] {
+				if t.bits[base+off+int(c)*d.stride] != x {
 					return true
 				}
 			}
@@ -440,7 +600,12 @@ func (t *table) actionClasses(ri, numActions int) [][]int {
 	var reps []int               // first digit of each group
 	repsOf := map[uint64][]int{} // hash -> indexes into reps
 	group := make([]int, d.radix)
+	classOf, reps0 := t.digitClasses(ri)
 	for c := range d.radix {
+		if r := int(reps0[classOf[c]]); r != c {
+			group[c] = group[r] // equal words (digitClasses)
+			continue
+		}
 		// One multiply a word: equal keys are checked word by word, so a
 		// weak hash only costs a comparison.
 		key := uint64(0)
