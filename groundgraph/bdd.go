@@ -31,7 +31,7 @@ const (
 )
 
 type bddNode struct {
-	v      int32   // variable (circuit input); the constant: bddNoVar
+	v      int32   // variable: a proposition's level (propOrder); the constant: bddNoVar
 	lo, hi bddEdge // hi is never complemented (canonical form)
 }
 
@@ -59,10 +59,14 @@ type supportBDD struct {
 	slots   []uint32 // open-addressing unique table: node index, 0 empty
 	cache   []bddCacheEntry
 	gate    map[int32]bddEdge // circuit gate node -> its BDD
+	level   []int32           // the variable order: level[in] of proposition in (propOrder)
+	prop    []int32           // the proposition at each level
 }
 
-func newSupportBDD(maxNodes int) *supportBDD {
-	return &supportBDD{max: maxNodes, gate: map[int32]bddEdge{}}
+// newSupportBDD returns a manager of at most maxNodes nodes whose variables
+// are propositions in the order propOrder returned.
+func newSupportBDD(maxNodes int, level, prop []int32) *supportBDD {
+	return &supportBDD{max: maxNodes, gate: map[int32]bddEdge{}, level: level, prop: prop}
 }
 
 func (d *supportBDD) varOf(e bddEdge) int32 { return d.nodes[e>>1].v }
@@ -228,7 +232,7 @@ func (d *supportBDD) evalCone(ctx context.Context, cn *cone, nP int) (lit []bddE
 			lit[1+k], moved[1+k] = bddFalse, true
 			continue
 		}
-		if lit[1+k], err = d.mk(in, bddFalse, bddTrue); err != nil {
+		if lit[1+k], err = d.mk(d.level[in], bddFalse, bddTrue); err != nil {
 			return nil, err
 		}
 	}
@@ -263,7 +267,7 @@ func (d *supportBDD) evalCone(ctx context.Context, cn *cone, nP int) (lit []bddE
 	return lit, nil
 }
 
-// vars returns the variables of the BDDs roots.
+// vars returns the variables (propositions) of the BDDs roots.
 func (d *supportBDD) vars(roots ...bddEdge) map[int32]bool {
 	dep := map[int32]bool{}
 	seen := map[uint32]bool{}
@@ -278,7 +282,7 @@ func (d *supportBDD) vars(roots ...bddEdge) map[int32]bool {
 			}
 			seen[id] = true
 			n := d.nodes[id]
-			dep[n.v] = true
+			dep[d.prop[n.v]] = true
 			stack = append(stack, uint32(n.lo>>1), uint32(n.hi>>1))
 		}
 	}

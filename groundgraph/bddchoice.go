@@ -37,12 +37,13 @@ const (
 
 // choiceBDDs hands out one cofactor manager per concurrent caller.
 type choiceBDDs struct {
-	free     chan *supportBDD
-	maxNodes int
+	free        chan *supportBDD
+	maxNodes    int
+	level, prop []int32 // the variable order (propOrder)
 }
 
-func newChoiceBDDs(workers, maxNodes int) *choiceBDDs {
-	return &choiceBDDs{free: make(chan *supportBDD, workers), maxNodes: maxNodes}
+func newChoiceBDDs(workers, maxNodes int, level, prop []int32) *choiceBDDs {
+	return &choiceBDDs{free: make(chan *supportBDD, workers), maxNodes: maxNodes, level: level, prop: prop}
 }
 
 func (c *choiceBDDs) get() *supportBDD {
@@ -53,7 +54,7 @@ func (c *choiceBDDs) get() *supportBDD {
 		}
 		return d
 	default:
-		return newSupportBDD(c.maxNodes)
+		return newSupportBDD(c.maxNodes, c.level, c.prop)
 	}
 }
 

@@ -34,8 +34,9 @@ func TestChoiceBDDSupports(t *testing.T) {
 			}
 			// The reference: no support tables and no cofactor BDDs.
 			o := Options{SupportTableBits: -1, MaxBDDChoices: -1}.withDefaults()
-			b := &builder{p: p, opt: o, moves: true, bdd: newSupportBDD(o.MaxBDDNodes)}
-			d := newChoiceBDDs(1, o.MaxBDDNodes)
+			level, prop := propOrder(p.Props, nil)
+			b := &builder{p: p, opt: o, moves: true, bdd: newSupportBDD(o.MaxBDDNodes, level, prop)}
+			d := newChoiceBDDs(1, o.MaxBDDNodes, level, prop)
 			nProps := len(p.Props)
 			tried, limit := 0, 0
 			for _, f := range p.Functions() {
@@ -137,7 +138,7 @@ func TestChoiceBDDFanoutCacheFull(t *testing.T) {
 	}
 	ks1 = []int{1 + A, 2 + A}
 	srs := []simRole{{role: 0, ks: ks0, radix: A + 1}, {role: 1, ks: ks1, radix: 2}}
-	d := newSupportBDD(DefaultMaxBDDNodes)
+	d := newSupportBDD(DefaultMaxBDDNodes, []int32{0}, []int32{0})
 	propDep, roleDep, err := d.supportByChoice(context.Background(), cn, 1, srs)
 	if err != nil {
 		t.Fatalf("supportByChoice: %v", err)

@@ -101,12 +101,6 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 		return nil, err
 	}
 	b := &builder{p: p, opt: opt, moves: true}
-	if opt.MaxBDDNodes > 0 {
-		b.bdd = newSupportBDD(opt.MaxBDDNodes)
-		if opt.MaxBDDChoices > 0 {
-			b.choiceBDDs = newChoiceBDDs(opt.Workers, opt.MaxBDDNodes)
-		}
-	}
 	for _, as := range p.Actions {
 		if len(as) == 0 {
 			b.moves = false
@@ -269,6 +263,7 @@ func (b *builder) cone(lit grounding.Lit) (*cone, error) {
 type coneShape struct {
 	key   string
 	props []int32
+	bdd   int // the cone's gates when a BDD may decide its support, else 0
 }
 
 // supports computes each function's semantic support and the size of its
@@ -304,6 +299,9 @@ func (b *builder) supports(ctx context.Context) error {
 			return err
 		}
 		shapes[k].key, shapes[k].props = cn.PropRenamingKey(func(in int32) bool { return int(in) < nProps })
+		if n := len(cn.Inputs); n > b.opt.SupportTableBits && int(cn.Inputs[n-1]) < nProps {
+			shapes[k].bdd = len(cn.Gates) // no truth table, no moves read (simSupport)
+		}
 		if b.funcs[uniq[k]].Function.Kind == grounding.FuncNext {
 			shapes[k].key += "n" // reads moves
 		} else {
@@ -325,6 +323,21 @@ func (b *builder) supports(ctx context.Context) error {
 		byShape[shapes[k].key] = k
 		repOf[k] = k
 		reps = append(reps, k)
+	}
+	if b.opt.MaxBDDNodes > 0 {
+		var fs []int
+		for _, k := range reps {
+			if shapes[k].bdd > 0 {
+				fs = append(fs, k)
+			}
+		}
+		slices.SortStableFunc(fs, func(x, y int) int { return cmp.Compare(shapes[y].bdd, shapes[x].bdd) })
+		for j, k := range fs {
+			fs[j] = uniq[k]
+		}
+		if err := b.newBDDs(ctx, fs); err != nil {
+			return err
+		}
 	}
 	b.shapeOf = make(map[int]string, len(b.funcs))
 	tick := b.tick("semantic supports", len(reps))
@@ -389,6 +402,33 @@ func (b *builder) supports(ctx context.Context) error {
 		if rows <= 1<<maxTableBits {
 			ff.Rows = int64(rows)
 		}
+	}
+	return nil
+}
+
+// newBDDs makes the Build's BDD managers, their variable order
+// (propOrder) ranked by the cones of fs, the functions whose supports a
+// BDD may decide, largest cone first: the largest cones hold the structure
+// most functions share (merrills' piece count, read by its goals, terminal
+// and legal moves).
+func (b *builder) newBDDs(ctx context.Context, fs []int) error {
+	var err error
+	cones := func(yield func(*cone) bool) {
+		for _, i := range fs {
+			var cn *cone
+			if cn, err = b.cone(b.funcs[i].Function.Lit); err != nil || !yield(cn) {
+				return
+			}
+		}
+	}
+	rank, rerr := structuralRanks(ctx, len(b.p.Props), cones)
+	if err := cmp.Or(err, rerr); err != nil {
+		return err
+	}
+	level, prop := propOrder(b.p.Props, rank)
+	b.bdd = newSupportBDD(b.opt.MaxBDDNodes, level, prop)
+	if b.opt.MaxBDDChoices > 0 {
+		b.choiceBDDs = newChoiceBDDs(b.opt.Workers, b.opt.MaxBDDNodes, level, prop)
 	}
 	return nil
 }
