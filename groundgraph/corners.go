@@ -94,6 +94,10 @@ type cornersWork struct {
 	// (one level past the first corners, at least fullCornerWeight) would
 	// have searched the next level.
 	wantMore bool
+	// fullCone makes run evaluate every level on the whole cone, not on
+	// its ball cones (cornerreduce.go): the same results, for tests.
+	fullCone bool
+	balls    int // levels run evaluated on a ball cone
 }
 
 // cornerCounts describes a set of corners too large to list: how many hold
@@ -199,7 +203,6 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	for j, k := range pos {
 		inOff[j] = (1 + k) * cornerBatchWords
 	}
-	vals := s.Vals
 	const batchCap = 64 * cornerBatchWords
 	laneMax := make([]int, batchCap)    // largest element of each lane's subset, -1 if empty
 	laneRank := make([]int64, batchCap) // colex rank of each lane's subset
@@ -227,7 +230,12 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 				anchorVals[slot/64] |= 1 << (slot % 64)
 			}
 		}
+		// The levels' evaluations overwrite s: the bounds read the anchor.
+		bd.val = func(slot int) bool { return anchorVals[slot/64]>>(slot%64)&1 == 1 }
 	}
+	// Input values at the anchor, for the levels' ball cones.
+	anchorIn := slices.Clone(s.Vals[:w.cn.FirstGate()*cornerBatchWords])
+	fullSim := s
 	coresTried := false
 	for k := 1; k <= d; k++ {
 		if k < lb {
@@ -238,12 +246,22 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 			continue
 		}
 		var cur []uint64
+		// Level k reads only the gates that k flips may change.
+		s = fullSim
+		if bd != nil && !w.fullCone {
+			if bc := ballCone(w.cn, bd, k); bc != w.cn {
+				s = newConeSim(bc, cornerBatchWords)
+				copy(s.Vals, anchorIn)
+				w.balls++
+			}
+		}
+		vals := s.Vals
 		// Cores cost about a pass over the cone per core of each gate:
 		// taken at the first level whose search takes more than a batch
 		// of bases.
 		if !coresTried && bd != nil && bin[k-1][n] > 64*cornerBatchWords {
 			coresTried = true
-			cores, coresOK = flipCores(w.cn, func(slot int) bool { return anchorVals[slot/64]>>(slot%64)&1 == 1 }, pos, d)
+			cores, coresOK = flipCores(w.cn, bd.val, pos, d)
 		}
 		if coresOK {
 			var err error
