@@ -33,6 +33,19 @@ func (w *cornersWork) breakers(ctx context.Context, anchor bool, corners [][]int
 	if f0 {
 		f0mask = ^uint64(0)
 	}
+	// Breaker points lie within the largest corner plus one flip of the
+	// anchor: a big cone is evaluated on its ball cone of that radius
+	// (cornerreduce.go), with sparse flips, at the cost of its bounds.
+	flip := s.Flip
+	if m := len(slices.MaxFunc(corners, func(a, b []int) int { return len(a) - len(b) })); !w.plain &&
+		int64(len(w.cn.Fanin))*int64(n/64+1) <= int64(len(corners))*int64(n) {
+		bd := flipBounds(w.cn, s, pos, m+2, maxBoundWords)
+		if bs := ballSim(w.cn, bd, m+1, s.Vals[:w.cn.FirstGate()*cornerBatchWords]); bs != nil {
+			s = bs
+			w.balls++
+		}
+		flip = newSparseFlip(s).flip
+	}
 	vals := s.Vals
 	inOff := make([]int, n)
 	for j, k := range pos {
@@ -71,7 +84,7 @@ func (w *cornersWork) breakers(ctx context.Context, anchor bool, corners [][]int
 					return nil, err
 				}
 			}
-			w.ops += s.Flip(pos[j], wn, res)
+			w.ops += flip(pos[j], wn, res)
 			m := member[j]
 			for i := range wn {
 				back := ^(res[i] ^ f0mask) // f is back at its anchor value

@@ -120,3 +120,16 @@ func ballCone(cn *cone, bd *bounds, k int) *cone {
 	out.Root = renum[root>>1]<<1 | root&1
 	return out
 }
+
+// ballSim returns a simulator of ballCone(cn, bd, k) whose inputs are in
+// (the cone's input vectors at the anchor, cornerBatchWords words each),
+// or nil when the ball cone is the whole cone.
+func ballSim(cn *cone, bd *bounds, k int, in []uint64) *coneSim {
+	bc := ballCone(cn, bd, k)
+	if bc == cn {
+		return nil
+	}
+	s := newConeSim(bc, cornerBatchWords)
+	copy(s.Vals, in)
+	return s
+}

@@ -82,15 +82,17 @@ func TestBallConeAgrees(t *testing.T) {
 	t.Logf("%d smaller ball cones, %d points checked", smaller, points)
 }
 
-// TestCornersBallCones compares run on ball cones with run on the whole
-// cone (w.fullCone): the same corners, tooMany flags, counts and
-// wantMore, on random functions and on corpus games' functions.
+// TestCornersBallCones compares run and breakers on ball cones with
+// sparse flips against the whole cone with coneSim.Flip (w.plain): the
+// same corners, tooMany flags, counts, wantMore and breakers, on random
+// functions and on corpus games' functions.
 func TestCornersBallCones(t *testing.T) {
 	type result struct {
 		corners  [][]int
 		tooMany  bool
 		counts   *cornerCounts
 		wantMore bool
+		breakers [2][][]int // with DefaultMaxBreakerArcs, and with 3
 	}
 	balls := 0
 	compare := func(t *testing.T, what string, w *cornersWork) {
@@ -98,12 +100,17 @@ func TestCornersBallCones(t *testing.T) {
 		for _, anchor := range []bool{false, true} {
 			var rs [2]result
 			for i, full := range []bool{true, false} {
-				w.fullCone = full
+				w.plain = full
 				cs, tm, err := w.run(context.Background(), anchor)
 				if err != nil {
 					t.Fatal(err)
 				}
-				rs[i] = result{cs, tm, w.counts, w.wantMore}
+				rs[i] = result{corners: cs, tooMany: tm, counts: w.counts, wantMore: w.wantMore}
+				for a, mx := range []int{DefaultMaxBreakerArcs, 3} {
+					if rs[i].breakers[a], err = w.breakers(context.Background(), anchor, cs, mx); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
 			if !reflect.DeepEqual(rs[0], rs[1]) {
 				t.Fatalf("%s anchor %v: run on ball cones = %+v, on the cone %+v", what, anchor, rs[1], rs[0])

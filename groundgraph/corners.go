@@ -94,9 +94,10 @@ type cornersWork struct {
 	// (one level past the first corners, at least fullCornerWeight) would
 	// have searched the next level.
 	wantMore bool
-	// fullCone makes run evaluate every level on the whole cone, not on
-	// its ball cones (cornerreduce.go): the same results, for tests.
-	fullCone bool
+	// plain makes run evaluate every level on the whole cone with
+	// coneSim.Flip, not on its ball cones (cornerreduce.go) with sparse
+	// flips (cornerflip.go): the same results, for tests.
+	plain bool
 	balls    int // levels run evaluated on a ball cone
 }
 
@@ -248,14 +249,17 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		var cur []uint64
 		// Level k reads only the gates that k flips may change.
 		s = fullSim
-		if bd != nil && !w.fullCone {
-			if bc := ballCone(w.cn, bd, k); bc != w.cn {
-				s = newConeSim(bc, cornerBatchWords)
-				copy(s.Vals, anchorIn)
+		if bd != nil && !w.plain {
+			if bs := ballSim(w.cn, bd, k, anchorIn); bs != nil {
+				s = bs
 				w.balls++
 			}
 		}
 		vals := s.Vals
+		flip := s.Flip
+		if !w.plain {
+			flip = newSparseFlip(s).flip
+		}
 		// Cores cost about a pass over the cone per core of each gate:
 		// taken at the first level whose search takes more than a batch
 		// of bases.
@@ -349,7 +353,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 						continue
 					}
 					wn := (lanes + 63) / 64
-					w.ops += s.Flip(pos[j], wn, res)
+					w.ops += flip(pos[j], wn, res)
 					for i := range wn {
 						diff := res[i] ^ f0mask
 						if rest := lanes - 64*i; rest < 64 {
