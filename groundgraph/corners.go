@@ -98,7 +98,7 @@ type cornersWork struct {
 	// coneSim.Flip, not on its ball cones (cornerreduce.go) with sparse
 	// flips (cornerflip.go): the same results, for tests.
 	plain bool
-	balls    int // levels run evaluated on a ball cone
+	balls int // levels and breaker searches evaluated on a ball cone
 }
 
 // cornerCounts describes a set of corners too large to list: how many hold
