@@ -34,15 +34,19 @@ func (w *cornersWork) breakers(ctx context.Context, anchor bool, corners [][]int
 		f0mask = ^uint64(0)
 	}
 	// Breaker points lie within the largest corner plus one flip of the
-	// anchor: a big cone is evaluated on its ball cone of that radius
-	// (cornerreduce.go), with sparse flips, at the cost of its bounds.
+	// anchor: when the cone's evaluations cost more than its bounds
+	// (about a pass over the cone per word of n bits), it is evaluated on
+	// its ball cone of that radius (cornerreduce.go). Flips are sparse
+	// (cornerflip.go): the whole cone's fanouts cost more than the search.
 	flip := s.Flip
-	if m := len(slices.MaxFunc(corners, func(a, b []int) int { return len(a) - len(b) })); !w.plain &&
-		int64(len(w.cn.Fanin))*int64(n/64+1) <= int64(len(corners))*int64(n) {
-		bd := flipBounds(w.cn, s, pos, m+2, maxBoundWords)
-		if bs := ballSim(w.cn, bd, m+1, s.Vals[:w.cn.FirstGate()*cornerBatchWords]); bs != nil {
-			s = bs
-			w.balls++
+	if !w.plain {
+		m := len(slices.MaxFunc(corners, func(a, b []int) int { return len(a) - len(b) }))
+		if int64(len(w.cn.Fanin))*int64(n/64+1) <= int64(len(w.cn.Gates))*int64(len(corners)/64) {
+			bd := flipBounds(w.cn, s, pos, m+2, maxBoundWords)
+			if bs := ballSim(w.cn, bd, m+1, s.Vals[:w.cn.FirstGate()*cornerBatchWords]); bs != nil {
+				s = bs
+				w.balls++
+			}
 		}
 		flip = newSparseFlip(s).flip
 	}

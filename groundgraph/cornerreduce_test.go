@@ -152,6 +152,27 @@ func TestCornersBallCones(t *testing.T) {
 	if balls < trials/2 {
 		t.Errorf("%d levels on ball cones in %d trials: the test no longer exercises them", balls, trials)
 	}
+	// Exactly two of 22: its 231 corners (the pairs) are broken by any
+	// third proposition, which only a ball cone of radius 3 still sees.
+	c := &grounding.Circuit{NumInputs: 22, Start: make([]int32, 24)}
+	var sel []grounding.Lit
+	for i := range 22 {
+		sel = append(sel, grounding.Lit(1+i)<<1)
+	}
+	two := addGate(c, []grounding.Lit{thresholdCircuit(c, sel, 2), thresholdCircuit(c, sel, 3) ^ 1})
+	cn, err := newCone(c, two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &cornersWork{cn: cn, d: 2, max: DefaultMaxCorners, props: cn.Inputs}
+	balls = 0
+	compare(t, "exactly two", w)
+	if cs, _, _ := w.run(context.Background(), false); len(cs) != 231 {
+		t.Fatalf("exactly two: %d corners, want 231", len(cs))
+	}
+	if balls < 2 {
+		t.Errorf("exactly two: %d ball cones, want the level's and the breakers'", balls)
+	}
 	srcs := map[string][]byte{
 		"connect4-7x6": gamegen.ConnectK(4, 7, 6),
 	}
