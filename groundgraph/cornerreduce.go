@@ -14,8 +14,8 @@ package groundgraph
 
 // ballCone returns the cone that agrees with cn on every point within k
 // flips of the anchor of bd (inputs and gate order kept, gates whose
-// bound exceeds k folded to their anchor value), and the number of gates
-// it keeps. It returns cn itself when it would keep every gate.
+// bound exceeds k folded to their anchor value), or cn itself when it
+// would keep every gate.
 func ballCone(cn *cone, bd *bounds, k int) *cone {
 	first := cn.FirstGate()
 	nSlots := cn.NumSlots()
