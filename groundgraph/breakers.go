@@ -33,6 +33,23 @@ func (w *cornersWork) breakers(ctx context.Context, anchor bool, corners [][]int
 	if f0 {
 		f0mask = ^uint64(0)
 	}
+	// Breaker points lie within the largest corner plus one flip of the
+	// anchor: when the cone's evaluations cost more than its bounds
+	// (about a pass over the cone per word of n bits), it is evaluated on
+	// its ball cone of that radius (cornerreduce.go). Flips are sparse
+	// (cornerflip.go): the whole cone's fanouts cost more than the search.
+	flip := s.Flip
+	if !w.plain {
+		m := len(slices.MaxFunc(corners, func(a, b []int) int { return len(a) - len(b) }))
+		if int64(len(w.cn.Fanin))*int64(n/64+1) <= int64(len(w.cn.Gates))*int64(len(corners)/64) {
+			bd := flipBounds(w.cn, s, pos, m+2, maxBoundWords)
+			if bs := ballSim(w.cn, bd, m+1, s.Vals[:w.cn.FirstGate()*cornerBatchWords]); bs != nil {
+				s = bs
+				w.balls++
+			}
+		}
+		flip = newSparseFlip(s).flip
+	}
 	vals := s.Vals
 	inOff := make([]int, n)
 	for j, k := range pos {
@@ -71,7 +88,7 @@ func (w *cornersWork) breakers(ctx context.Context, anchor bool, corners [][]int
 					return nil, err
 				}
 			}
-			w.ops += s.Flip(pos[j], wn, res)
+			w.ops += flip(pos[j], wn, res)
 			m := member[j]
 			for i := range wn {
 				back := ^(res[i] ^ f0mask) // f is back at its anchor value

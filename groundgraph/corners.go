@@ -94,6 +94,11 @@ type cornersWork struct {
 	// (one level past the first corners, at least fullCornerWeight) would
 	// have searched the next level.
 	wantMore bool
+	// plain makes run evaluate every level on the whole cone with
+	// coneSim.Flip, not on its ball cones (cornerreduce.go) with sparse
+	// flips (cornerflip.go): the same results, for tests.
+	plain bool
+	balls int // levels and breaker searches evaluated on a ball cone
 }
 
 // cornerCounts describes a set of corners too large to list: how many hold
@@ -199,7 +204,6 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	for j, k := range pos {
 		inOff[j] = (1 + k) * cornerBatchWords
 	}
-	vals := s.Vals
 	const batchCap = 64 * cornerBatchWords
 	laneMax := make([]int, batchCap)    // largest element of each lane's subset, -1 if empty
 	laneRank := make([]int64, batchCap) // colex rank of each lane's subset
@@ -227,7 +231,12 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 				anchorVals[slot/64] |= 1 << (slot % 64)
 			}
 		}
+		// The levels' evaluations overwrite s: the bounds read the anchor.
+		bd.val = func(slot int) bool { return anchorVals[slot/64]>>(slot%64)&1 == 1 }
 	}
+	// Input values at the anchor, for the levels' ball cones.
+	anchorIn := slices.Clone(s.Vals[:w.cn.FirstGate()*cornerBatchWords])
+	fullSim := s
 	coresTried := false
 	for k := 1; k <= d; k++ {
 		if k < lb {
@@ -238,12 +247,25 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 			continue
 		}
 		var cur []uint64
+		// Level k reads only the gates that k flips may change.
+		s = fullSim
+		if bd != nil && !w.plain {
+			if bs := ballSim(w.cn, bd, k, anchorIn); bs != nil {
+				s = bs
+				w.balls++
+			}
+		}
+		vals := s.Vals
+		flip := s.Flip
+		if !w.plain {
+			flip = newSparseFlip(s).flip
+		}
 		// Cores cost about a pass over the cone per core of each gate:
 		// taken at the first level whose search takes more than a batch
 		// of bases.
 		if !coresTried && bd != nil && bin[k-1][n] > 64*cornerBatchWords {
 			coresTried = true
-			cores, coresOK = flipCores(w.cn, func(slot int) bool { return anchorVals[slot/64]>>(slot%64)&1 == 1 }, pos, d)
+			cores, coresOK = flipCores(w.cn, bd.val, pos, d)
 		}
 		if coresOK {
 			var err error
@@ -331,7 +353,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 						continue
 					}
 					wn := (lanes + 63) / 64
-					w.ops += s.Flip(pos[j], wn, res)
+					w.ops += flip(pos[j], wn, res)
 					for i := range wn {
 						diff := res[i] ^ f0mask
 						if rest := lanes - 64*i; rest < 64 {
