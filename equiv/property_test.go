@@ -251,9 +251,10 @@ func TestMutantsEquivalent(t *testing.T) {
 // (main 5faf612, with the graph phase's residue tables, action-class hints
 // and BDD supports) pacman2p, four_way_battle, tttcc4, chinesecheckers3
 // and knightazons were equivalent with every seed in 5-25 CPU s and came
-// off (BENCHMARKS.md, "Session 8").
+// off (BENCHMARKS.md, "Session 8"). On 2026-11-27 (session 10, chunked
+// truth tables in verification) ad_game_2x2 was equivalent with seeds 1-3
+// in 1.6-2.3 CPU s and came off.
 var pendingEquivalent = map[string]string{
-	"ggp-base/ad_game_2x2.kif":                        "verification: seed 1 equivalent since mixed-role isomorphisms are pruned (it failed with an invalid mapping), but verification takes 142 s at load 3 (32,711 SAT sweeping calls)",
 	"ggp-base/blobwars.kif":                           "time limit: the graph phase did not finish in 60 s (issue 12's graph-phase measurements)",
 	"ggp-base/brawl.kif":                              "graph phase over 60 s (issue 12)",
 	"ggp-base/checkers-mustjump.kif":                  "graph phase over 60 s (issue 12)",
@@ -262,7 +263,7 @@ var pendingEquivalent = map[string]string{
 	"ggp-base/colonelBlotto.kif":                      "seed 1 equivalent in 29.5 CPU s since the graph phase's residue tables, hints and BDD supports; seed 2 over 45 CPU s (measure_mutants.sh -C 45, 2026-11-27)",
 	"ggp-base/knightfight.kif":                        "seeds 1 and 2 equivalent in 44.1 and 40.0 CPU s, seed 3 over 60 CPU s (graph phase: truth tables; measure_mutants.sh -C 60, 2026-11-27)",
 	"ggp-base/knightwar.kif":                          "equivalent with every seed, but 32.6, 30.4 and 33.3 CPU s a comparison: over the 30 CPU s line (measure_mutants.sh, 2026-11-27)",
-	"ggp-base/merrills.kif":                           "its mutant (seed 1, also without pair-args) did not ground within mutantGroundTimeout at load 25 (2026-11-26); comparison not measured",
+	"ggp-base/merrills.kif":                           "seeds 1 and 2 unknown at 300 s: the graph phase takes 10 s since the BDD order from terms (lead10), then verification runs out of time (286 s; measure_mutants.sh -C 0, 2026-11-27)",
 	"ggp-base/quad.kif":                               "time limit at 60 s at load 15 in the search: (goal x 100) differs from its image in most pruned subtrees",
 	"ggp-base/quarto.kif":                             "graph phase: not done after 35 CPU s (seed 1; measure_mutants.sh -C 35, 2026-11-26)",
 	"ggp-base/queens.kif":                             "over 35 CPU s (seed 1), past the graph phase (the interrupted run's error names no phase; measure_mutants.sh -C 35, 2026-11-26)",

@@ -299,7 +299,7 @@ func (b *builder) supports(ctx context.Context) error {
 			return err
 		}
 		shapes[k].key, shapes[k].props = cn.PropRenamingKey(func(in int32) bool { return int(in) < nProps })
-		if n := len(cn.Inputs); n > b.opt.SupportTableBits && int(cn.Inputs[n-1]) < nProps {
+		if n := len(cn.Inputs); n > 0 && n > b.opt.SupportTableBits && int(cn.Inputs[n-1]) < nProps {
 			shapes[k].bdd = len(cn.Gates) // no truth table, no moves read (simSupport)
 		}
 		if b.funcs[uniq[k]].Function.Kind == grounding.FuncNext {
