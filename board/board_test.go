@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gamequiv/gamequiv/board"
+	"github.com/gamequiv/gamequiv/grounding"
 )
 
 // ticTacToe returns the state propositions of Tic-tac-toe, its initial
@@ -113,7 +114,7 @@ func TestDetectNeedsReachableStates(t *testing.T) {
 func TestDetectRenamedAndPermuted(t *testing.T) {
 	props, states := ticTacToe()
 	rename := func(p string) string {
-		rel, args, _ := board.Parse(p)
+		rel, args, _ := grounding.SplitProp(p)
 		if rel != "cell" {
 			return "(turn " + strings.Join(args, " ") + ")"
 		}
@@ -175,31 +176,6 @@ func TestDetectNoBoard(t *testing.T) {
 				t.Errorf("Detect = %+v, want nil", b)
 			}
 		})
-	}
-}
-
-var parseTests = []struct {
-	in   string
-	rel  string
-	args []string
-	ok   bool
-}{
-	{"(cell 1 1 x)", "cell", []string{"1", "1", "x"}, true},
-	{"(cell (pos a b) x)", "cell", []string{"(pos a b)", "x"}, true},
-	{"p", "p", nil, true},
-	{"(p)", "p", []string{}, true},
-	{"(cell 1", "", nil, false},
-	{"((a) b)", "", nil, false},
-	{"(a b))", "", nil, false},
-	{"", "", nil, false},
-}
-
-func TestParse(t *testing.T) {
-	for _, tc := range parseTests {
-		rel, args, ok := board.Parse(tc.in)
-		if ok != tc.ok || (ok && (rel != tc.rel || !slices.Equal(args, tc.args))) {
-			t.Errorf("Parse(%q) = %q %q %v, want %q %q %v", tc.in, rel, args, ok, tc.rel, tc.args, tc.ok)
-		}
 	}
 }
 

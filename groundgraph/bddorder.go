@@ -5,6 +5,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/gamequiv/gamequiv/grounding"
 )
 
 // propOrder returns the BDD variable order of the propositions props
@@ -47,7 +49,10 @@ func propOrder(props []string, rank []int32) (level, prop []int32) {
 	values := map[relKey][]map[string]bool{}
 	for i, s := range props {
 		var rel string
-		rel, args[i] = splitTerm(s)
+		var ok bool
+		if rel, args[i], ok = grounding.SplitProp(s); !ok {
+			rel, args[i] = s, nil
+		}
 		k := relKey{rel, len(args[i])}
 		rels[i] = k
 		vs := values[k]
@@ -249,44 +254,4 @@ func objectSpread(ps []int, args [][]string, rank []int32, a int) int64 {
 		sum += int64(sp.hi - sp.lo)
 	}
 	return sum
-}
-
-// splitTerm splits a ground term as Program.Props writes it, "(rel a
-// (f b c))", into its relation and top-level arguments; a constant is a
-// relation without arguments.
-func splitTerm(s string) (rel string, args []string) {
-	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
-		return s, nil
-	}
-	body := s[1 : len(s)-1]
-	depth, start := 0, -1
-	var parts []string
-	for i, c := range body {
-		switch {
-		case c == '(':
-			if depth == 0 && start < 0 {
-				start = i
-			}
-			depth++
-		case c == ')':
-			depth--
-		case c == ' ' && depth == 0:
-			if start >= 0 {
-				parts = append(parts, body[start:i])
-				start = -1
-			}
-			continue
-		default:
-			if start < 0 {
-				start = i
-			}
-		}
-	}
-	if start >= 0 {
-		parts = append(parts, body[start:])
-	}
-	if len(parts) == 0 {
-		return s, nil
-	}
-	return parts[0], parts[1:]
 }
