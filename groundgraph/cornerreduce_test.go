@@ -24,21 +24,8 @@ func TestBallConeAgrees(t *testing.T) {
 	}
 	smaller, points := 0, 0
 	for trial := range trials {
-		c, root := randomCornerFunc(rng)
-		cn, err := newCone(c, root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := &cornersWork{cn: cn}
-		for k, in := range cn.Inputs {
-			switch rng.IntN(8) {
-			case 0:
-			case 1:
-				w.on = append(w.on, k)
-			default:
-				w.props = append(w.props, in)
-			}
-		}
+		w := randomCornersWork(t, rng)
+		cn := w.cn
 		n := len(w.props)
 		if n == 0 {
 			continue
@@ -124,21 +111,8 @@ func TestCornersBallCones(t *testing.T) {
 		trials = 500
 	}
 	for range trials {
-		c, root := randomCornerFunc(rng)
-		cn, err := newCone(c, root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := &cornersWork{cn: cn, countProps: []int{0, 64}[rng.IntN(2)]}
-		for k, in := range cn.Inputs {
-			switch rng.IntN(8) {
-			case 0:
-			case 1:
-				w.on = append(w.on, k)
-			default:
-				w.props = append(w.props, in)
-			}
-		}
+		w := randomCornersWork(t, rng)
+		w.countProps = []int{0, 64}[rng.IntN(2)]
 		if len(w.props) == 0 {
 			continue
 		}

@@ -37,6 +37,29 @@ func thresholdCircuit(c *grounding.Circuit, sel []grounding.Lit, th int) groundi
 
 // randomCornerFunc returns a random circuit of 2..40 inputs of one of
 // several kinds: random gates, lines, thresholds, and combinations.
+// randomCornersWork returns a cornersWork on a random function
+// (randomCornerFunc) whose cone inputs are each left out (1 in 8), fixed
+// on (1 in 8) or a proposition.
+func randomCornersWork(t *testing.T, rng *rand.Rand) *cornersWork {
+	t.Helper()
+	c, root := randomCornerFunc(rng)
+	cn, err := newCone(c, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &cornersWork{cn: cn}
+	for k, in := range cn.Inputs {
+		switch rng.IntN(8) {
+		case 0:
+		case 1:
+			w.on = append(w.on, k)
+		default:
+			w.props = append(w.props, in)
+		}
+	}
+	return w
+}
+
 func randomCornerFunc(rng *rand.Rand) (*grounding.Circuit, grounding.Lit) {
 	kind := rng.IntN(4)
 	if kind == 0 {
@@ -89,21 +112,7 @@ func TestCornersReferenceRandom(t *testing.T) {
 		trials = 600
 	}
 	for trial := range trials {
-		c, root := randomCornerFunc(rng)
-		cn, err := newCone(c, root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := &cornersWork{cn: cn}
-		for k, in := range cn.Inputs {
-			switch rng.IntN(8) {
-			case 0:
-			case 1:
-				w.on = append(w.on, k)
-			default:
-				w.props = append(w.props, in)
-			}
-		}
+		w := randomCornersWork(t, rng)
 		if len(w.props) == 0 {
 			continue
 		}
