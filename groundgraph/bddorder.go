@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -29,7 +30,8 @@ import (
 // bound too). So both are used: the terms say which propositions describe
 // one object (per relation, the argument positions with more distinct
 // values name the object, the one with the fewest, say a colour, is its
-// attribute; the earlier position on a tie), and objects go in the order
+// attribute; on a tie, the one whose objects the ranks keep together,
+// then the later one), and objects go in the order
 // of their best-ranked proposition, then by name; an object's
 // propositions go together, by name. Supports do not depend on the order,
 // only the effort does.
@@ -104,8 +106,10 @@ func propOrder(props []string, rank []int32) (level, prop []int32) {
 	var objRank []int32
 	for i := range props {
 		k := rels[i]
-		var sb strings.Builder
+		var sb strings.Builder // the relation, its arity, the other arguments
 		sb.WriteString(k.rel)
+		sb.WriteByte('/')
+		sb.WriteString(strconv.Itoa(k.arity))
 		for j, a := range args[i] {
 			if j != attr[k] {
 				sb.WriteByte(' ')
@@ -168,6 +172,9 @@ func structuralRanks(ctx context.Context, nProps int, cones func(yield func(*con
 	for cn := range cones {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if int(next) == nProps {
+			break // every proposition ranked: the other cones need not be built
 		}
 		var ks []int // cone inputs to rank
 		for k, in := range cn.Inputs {
