@@ -87,7 +87,9 @@ func startProcs(t *testing.T, size int, edit func(*worker.Procs)) *worker.Procs 
 	return p
 }
 
-func src(name string) equiv.Source { return equiv.Source{Name: name, GDL: []byte("(role " + name + ")")} }
+func src(name string) equiv.Source {
+	return equiv.Source{Name: name, GDL: []byte("(role " + name + ")")}
+}
 
 // TestProcs_ReusesChildren runs many jobs and checks their reports and
 // that the children are the ones started at Start: no job pays for a
