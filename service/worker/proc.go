@@ -54,6 +54,9 @@ const (
 	stderrTail = 2048
 )
 
+// errNotSent is the error of a job that could not be sent to its child.
+var errNotSent = errors.New("send job")
+
 // ErrMemoryLimit is the cause of a comparison stopped because its process
 // grew past Procs.MaxRSS.
 var ErrMemoryLimit = errors.New("memory limit")
@@ -74,11 +77,13 @@ type request struct {
 	Limits equiv.Limits
 }
 
-// response is a message from a child: its hello (ID 0), a progress event
-// of job ID, or the job's final message (Report or Err).
+// response is a message from a child: its hello (ID 0), or for job ID
+// its receipt (Started), a progress event, or its final message (Report
+// or Err).
 type response struct {
 	ID       uint64
 	PID      int
+	Started  bool // the child has the job
 	Progress *equiv.Progress
 	Final    bool
 	Report   []byte // JSON, so the stored report is byte for byte the in-process one
@@ -208,22 +213,33 @@ func (p *Procs) Compare(ctx context.Context, a, b equiv.Source, lim equiv.Limits
 		return nil, ctx.Err()
 	}
 	defer func() { p.slots <- c }()
-	if c == nil || c.dead() {
-		if c != nil {
+	var rep *equiv.Report
+	var reusable bool
+	var err error
+	// A child that died while idle is found dead here, or when the job
+	// cannot be sent to it: the job then goes to a new child.
+	for try := 0; ; try++ {
+		if c == nil || c.dead() {
+			if c != nil {
+				p.forget(c)
+			}
+			if c, err = p.start(ctx); err != nil {
+				c = nil
+				return nil, err
+			}
+		}
+		rep, reusable, err = p.run(ctx, c, a, b, lim)
+		if !reusable {
+			c.kill()
 			p.forget(c)
-		}
-		var err error
-		if c, err = p.start(ctx); err != nil {
 			c = nil
-			return nil, err
 		}
+		if !errors.Is(err, errNotSent) || try > 0 {
+			break
+		}
+		p.Log.Warn("comparison process found dead; the job goes to a new one", slog.Any("err", err))
 	}
-	rep, reusable, err := p.run(ctx, c, a, b, lim)
-	if !reusable {
-		c.kill()
-		p.forget(c)
-		c = nil
-	} else if p.MaxRSS > 0 {
+	if reusable && p.MaxRSS > 0 {
 		// A child whose heap stays large after a big job would start the
 		// next one near the bound: replace it.
 		if rss, known := readRSS(c.pid); known && rss > p.MaxRSS/2 {
@@ -319,7 +335,7 @@ func (p *Procs) run(ctx context.Context, c *child, a, b equiv.Source, lim equiv.
 	id := p.nextID.Add(1)
 	progress := lim.Progress
 	if err := c.enc.Encode(request{ID: id, A: a, B: b, Limits: lim}); err != nil {
-		return nil, false, fmt.Errorf("comparison process %d: send job: %s", c.pid, c.death(err.Error()))
+		return nil, false, fmt.Errorf("comparison process %d: %w: %s", c.pid, errNotSent, c.death(err.Error()))
 	}
 	rss := time.NewTicker(p.RSSEvery)
 	defer rss.Stop()
@@ -327,14 +343,23 @@ func (p *Procs) run(ctx context.Context, c *child, a, b equiv.Source, lim equiv.
 	defer hang.Stop()
 	done := ctx.Done()
 	var grace <-chan time.Time
+	started := false
 	for {
 		select {
 		case m, open := <-c.msgs:
+			if !open && !started {
+				// It died before it had the job: the job never ran.
+				return nil, false, fmt.Errorf("comparison process %d: %w: %s", c.pid, errNotSent, c.death("died"))
+			}
 			if !open {
 				return nil, false, fmt.Errorf("comparison process %d died: %s", c.pid, c.death(""))
 			}
 			if m.ID != id {
 				continue // of a job cancelled earlier
+			}
+			if m.Started {
+				started = true
+				continue
 			}
 			if !m.Final {
 				if m.Progress != nil && progress != nil {
@@ -509,6 +534,10 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer, compare Compar
 		jctx, jcancel := context.WithCancel(ctx)
 		s.jobs[req.ID] = jcancel
 		s.mu.Unlock()
+		if err := s.send(response{ID: req.ID, Started: true}); err != nil {
+			jcancel()
+			return fmt.Errorf("receipt: %w", err)
+		}
 		go func() {
 			s.run(jctx, req, compare)
 			s.mu.Lock()

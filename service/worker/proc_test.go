@@ -263,6 +263,22 @@ func TestProcs_ChildDies(t *testing.T) {
 	}
 }
 
+// TestProcs_IdleChildKilled kills an idle child: the next job goes to a
+// new child and is done.
+func TestProcs_IdleChildKilled(t *testing.T) {
+	p := startProcs(t, 1, nil)
+	pids := sortedPIDs(p)
+	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := p.Compare(context.Background(), src("x"), src("y"), equiv.Limits{}); err != nil || rep.Reason != "x~y" {
+		t.Errorf("job after an idle child was killed: %+v, %v", rep, err)
+	}
+	if now := sortedPIDs(p); len(now) != 1 || now[0] == pids[0] {
+		t.Errorf("children %v after killing %d", now, pids[0])
+	}
+}
+
 // TestProcs_MemoryLimit checks that a child past MaxRSS is killed and its
 // job fails with ErrMemoryLimit, and that a job within it is unaffected.
 func TestProcs_MemoryLimit(t *testing.T) {
