@@ -43,9 +43,10 @@ const (
 	// comparisons cannot fill takes the request at once, and the OS
 	// shares the cores between the threads at a finer grain.
 	DefaultServeProcs = 1
-	// DefaultWorkerNice is the nice value of the comparison processes:
-	// at 10 the OS gives a runnable request thread (nice 0) about ten
-	// times their share of a core.
+	// DefaultWorkerNice is how much lower than the server's the priority
+	// of the comparison processes is, in nice steps: 10 above the server's
+	// nice value, the OS gives a runnable request thread about ten times
+	// their share of a core.
 	DefaultWorkerNice = 10
 	// MaxWorkerNice is the largest nice value (the lowest priority).
 	MaxWorkerNice = 19
@@ -106,8 +107,9 @@ type Config struct {
 	MaxDBConns   int
 	MaxReadConns int
 	// WorkerProcess runs each comparison worker's jobs in a child process
-	// (the server's own executable, see RunChild) at nice WorkerNice, so
-	// the OS runs requests first; false runs them in the server's process.
+	// (the server's own executable, see RunChild) at WorkerNice nice steps
+	// below the server's priority (at most nice 19), so the OS runs
+	// requests first; false runs them in the server's process.
 	// WorkerMaxRSS bounds a child's resident memory in bytes (Linux):
 	// past it the child is killed and its job fails with "memory limit".
 	// 0 means MemoryLimit divided among the workers (none if MemoryLimit
@@ -357,7 +359,7 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 	fs.BoolVar(&cfg.WorkerProcess, "worker-process", cfg.WorkerProcess,
 		"run the comparisons in child processes of the server (one per worker, kept between jobs) at a lower OS priority, so requests never wait behind them for a core; false runs them in the server's process [env GAMEQUIV_WORKER_PROCESS]")
 	fs.IntVar(&cfg.WorkerNice, "worker-nice", cfg.WorkerNice,
-		"nice `value` (0 to 19) of the comparison processes; 0 is the server's priority [env GAMEQUIV_WORKER_NICE]")
+		"nice `steps` (0 to 19) by which the comparison processes run below the server's priority (at most nice 19); 0 is the server's priority [env GAMEQUIV_WORKER_NICE]")
 	fs.Int64Var(&cfg.WorkerMaxRSS, "worker-max-rss", cfg.WorkerMaxRSS,
 		"bound on a comparison process's resident memory in `bytes` (Linux; read every 100ms): past it the process is killed and its job fails with a memory limit error; 0 divides --memory-limit among the workers, negative means no bound [env GAMEQUIV_WORKER_MAX_RSS]")
 	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody,
