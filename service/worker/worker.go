@@ -1,7 +1,10 @@
 // Package worker runs queued comparisons: a pool of workers claims jobs
 // from the store, runs equiv.Compare on them under per-job limits, keeps
 // their leases alive with heartbeats that also carry progress and bring
-// cancel requests back, and writes each outcome exactly once.
+// cancel requests back, and writes each outcome exactly once. Procs runs
+// the comparisons in child processes instead (proc.go), which the OS can
+// run at a lower priority than the server's requests and the pool can
+// kill.
 package worker
 
 import (
