@@ -279,6 +279,23 @@ func TestProcs_IdleChildKilled(t *testing.T) {
 	}
 }
 
+// TestProcs_ChildExitsWithoutParent closes the requests pipe of a child
+// that is running a job, as the parent's death does: the child exits at
+// once, without waiting for its job.
+func TestProcs_ChildExitsWithoutParent(t *testing.T) {
+	p := startProcs(t, 1, func(p *worker.Procs) { p.CancelGrace = 10 * time.Second })
+	pid := sortedPIDs(p)[0]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go p.Compare(ctx, src("deaf"), src("b"), equiv.Limits{})
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	p.Close() // closes the pipe; kills only after CancelGrace
+	if d := time.Since(start); d > 2*time.Second || alive(pid) {
+		t.Errorf("child %d alive %v %s after its requests pipe closed, want gone at once", pid, alive(pid), d)
+	}
+}
+
 // TestProcs_MemoryLimit checks that a child past MaxRSS is killed and its
 // job fails with ErrMemoryLimit, and that a job within it is unaffected.
 func TestProcs_MemoryLimit(t *testing.T) {
