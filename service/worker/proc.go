@@ -40,8 +40,11 @@ const (
 	DefaultCancelGrace = 400 * time.Millisecond
 	// DefaultRSSEvery is how often the parent reads a busy child's RSS.
 	DefaultRSSEvery = 100 * time.Millisecond
-	// DefaultStartTimeout bounds a child's start, until its hello.
-	DefaultStartTimeout = 10 * time.Second
+	// DefaultStartTimeout bounds a child's start, until its hello. A
+	// child that fails exits at once; this bounds one that hangs. It is
+	// long because a child at nice 19 on a busy machine gets little CPU:
+	// a race-enabled child took 6-7 s for 0.09 s of CPU at load 16.
+	DefaultStartTimeout = time.Minute
 	// DefaultHangSlack is how long past its job's Limits.Timeout a child
 	// may take to answer before it is killed as hung (gophersat cannot be
 	// interrupted, so a comparison may overrun its timeout a little).
