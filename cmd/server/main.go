@@ -7,8 +7,10 @@
 // It serves the REST API under /api/v1 (games, comparisons, classes,
 // symmetries, the OpenAPI document), /healthz, /readyz and /metrics, and
 // the web UI (package web) at every other path, starting at /. It runs the
-// queued comparisons on --workers workers and keeps the equivalence
-// classes of the stored games up to date in the background.
+// queued comparisons on --workers workers, each in a child process of its
+// own at a lower OS priority (--worker-process, --worker-nice,
+// --worker-max-rss), and keeps the equivalence classes of the stored
+// games up to date in the background.
 //
 // Every flag falls back to an environment variable (GAMEQUIV_ADDR,
 // GAMEQUIV_DATA, GAMEQUIV_DATABASE_URL, GAMEQUIV_WORKERS, GAMEQUIV_MAX_QUEUE,
@@ -32,6 +34,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == server.ChildCommand {
+		// A comparison process of a server (--worker-process).
+		os.Exit(server.RunChild(os.Args[2:], testCompare()))
+	}
 	os.Exit(run())
 }
 
@@ -52,7 +58,9 @@ func run() int {
 	defer stop()
 
 	m := server.NewMain(cfg, log)
-	m.Compare = testCompare()
+	if !cfg.WorkerProcess {
+		m.Compare = testCompare() // with --worker-process, RunChild applies it
+	}
 	if err := m.Run(ctx); err != nil {
 		log.Error("start", slog.Any("err", err))
 		m.Close()

@@ -1,7 +1,10 @@
 // Package worker runs queued comparisons: a pool of workers claims jobs
 // from the store, runs equiv.Compare on them under per-job limits, keeps
 // their leases alive with heartbeats that also carry progress and bring
-// cancel requests back, and writes each outcome exactly once.
+// cancel requests back, and writes each outcome exactly once. Procs runs
+// the comparisons in child processes instead (proc.go), which the OS can
+// run at a lower priority than the server's requests and the pool can
+// kill.
 package worker
 
 import (
@@ -102,7 +105,8 @@ type Pool struct {
 	// Limits bounds every comparison; Limits.Timeout is the per-job
 	// timeout. A job's own limits (gamequiv.JobLimits) can only lower them.
 	Limits equiv.Limits
-	// Compare runs a comparison; nil means equiv.Compare. Tests replace it.
+	// Compare runs a comparison; nil means equiv.Compare. Procs.Compare
+	// runs it in a child process; tests replace it.
 	Compare CompareFunc
 	// PollMin and PollMax bound the idle back-off between two claims that
 	// found nothing; 0 means DefaultPollMin and DefaultPollMax.
@@ -316,7 +320,14 @@ func (p *Pool) compare(ctx context.Context, job *gamequiv.Comparison, progress f
 		}
 		src[i] = equiv.Source{Name: g.Name, GDL: g.GDL}
 	}
-	return p.Compare(ctx, src[0], src[1], lim)
+	rep, err = p.Compare(ctx, src[0], src[1], lim)
+	if pe, ok := errors.AsType[*PanicError](err); ok {
+		// A panic in a comparison process (Procs): log it like one here.
+		log.Error("panic in job", slog.String("panic", pe.Value), slog.String("stack", pe.Stack))
+		p.Metrics.ObservePanic("job")
+		return nil, fmt.Errorf("internal error: panic: %s", pe.Value)
+	}
+	return rep, err
 }
 
 // jobLimits are the pool's limits lowered by the job's own.

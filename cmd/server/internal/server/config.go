@@ -43,6 +43,13 @@ const (
 	// comparisons cannot fill takes the request at once, and the OS
 	// shares the cores between the threads at a finer grain.
 	DefaultServeProcs = 1
+	// DefaultWorkerNice is how much lower than the server's the priority
+	// of the comparison processes is, in nice steps: 10 above the server's
+	// nice value, the OS gives a runnable request thread about ten times
+	// their share of a core.
+	DefaultWorkerNice = 10
+	// MaxWorkerNice is the largest nice value (the lowest priority).
+	MaxWorkerNice = 19
 )
 
 // DefaultWorkers is one comparison worker per CPU but one (at least one),
@@ -99,6 +106,17 @@ type Config struct {
 	// means the store's defaults.
 	MaxDBConns   int
 	MaxReadConns int
+	// WorkerProcess runs each comparison worker's jobs in a child process
+	// (the server's own executable, see RunChild) at WorkerNice nice steps
+	// below the server's priority (at most nice 19), so the OS runs
+	// requests first; false runs them in the server's process.
+	// WorkerMaxRSS bounds a child's resident memory in bytes (Linux):
+	// past it the child is killed and its job fails with "memory limit".
+	// 0 means MemoryLimit divided among the workers (none if MemoryLimit
+	// is 0); negative means no bound.
+	WorkerProcess bool
+	WorkerNice    int
+	WorkerMaxRSS  int64
 
 	// MaxBody caps request bodies, in bytes.
 	MaxBody int64
@@ -184,6 +202,8 @@ func DefaultConfig() Config {
 		GCPercent:       DefaultGCPercent,
 		MemoryLimit:     DefaultMemoryLimit(),
 		ServeProcs:      DefaultServeProcs,
+		WorkerProcess:   true,
+		WorkerNice:      DefaultWorkerNice,
 		MaxBody:         api.DefaultMaxBody,
 		MaxGDL:          service.DefaultMaxGDL,
 		MaxQueue:        DefaultMaxQueue,
@@ -225,6 +245,18 @@ func (c Config) Limits() equiv.Limits {
 	return lim
 }
 
+// MaxRSS is the memory bound of each comparison process in bytes, 0 for
+// none (see WorkerMaxRSS).
+func (c Config) MaxRSS() int64 {
+	switch {
+	case c.WorkerMaxRSS < 0:
+		return 0
+	case c.WorkerMaxRSS > 0:
+		return c.WorkerMaxRSS
+	}
+	return c.MemoryLimit / int64(max(c.Workers, 1))
+}
+
 // Access returns the access control the configuration sets.
 func (c Config) Access() api.Access {
 	return api.Access{Enabled: c.Auth, PublicRead: c.PublicRead, SessionTTL: c.SessionTTL, SecureCookie: c.SecureCookie}
@@ -254,6 +286,9 @@ var settings = []setting{
 	{"gc-percent", "GAMEQUIV_GC_PERCENT"},
 	{"memory-limit", "GAMEQUIV_MEMORY_LIMIT"},
 	{"serve-procs", "GAMEQUIV_SERVE_PROCS"},
+	{"worker-process", "GAMEQUIV_WORKER_PROCESS"},
+	{"worker-nice", "GAMEQUIV_WORKER_NICE"},
+	{"worker-max-rss", "GAMEQUIV_WORKER_MAX_RSS"},
 	{"max-body", "GAMEQUIV_MAX_BODY"},
 	{"max-gdl", "GAMEQUIV_MAX_GDL"},
 	{"max-queue", "GAMEQUIV_MAX_QUEUE"},
@@ -321,6 +356,12 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"soft memory limit of the server in `bytes` (GOMEMLIMIT); default three quarters of the machine's memory, 0 leaves the runtime's [env GAMEQUIV_MEMORY_LIMIT]")
 	fs.IntVar(&cfg.ServeProcs, "serve-procs", cfg.ServeProcs,
 		"Go processors (GOMAXPROCS) kept beyond those the comparison workers can fill, so requests never wait behind comparisons for one; 0 leaves GOMAXPROCS as the runtime sets it [env GAMEQUIV_SERVE_PROCS]")
+	fs.BoolVar(&cfg.WorkerProcess, "worker-process", cfg.WorkerProcess,
+		"run the comparisons in child processes of the server (one per worker, kept between jobs) at a lower OS priority, so requests never wait behind them for a core; false runs them in the server's process [env GAMEQUIV_WORKER_PROCESS]")
+	fs.IntVar(&cfg.WorkerNice, "worker-nice", cfg.WorkerNice,
+		"nice `steps` (0 to 19) by which the comparison processes run below the server's priority (at most nice 19); 0 is the server's priority [env GAMEQUIV_WORKER_NICE]")
+	fs.Int64Var(&cfg.WorkerMaxRSS, "worker-max-rss", cfg.WorkerMaxRSS,
+		"bound on a comparison process's resident memory in `bytes` (Linux; read every 100ms): past it the process is killed and its job fails with a memory limit error; 0 divides --memory-limit among the workers, negative means no bound [env GAMEQUIV_WORKER_MAX_RSS]")
 	fs.Int64Var(&cfg.MaxBody, "max-body", cfg.MaxBody,
 		"cap on request bodies in `bytes`; larger bodies get 413 [env GAMEQUIV_MAX_BODY]")
 	fs.Int64Var(&cfg.MaxGDL, "max-gdl", cfg.MaxGDL,
@@ -434,6 +475,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gc-percent, memory-limit: must not be negative, got %d and %d", c.GCPercent, c.MemoryLimit)
 	case c.ServeProcs < 0 || c.ServeProcs > MaxServeProcs:
 		return fmt.Errorf("serve-procs: must be from 0 to %d, got %d", MaxServeProcs, c.ServeProcs)
+	case c.WorkerNice < 0 || c.WorkerNice > MaxWorkerNice:
+		return fmt.Errorf("worker-nice: must be from 0 to %d, got %d", MaxWorkerNice, c.WorkerNice)
 	case c.MaxBody < 1:
 		return fmt.Errorf("max-body: must be at least 1, got %d", c.MaxBody)
 	case c.MaxGDL < 1:

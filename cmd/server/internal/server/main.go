@@ -44,12 +44,14 @@ type Main struct {
 	Config Config
 	Log    *slog.Logger
 	// Compare, if set before Run, replaces equiv.Compare in the workers (a
-	// test hook, e.g. to inject a panic).
+	// test hook, e.g. to inject a panic); they then run in this process
+	// whatever Config.WorkerProcess says.
 	Compare worker.CompareFunc
 
 	db         *store.DB
 	metrics    *telemetry.Metrics
 	classifier *classes.Classifier
+	procs      *worker.Procs // the comparison processes, if any
 	ln         net.Listener
 	srv        *http.Server
 	done       chan struct{} // closed when Serve returns
@@ -164,6 +166,17 @@ func (m *Main) Run(ctx context.Context) error {
 		Limits:  lim,
 		Compare: m.Compare,
 	}
+	if cfg.WorkerProcess && m.Compare == nil {
+		if m.procs, err = newProcs(cfg); err != nil {
+			return err
+		}
+		m.procs.Log = m.Log
+		if err := m.procs.Start(ctx); err != nil {
+			m.procs = nil
+			return err
+		}
+		pool.Compare = m.procs.Compare
+	}
 	if cfg.Classify {
 		cw := cfg.ClassifyWorkers
 		if cw == 0 {
@@ -191,6 +204,9 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.String("data", dataDir),
 		slog.String("database", dbKind),
 		slog.Int("workers", cfg.Workers),
+		slog.Bool("worker_process", m.procs != nil),
+		slog.Int("worker_nice", cfg.WorkerNice),
+		slog.Int64("worker_max_rss", cfg.MaxRSS()),
 		slog.Int("gomaxprocs", procs),
 		slog.Int("graph_workers", graphWorkers),
 		slog.Int("gc_percent", cfg.GCPercent),
@@ -255,6 +271,15 @@ func (m *Main) Failed() <-chan error {
 	return m.failCh
 }
 
+// WorkerPIDs returns the process ids of the comparison processes, for
+// tests; none when the comparisons run in this process.
+func (m *Main) WorkerPIDs() []int {
+	if m.procs == nil {
+		return nil
+	}
+	return m.procs.PIDs()
+}
+
 // Store returns the store, for tests; nil before Run.
 func (m *Main) Store() *store.DB { return m.db }
 
@@ -279,6 +304,9 @@ func (m *Main) Close() error {
 		if m.bgCancel != nil {
 			m.bgCancel()
 			m.bg.Wait()
+		}
+		if m.procs != nil {
+			m.procs.Close()
 		}
 		if m.restoreRuntime != nil {
 			m.restoreRuntime()

@@ -1,0 +1,104 @@
+package main_test
+
+import (
+	"net/http"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// childPIDs returns the child processes of the server (its comparison
+// processes).
+func (p *proc) childPIDs() []int {
+	p.t.Helper()
+	var pids []int
+	dir := "/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	for _, task := range tasks {
+		raw, err := os.ReadFile(dir + "/" + task.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(raw)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil {
+				p.t.Fatal(err)
+			}
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestE2EComparisonProcess runs the real binary with its comparison in a
+// child process held in the graph phase (hold_e2e.go, applied in the
+// child): the child killed with SIGKILL fails only its job, with an error
+// that says so; the next job gets a new child, and a cancel stops it
+// there. A bound on the children's memory fails a job with a memory
+// limit error.
+func TestE2EComparisonProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	ttt := corpusGame(t, "ggp-base-repo/ticTacToe.kif")
+	sum15 := corpusGame(t, "ggp-base/sum15.kif")
+	dataDir := t.TempDir()
+	p := startServer(t, dataDir, []string{holdPhaseEnv + "=graph"}, "--workers", "1", "--classify=false")
+	a := p.upload("ticTacToe", ttt, http.StatusCreated)
+	b := p.upload("sum15", sum15, http.StatusCreated)
+	inGraph := func(c comparison) bool {
+		return c.Status == "running" && c.Progress.Phase == "graph" || c.Status != "running" && c.Status != "queued"
+	}
+
+	first := p.submit(map[string]any{"a": a.ID, "b": b.ID})
+	if c := p.poll(first.ID, time.Minute, "in the graph phase", inGraph); c.Status != "running" {
+		t.Fatalf("held comparison = %+v", c)
+	}
+	killed := p.childPIDs()
+	if len(killed) != 1 {
+		t.Fatalf("comparison processes %v, want 1", killed)
+	}
+	if err := syscall.Kill(killed[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	c := p.pollFinal(first.ID, time.Minute)
+	if c.Status != "failed" || !strings.Contains(c.Error, "comparison process "+strconv.Itoa(killed[0])+" died") || !strings.Contains(c.Error, "killed") {
+		t.Errorf("job of the killed child = %+v, want failed: comparison process %d died ... killed", c, killed[0])
+	}
+
+	second := p.submit(map[string]any{"a": b.ID, "b": a.ID})
+	if c := p.poll(second.ID, time.Minute, "in the graph phase", inGraph); c.Status != "running" {
+		t.Fatalf("held comparison after the kill = %+v", c)
+	}
+	if now := p.childPIDs(); len(now) != 1 || now[0] == killed[0] {
+		t.Errorf("comparison processes %v after %d was killed, want one new one", now, killed[0])
+	}
+	start := time.Now()
+	if status, _ := p.do("DELETE", "/api/v1/comparisons/"+strconv.FormatInt(second.ID, 10), nil, nil); status != http.StatusOK {
+		t.Fatalf("DELETE = %d", status)
+	}
+	c = p.pollFinal(second.ID, time.Minute)
+	if c.Status != "cancelled" {
+		t.Errorf("cancelled job = %+v", c)
+	}
+	// The bound of issue 15 point 5, with room for a loaded machine.
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancel took %s", d)
+	}
+	p.stop()
+
+	// A bound below any Go process's memory: the job fails on it.
+	p = startServer(t, dataDir, nil, "--workers", "1", "--classify=false", "--worker-max-rss", "1048576")
+	third := p.submit(map[string]any{"a": a.ID, "b": a.ID, "limits": map[string]any{"timeout_ms": 60000}})
+	c = p.pollFinal(third.ID, time.Minute)
+	if c.Status != "failed" || !strings.HasPrefix(c.Error, "memory limit: the comparison process used") {
+		t.Errorf("job over --worker-max-rss = %+v, want failed with a memory limit", c)
+	}
+}
