@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	go run ./bench/graphphase [-timeout 2m] [-repeat 1] [-cpuprofile f] [-stages] game.kif...
+//	go run ./bench/graphphase [-timeout 2m] [-ground-timeout 1m] [-repeat 1] [-cpuprofile f] [-stages] game.kif...
 package main
 
 import (
@@ -32,6 +32,7 @@ import (
 
 func main() {
 	timeout := flag.Duration("timeout", 2*time.Minute, "bound on one game's Build")
+	flag.DurationVar(&groundTimeout, "ground-timeout", grounding.DefaultTimeout, "bound on one game's grounding (grounding.Limits.Timeout)")
 	repeat := flag.Int("repeat", 1, "Builds per game (the fastest is reported)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the Builds to this file")
 	flag.BoolVar(&stages, "stages", false, "print the wall and CPU seconds of each stage of the last Build (from Options.Progress)")
@@ -55,6 +56,10 @@ func main() {
 		}
 	}
 }
+
+// groundTimeout is the grounding's Timeout: chess grounds in about a minute
+// of wall time on a loaded machine.
+var groundTimeout time.Duration
 
 // stages asks run to print the time of each stage of Build.
 var stages bool
@@ -98,7 +103,7 @@ func run(path string, timeout time.Duration, repeat int) error {
 		return err
 	}
 	t0 := time.Now()
-	p, err := grounding.Load(context.Background(), name, src, grounding.Limits{})
+	p, err := grounding.Load(context.Background(), name, src, grounding.Limits{Timeout: groundTimeout})
 	if err != nil {
 		return fmt.Errorf("ground: %w", err)
 	}
