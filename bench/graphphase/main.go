@@ -70,10 +70,14 @@ type stageClock struct {
 	mu    sync.Mutex
 	names []string
 	t     map[string][4]time.Duration // wall start, wall end, CPU start, CPU end
+	count map[string][2]int           // the last progress reported: done, total
 	t0    time.Time
 }
 
 func (sc *stageClock) progress(stage string, done, total int) {
+	sc.mu.Lock()
+	sc.count[stage] = [2]int{done, total}
+	sc.mu.Unlock()
 	if done != 0 && done != total {
 		return
 	}
@@ -92,7 +96,8 @@ func (sc *stageClock) progress(stage string, done, total int) {
 func (sc *stageClock) print(name string) {
 	for _, s := range sc.names {
 		x := sc.t[s]
-		fmt.Printf("  %-26s stage %-18q wall %8.3f s  cpu %8.3f s\n", name, s, (x[1] - x[0]).Seconds(), (x[3] - x[2]).Seconds())
+		n := sc.count[s]
+		fmt.Printf("  %-26s stage %-18q wall %8.3f s  cpu %8.3f s  done %d of %d\n", name, s, (x[1] - x[0]).Seconds(), (x[3] - x[2]).Seconds(), n[0], n[1])
 	}
 }
 
@@ -114,7 +119,7 @@ func run(path string, timeout time.Duration, repeat int) error {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		c1 := cpuTime()
 		t1 := time.Now()
-		sc := &stageClock{t: map[string][4]time.Duration{}, t0: time.Now()}
+		sc := &stageClock{t: map[string][4]time.Duration{}, count: map[string][2]int{}, t0: time.Now()}
 		opt := groundgraph.Options{}
 		if stages {
 			opt.Progress = sc.progress
