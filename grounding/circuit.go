@@ -142,6 +142,23 @@ func (b *builder) And(ls ...Lit) Lit {
 	if b.err != nil {
 		return False
 	}
+	// One literal besides True is its own conjunction: a gate's fanins were
+	// flattened, sorted and hashed when it was made, so the lookup below
+	// would find it again. Joins ask this often (True and a match's
+	// literal), and each asking cost a sort and a map lookup.
+	only, k := True, 0
+	for _, l := range ls {
+		switch l {
+		case False:
+			return False
+		case True:
+		default:
+			only, k = l, k+1
+		}
+	}
+	if k <= 1 {
+		return only
+	}
 	buf := b.scratch[:0]
 	for _, l := range ls {
 		switch {

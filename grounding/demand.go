@@ -219,6 +219,11 @@ const (
 	demandFactorArity  = 10
 	demandFactorGroup  = 2
 	demandFactorPasses = 4
+	// demandProductSlack: a demand relation still growing (measureDemand)
+	// is split when the product of its groups' projections holds at most
+	// this many times its atoms; the last atoms of a product arrive late
+	// (chess's rook_move_ig demand at its first measure: 1.6x).
+	demandProductSlack = 2
 )
 
 // demandFactors returns, by relKey of the restricted relation, the groups
@@ -276,7 +281,12 @@ func (e *engine) demandFactors() map[string][][]int {
 // time, the smallest group of at most demandFactorGroup columns that holds
 // the first remaining column, and stops at the first column whose group is
 // larger; the last group is what remains.
-func productGroups(f *factSet) [][]int {
+func productGroups(f *factSet) [][]int { return nearProductGroups(f, 1) }
+
+// nearProductGroups is productGroups for a relation that is still growing:
+// the product of the groups' projections may hold up to slack times f's
+// tuples (it always holds all of them).
+func nearProductGroups(f *factSet, slack int64) [][]int {
 	counts := map[uint32]int64{}
 	count := func(mask uint32) int64 {
 		if c, ok := counts[mask]; ok {
@@ -302,6 +312,9 @@ func productGroups(f *factSet) [][]int {
 	}
 	var groups [][]int
 	rest := uint32(1)<<f.arity - 1
+	// split: the product of the groups split off so far; the split
+	// groups' product times the rest's projection stays within bound.
+	split, bound := int64(1), slack*count(rest)
 	for bits.OnesCount32(rest) > 1 {
 		first := rest & -rest
 		others := rest &^ first
@@ -311,7 +324,7 @@ func productGroups(f *factSet) [][]int {
 			for sub := others; ; sub = (sub - 1) & others {
 				if bits.OnesCount32(sub) == size {
 					a := first | sub
-					if count(a)*count(rest&^a) == count(rest) {
+					if mulAtMost(mulAtMost(split, count(a), bound+1), count(rest&^a), bound+1) <= bound {
 						found = a
 						break
 					}
@@ -325,9 +338,18 @@ func productGroups(f *factSet) [][]int {
 			break
 		}
 		groups = append(groups, columns(found))
+		split *= count(found)
 		rest &^= found
 	}
 	return append(groups, columns(rest))
+}
+
+// mulAtMost returns a*b, or limit when that is larger (a, b >= 0).
+func mulAtMost(a, b, limit int64) int64 {
+	if b != 0 && a > limit/b {
+		return limit
+	}
+	return min(a*b, limit)
 }
 
 func columns(mask uint32) []int {
@@ -546,7 +568,7 @@ func (e *engine) outgrownGroups(rel int32) [][]int {
 	if int64(f.n) <= demandOutgrowth*int64(e.facts[r.demandRel].n) {
 		return nil
 	}
-	groups := productGroups(f)
+	groups := nearProductGroups(f, e.productSlack)
 	if len(groups) < 2 {
 		return nil
 	}

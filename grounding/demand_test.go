@@ -218,3 +218,64 @@ func TestDemandFactorsEarly(t *testing.T) {
 		})
 	}
 }
+
+// nearProductDemandGame is productDemandGame with step's caller binding u
+// and x through a shared variable (the player p that owns x and has an
+// "at" atom on u, as chess's attackers reach their cells through the
+// piece's owner): the demand of step is the product of n values of u and
+// n of x, but its join is no product, so it is only ever measured while
+// it grows (one more u each round), a row of u partly there, never a
+// product exactly.
+func nearProductDemandGame(n int) string {
+	var b strings.Builder
+	b.WriteString("(role a)\n(init (at 1 p1))\n(init (on 1))\n(player p1)\n(player p2)\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "(num %d)\n(owner p%d %d)\n", i, 1+i%2, i)
+		if i < n {
+			fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
+		}
+	}
+	b.WriteString(`(<= (next (at ?y ?p)) (true (at ?x ?q)) (succ ?x ?y) (player ?p))
+(<= (next (on ?y)) (true (on ?x)) (num ?y))
+(<= (step ?u ?x) (succ ?u ?x) (true (on ?x)))
+(<= (reach ?x) (true (on ?x)) (owner ?p ?x) (true (at ?u ?p)) (step ?u ?x))
+(<= (legal a (go ?x)) (reach ?x))
+(<= (legal a wait) (true (on ?x)))
+(<= terminal (true (at 3 p1)))
+(goal a 100)
+`)
+	return b.String()
+}
+
+// TestDemandNearProduct: step's demand (n^2 = 90,000 atoms) outgrows
+// MaxAtoms = 50,000, and every measure sees it partly grown. Split when
+// its factors' product holds at most demandProductSlack times its atoms,
+// it is factored at the first measure and the game grounds, the same game
+// as without any demand rewrite; split only when a product exactly, it
+// runs into MaxAtoms.
+func TestDemandNearProduct(t *testing.T) {
+	const n = 300
+	f, err := grounding.Parse("nearproduct.kif", []byte(nearProductDemandGame(n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := grounding.Limits{MaxAtoms: 50_000}
+	if _, errs, _, err := grounding.GroundPassesExact(context.Background(), f, lim); !errors.Is(err, grounding.ErrLimit) {
+		t.Fatalf("GroundPassesExact(MaxAtoms 50,000) = %v after %d passes, want MaxAtoms", err, len(errs))
+	}
+	near, errs, work, err := grounding.GroundPasses(context.Background(), f, lim, false)
+	if err != nil {
+		t.Fatalf("GroundPasses(MaxAtoms 50,000) = %v", err)
+	}
+	for i, err := range errs {
+		if errors.Is(err, grounding.ErrLimit) {
+			t.Errorf("pass %d of %d stopped at a limit: %v", i+1, len(errs), err)
+		}
+	}
+	t.Logf("domain work %d in %d passes", work, len(errs))
+	without, err := grounding.GroundNoDemand(context.Background(), f, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSameGame(t, without, near, rand.New(rand.NewPCG(7, 8)))
+}

@@ -49,3 +49,32 @@ func TestProductGroups(t *testing.T) {
 		})
 	}
 }
+
+// TestNearProductGroups: a product less a row is split with slack 2 (the
+// product holds 4/3 of its rows), not with slack 1; a diagonal (the
+// product holds 2x its rows) is split only with slack 2, and a relation
+// whose factors' product holds 3x its rows is not.
+func TestNearProductGroups(t *testing.T) {
+	tests := []struct {
+		name  string
+		rows  [][]int32
+		slack int64
+		want  [][]int
+	}{
+		{"less a row, slack 1", rowsProduct([]int32{1, 2}, []int32{3, 4})[1:], 1, [][]int{{0, 1}}},
+		{"less a row, slack 2", rowsProduct([]int32{1, 2}, []int32{3, 4})[1:], 2, [][]int{{0}, {1}}},
+		{"diagonal of 2, slack 2", [][]int32{{1, 1}, {2, 2}}, 2, [][]int{{0}, {1}}},
+		{"diagonal of 3, slack 2", [][]int32{{1, 1}, {2, 2}, {3, 3}}, 2, [][]int{{0, 1}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFactSet(len(tc.rows[0]))
+			for _, r := range tc.rows {
+				f.add(r)
+			}
+			if got := nearProductGroups(f, tc.slack); !slices.EqualFunc(got, tc.want, slices.Equal) {
+				t.Errorf("nearProductGroups(%v, %d) = %v, want %v", tc.rows, tc.slack, got, tc.want)
+			}
+		})
+	}
+}

@@ -215,6 +215,9 @@ type engine struct {
 	measureAt []int32
 	// outgrown holds the factors measureDemand found (errDemandOutgrown).
 	outgrown map[string][][]int
+	// productSlack is how far the product of a growing demand relation's
+	// factors may exceed it (demandProductSlack; 1 in tests: exact).
+	productSlack int64
 }
 
 // stoppedJoin is a domain join stopped by MaxAtoms before its head tuples

@@ -61,11 +61,23 @@ func GroundNoShare(ctx context.Context, f *File, lim Limits) (*Program, error) {
 // its engine stopped with (nil: none), and the domain-phase join work of
 // all passes.
 func GroundPasses(ctx context.Context, f *File, lim Limits, noEarly bool) (*Program, []error, int64, error) {
+	return groundPasses(ctx, f, lim, variant{noEarlyFactors: noEarly})
+}
+
+// GroundPassesExact is GroundPasses (found as they outgrow) with a growing
+// demand relation split only when it is a product exactly, as before
+// demandProductSlack.
+func GroundPassesExact(ctx context.Context, f *File, lim Limits) (*Program, []error, int64, error) {
+	return groundPasses(ctx, f, lim, variant{exactProducts: true})
+}
+
+func groundPasses(ctx context.Context, f *File, lim Limits, v variant) (*Program, []error, int64, error) {
 	var errs []error
 	var work int64
-	p, err := groundVariant(ctx, f, lim, memoProbe, variant{noEarlyFactors: noEarly, onEngine: func(e *engine) {
+	v.onEngine = func(e *engine) {
 		errs = append(errs, e.err)
 		work += e.domainWork
-	}})
+	}
+	p, err := groundVariant(ctx, f, lim, memoProbe, v)
 	return p, errs, work, err
 }

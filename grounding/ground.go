@@ -120,6 +120,9 @@ type variant struct {
 	// not as they outgrow (engine.measureDemand).
 	noEarlyFactors bool
 	noShare        bool // circuit joins without shared items (share.go)
+	// exactProducts: a growing demand relation is split only when it is a
+	// product exactly (no demandProductSlack).
+	exactProducts bool
 	// onEngine, when set, sees the engine after grounding (tests read its
 	// work counter).
 	onEngine func(*engine)
@@ -192,6 +195,10 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	}
 	if !noDemand && !v.noDemandFactors && !v.noEarlyFactors {
 		e.watchDemand(factors)
+	}
+	e.productSlack = demandProductSlack
+	if v.exactProducts {
+		e.productSlack = 1
 	}
 	g := &grounder{c: c, e: e, ts: ts, file: f, sccs: sccs}
 	p, err := g.run()

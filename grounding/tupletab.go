@@ -8,7 +8,11 @@ import "slices"
 // of chess's grounding CPU. The table stores only positions; the caller
 // keeps the tuples and passes a function that returns the one at a position.
 type tupleTable struct {
-	slots []int32 // position+1 of the tuple hashed there; 0 = empty
+	// slots hold position+1 of the tuple hashed there in the low 32 bits
+	// (0 = empty) and the hash's high 32 bits above, so that a probe past
+	// another tuple rarely fetches that tuple (chess: 2.9 of 31 CPU s
+	// went to comparing tuples of other slots).
+	slots []uint64
 	n     int
 }
 
@@ -26,20 +30,25 @@ func hashTuple(t []int32) uint64 {
 	return h
 }
 
+const tagMask = uint64(0xffffffff00000000)
+
 // find returns the position of t, or false. at returns the tuple at a
 // position.
 func (tt *tupleTable) find(t []int32, at func(int32) []int32) (int32, bool) {
 	if len(tt.slots) == 0 {
 		return 0, false
 	}
-	mask := uint64(len(tt.slots) - 1)
-	for i := hashTuple(t) & mask; ; i = (i + 1) & mask {
+	h := hashTuple(t)
+	mask, tag := uint64(len(tt.slots)-1), h&tagMask
+	for i := h & mask; ; i = (i + 1) & mask {
 		s := tt.slots[i]
 		if s == 0 {
 			return 0, false
 		}
-		if slices.Equal(at(s-1), t) {
-			return s - 1, true
+		if s&tagMask == tag {
+			if pos := int32(uint32(s)) - 1; slices.Equal(at(pos), t) {
+				return pos, true
+			}
 		}
 	}
 }
@@ -49,17 +58,17 @@ func (tt *tupleTable) insert(t []int32, pos int32, at func(int32) []int32) {
 	if 4*(tt.n+1) > 3*len(tt.slots) {
 		tt.grow(at)
 	}
-	tt.put(t, pos)
+	tt.put(hashTuple(t), pos)
 	tt.n++
 }
 
-func (tt *tupleTable) put(t []int32, pos int32) {
+func (tt *tupleTable) put(h uint64, pos int32) {
 	mask := uint64(len(tt.slots) - 1)
-	i := hashTuple(t) & mask
+	i := h & mask
 	for tt.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
-	tt.slots[i] = pos + 1
+	tt.slots[i] = h&tagMask | uint64(uint32(pos+1))
 }
 
 func (tt *tupleTable) grow(at func(int32) []int32) {
@@ -68,10 +77,11 @@ func (tt *tupleTable) grow(at func(int32) []int32) {
 		size = 16
 	}
 	old := tt.slots
-	tt.slots = make([]int32, size)
+	tt.slots = make([]uint64, size)
 	for _, s := range old {
 		if s != 0 {
-			tt.put(at(s-1), s-1)
+			pos := int32(uint32(s)) - 1
+			tt.put(hashTuple(at(pos)), pos)
 		}
 	}
 }

@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	go run ./bench/graphphase [-timeout 2m] [-repeat 1] [-cpuprofile f] [-stages] game.kif...
+//	go run ./bench/graphphase [-timeout 2m] [-ground-timeout 1m] [-repeat 1] [-cpuprofile f] [-stages] game.kif...
 package main
 
 import (
@@ -32,6 +32,7 @@ import (
 
 func main() {
 	timeout := flag.Duration("timeout", 2*time.Minute, "bound on one game's Build")
+	flag.DurationVar(&groundTimeout, "ground-timeout", grounding.DefaultTimeout, "bound on one game's grounding (grounding.Limits.Timeout)")
 	repeat := flag.Int("repeat", 1, "Builds per game (the fastest is reported)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the Builds to this file")
 	flag.BoolVar(&stages, "stages", false, "print the wall and CPU seconds of each stage of the last Build (from Options.Progress)")
@@ -56,6 +57,10 @@ func main() {
 	}
 }
 
+// groundTimeout is the grounding's Timeout: chess grounds in about a minute
+// of wall time on a loaded machine.
+var groundTimeout time.Duration
+
 // stages asks run to print the time of each stage of Build.
 var stages bool
 
@@ -65,10 +70,14 @@ type stageClock struct {
 	mu    sync.Mutex
 	names []string
 	t     map[string][4]time.Duration // wall start, wall end, CPU start, CPU end
+	count map[string][2]int           // the last progress reported: done, total
 	t0    time.Time
 }
 
 func (sc *stageClock) progress(stage string, done, total int) {
+	sc.mu.Lock()
+	sc.count[stage] = [2]int{done, total}
+	sc.mu.Unlock()
 	if done != 0 && done != total {
 		return
 	}
@@ -87,7 +96,8 @@ func (sc *stageClock) progress(stage string, done, total int) {
 func (sc *stageClock) print(name string) {
 	for _, s := range sc.names {
 		x := sc.t[s]
-		fmt.Printf("  %-26s stage %-18q wall %8.3f s  cpu %8.3f s\n", name, s, (x[1] - x[0]).Seconds(), (x[3] - x[2]).Seconds())
+		n := sc.count[s]
+		fmt.Printf("  %-26s stage %-18q wall %8.3f s  cpu %8.3f s  done %d of %d\n", name, s, (x[1] - x[0]).Seconds(), (x[3] - x[2]).Seconds(), n[0], n[1])
 	}
 }
 
@@ -98,7 +108,7 @@ func run(path string, timeout time.Duration, repeat int) error {
 		return err
 	}
 	t0 := time.Now()
-	p, err := grounding.Load(context.Background(), name, src, grounding.Limits{})
+	p, err := grounding.Load(context.Background(), name, src, grounding.Limits{Timeout: groundTimeout})
 	if err != nil {
 		return fmt.Errorf("ground: %w", err)
 	}
@@ -109,7 +119,7 @@ func run(path string, timeout time.Duration, repeat int) error {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		c1 := cpuTime()
 		t1 := time.Now()
-		sc := &stageClock{t: map[string][4]time.Duration{}, t0: time.Now()}
+		sc := &stageClock{t: map[string][4]time.Duration{}, count: map[string][2]int{}, t0: time.Now()}
 		opt := groundgraph.Options{}
 		if stages {
 			opt.Progress = sc.progress
