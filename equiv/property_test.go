@@ -256,27 +256,27 @@ func TestMutantsEquivalent(t *testing.T) {
 // in 1.6-2.3 CPU s and came off; on a quiet machine (main dd4b222,
 // BENCHMARKS.md "Session 10's tree on a quiet machine") skirmish and
 // strangeSkirmish were equivalent with seeds 1-3 in 20.7-28.6 CPU s
-// (12-19 s wall) and came off.
+// (12-19 s wall) and came off. In session 11 (main 76a7cd4,
+// scripts/measure_mutants.sh -t 900s -C 45 -c 45, load 15-18) checkers was
+// equivalent with every seed in 15.0, 23.3 and 21.3 CPU s, and wargame01,
+// wargame02 and wargame03 in 6.4-14.0 CPU s, and came off; the other
+// entries measured then say so.
 var pendingEquivalent = map[string]string{
 	"ggp-base/blobwars.kif":                           "time limit: the graph phase did not finish in 60 s (issue 12's graph-phase measurements)",
-	"ggp-base/brawl.kif":                              "graph phase over 60 s (issue 12)",
-	"ggp-base/checkers-mustjump.kif":                  "graph phase over 60 s (issue 12)",
+	"ggp-base/brawl.kif":                              "seed 1 equivalent in 12.6 CPU s, seed 2 over 45 CPU s (measure_mutants.sh -C 45, main 76a7cd4, 2026-11-27 session 11)",
+	"ggp-base/checkers-mustjump.kif":                  "seed 1 over 45 CPU s (main 76a7cd4, session 11; 37.7 CPU s in the whole-corpus run): verification-bound",
 	"ggp-base/checkers-suicide-cylinder-mustjump.kif": "graph phase over 60 s (issue 12)",
-	"ggp-base/checkers.kif":                           "graph phase over 60 s (issue 12)",
-	"ggp-base/colonelBlotto.kif":                      "seed 1 equivalent in 29.5 CPU s since the graph phase's residue tables, hints and BDD supports; seed 2 over 45 CPU s (measure_mutants.sh -C 45, 2026-11-27)",
-	"ggp-base/knightfight.kif":                        "seeds 1 and 2 equivalent in 44.1 and 40.0 CPU s, seed 3 over 60 CPU s (graph phase: truth tables; measure_mutants.sh -C 60, 2026-11-27)",
-	"ggp-base/knightwar.kif":                          "equivalent with every seed, but 32.6, 30.4 and 33.3 CPU s a comparison: over the 30 CPU s line (measure_mutants.sh, 2026-11-27)",
+	"ggp-base/colonelBlotto.kif":                      "seeds 1 and 2 equivalent in 33.5 and 27.4 CPU s, seed 3 over 45 CPU s (main 76a7cd4, session 11)",
+	"ggp-base/knightfight.kif":                        "equivalent with every seed in 26.4, 23.7 and 33.1 CPU s (main 76a7cd4, session 11): seed 3 over the 30 CPU s line",
+	"ggp-base/knightwar.kif":                          "equivalent with every seed in 20.7, 29.7 and 29.0 CPU s (main 76a7cd4, session 11): at the 30 CPU s line",
 	"ggp-base/merrills.kif":                           "seeds 1 and 2 unknown at 300 s: the graph phase takes 10 s since the BDD order from terms (lead10), then verification runs out of time (286 s; measure_mutants.sh -C 0, 2026-11-27)",
 	"ggp-base/quad.kif":                               "time limit at 60 s at load 15 in the search: (goal x 100) differs from its image in most pruned subtrees",
 	"ggp-base/quarto.kif":                             "graph phase: not done after 35 CPU s (seed 1; measure_mutants.sh -C 35, 2026-11-26)",
 	"ggp-base/queens.kif":                             "over 35 CPU s (seed 1), past the graph phase (the interrupted run's error names no phase; measure_mutants.sh -C 35, 2026-11-26)",
-	"ggp-base/skirmishFinal1.kif":                     "not measured at 60 s: it grounded in over a second in the loaded measuring run",
-	"ggp-base/skirmishFinal2.kif":                     "not measured at 60 s: it grounded in over a second in the loaded measuring run",
-	"ggp-base/skirmishFinal3.kif":                     "not measured at 60 s: it grounded in over a second in the loaded measuring run",
-	"ggp-base/skirmishHoles.kif":                      "unknown after 180 s (issue 12)",
-	"ggp-base/wargame01.kif":                          "time limit at 60 s in a CI run (verification-heavy, issue 12)",
-	"ggp-base/wargame02.kif":                          "time limit at 60 s in a CI run; verification, one SAT call of minutes (issue 12)",
-	"ggp-base/wargame03.kif":                          "time limit at 60 s in a CI run; verification, one SAT call of minutes (issue 12)",
+	"ggp-base/skirmishFinal1.kif":                     "equivalent with every seed in 27.2, 27.3 and 37.1 CPU s (main 76a7cd4, session 11): seed 3 over the 30 CPU s line",
+	"ggp-base/skirmishFinal2.kif":                     "equivalent with every seed in 31.1, 28.1 and 38.0 CPU s (main 76a7cd4, session 11): over the 30 CPU s line",
+	"ggp-base/skirmishFinal3.kif":                     "equivalent with every seed in 44.0-45.4 CPU s, 24-27 s wall on a quiet machine (main dd4b222, session 10): over the 30 CPU s line",
+	"ggp-base/skirmishHoles.kif":                      "seeds 1 and 2 equivalent in 37.3 and 30.6 CPU s, seed 3 over 45 CPU s (main 76a7cd4, session 11)",
 }
 
 // forMutants runs one of the property tests: for every corpus game that

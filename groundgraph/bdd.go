@@ -46,6 +46,13 @@ const (
 	bddMinCallNodes = 1 << 16
 )
 
+// bddStepsPerNode bounds the work of one call: its AND steps that miss the
+// cache, per node it may add. The node bound alone does not bound time:
+// with a lossy cache, conjunctions of large BDDs can recompute the same
+// subproblems, finding their nodes in the unique table, without end (a
+// renaming of qyshinsu: 120 CPU s in one Build, past its deadline).
+const bddStepsPerNode = 32
+
 // bddCacheSize is the number of entries of the lossy AND cache (12 MiB).
 const bddCacheSize = 1 << 20
 
@@ -54,19 +61,23 @@ type supportBDD struct {
 	mu      sync.Mutex
 	max     int
 	callMax int // bound on the nodes of the current call
-	full    bool
-	nodes   []bddNode
-	slots   []uint32 // open-addressing unique table: node index, 0 empty
-	cache   []bddCacheEntry
-	gate    map[int32]bddEdge // circuit gate node -> its BDD
-	level   []int32           // the variable order: level[in] of proposition in (propOrder)
-	prop    []int32           // the proposition at each level
+	steps   int // AND steps of the current call that missed the cache
+	stepMax int // bound on steps: stepsPerNode per node the call may add
+	// stepsPerNode is bddStepsPerNode (tests lower it).
+	stepsPerNode int
+	full         bool
+	nodes        []bddNode
+	slots        []uint32 // open-addressing unique table: node index, 0 empty
+	cache        []bddCacheEntry
+	gate         map[int32]bddEdge // circuit gate node -> its BDD
+	level        []int32           // the variable order: level[in] of proposition in (propOrder)
+	prop         []int32           // the proposition at each level
 }
 
 // newSupportBDD returns a manager of at most maxNodes nodes whose variables
 // are propositions in the order propOrder returned.
 func newSupportBDD(maxNodes int, level, prop []int32) *supportBDD {
-	return &supportBDD{max: maxNodes, gate: map[int32]bddEdge{}, level: level, prop: prop}
+	return &supportBDD{max: maxNodes, gate: map[int32]bddEdge{}, level: level, prop: prop, stepsPerNode: bddStepsPerNode}
 }
 
 func (d *supportBDD) varOf(e bddEdge) int32 { return d.nodes[e>>1].v }
@@ -150,6 +161,9 @@ func (d *supportBDD) and(a, b bddEdge) (bddEdge, error) {
 	if ce.a == a && ce.b == b {
 		return ce.r, nil
 	}
+	if d.steps++; d.steps > d.stepMax {
+		return 0, errBDDLimit
+	}
 	va, vb := d.varOf(a), d.varOf(b)
 	v := min(va, vb)
 	alo, ahi, blo, bhi := a, a, b, b
@@ -211,6 +225,7 @@ func (d *supportBDD) begin(cn *cone, perGate, minNodes int) error {
 		return errBDDLimit
 	}
 	d.callMax = min(d.max, len(d.nodes)+min(d.max/4, perGate*len(cn.Gates)+minNodes))
+	d.steps, d.stepMax = 0, d.stepsPerNode*max(d.callMax-len(d.nodes), 0)
 	if d.nodes == nil {
 		d.nodes = []bddNode{{v: bddNoVar}}
 		d.slots = make([]uint32, 1<<10)

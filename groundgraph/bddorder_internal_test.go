@@ -139,3 +139,42 @@ func TestPropOrderRankedTie(t *testing.T) {
 		t.Errorf("propOrder = %q, want %q", got, want)
 	}
 }
+
+// TestBDDStepBound checks that one support call stops at its bound on AND
+// steps, not only at its bound on nodes: a call that adds few nodes but
+// recomputes many conjunctions (a lossy cache) must end, with errBDDLimit,
+// and the manager stays usable. The count's BDD is small in term order
+// but takes many steps; one step per node the call may add is too few.
+func TestBDDStepBound(t *testing.T) {
+	ctx := context.Background()
+	p, err := grounding.Load(ctx, "count.kif", []byte(countGame(12)), grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{}.withDefaults()
+	b := &builder{p: p, opt: o, moves: true}
+	var goal grounding.Function
+	for _, f := range p.Functions() {
+		if f.Kind == grounding.FuncGoal && f.Index == 100 {
+			goal = f
+		}
+	}
+	cn, err := b.cone(goal.Lit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	level, prop := propOrder(p.Props, nil)
+	d := newSupportBDD(o.MaxBDDNodes, level, prop)
+	if _, err := d.support(ctx, cn); err != nil {
+		t.Fatalf("support with the default step bound: %v", err)
+	}
+	d = newSupportBDD(o.MaxBDDNodes, level, prop)
+	d.stepsPerNode = 0
+	_, err = d.support(ctx, cn)
+	if !errors.Is(err, errBDDLimit) {
+		t.Fatalf("support with no steps allowed: err %v; want errBDDLimit", err)
+	}
+	if d.full || len(d.nodes) >= d.callMax {
+		t.Fatalf("the node bound stopped the call (full %v, %d of %d nodes); want the step bound", d.full, len(d.nodes), d.callMax)
+	}
+}
