@@ -51,7 +51,7 @@ const (
 // with a lossy cache, conjunctions of large BDDs can recompute the same
 // subproblems, finding their nodes in the unique table, without end (a
 // renaming of qyshinsu: 120 CPU s in one Build, past its deadline).
-const bddStepsPerNode = 32
+const bddStepsPerNode = 128
 
 // bddCacheSize is the number of entries of the lossy AND cache (12 MiB).
 const bddCacheSize = 1 << 20
