@@ -224,6 +224,7 @@ func (p *Procs) Compare(ctx context.Context, a, b equiv.Source, lim equiv.Limits
 	for try := 0; ; try++ {
 		if c == nil || c.dead() {
 			if c != nil {
+				c.kill() // closes its requests pipe; it has exited already
 				p.forget(c)
 			}
 			if c, err = p.start(ctx); err != nil {

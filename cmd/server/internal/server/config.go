@@ -52,6 +52,11 @@ const (
 	MaxWorkerNice = 19
 )
 
+// DefaultWorkerProcess: comparisons run in child processes wherever the
+// pipes and priorities they need exist (not on Windows, where os/exec has
+// no ExtraFiles and there is no nice).
+const DefaultWorkerProcess = runtime.GOOS != "windows"
+
 // DefaultWorkers is one comparison worker per CPU but one (at least one),
 // so that a core is left to the requests while the workers are busy.
 func DefaultWorkers() int { return max(1, runtime.NumCPU()-1) }
@@ -202,7 +207,7 @@ func DefaultConfig() Config {
 		GCPercent:       DefaultGCPercent,
 		MemoryLimit:     DefaultMemoryLimit(),
 		ServeProcs:      DefaultServeProcs,
-		WorkerProcess:   true,
+		WorkerProcess:   DefaultWorkerProcess,
 		WorkerNice:      DefaultWorkerNice,
 		MaxBody:         api.DefaultMaxBody,
 		MaxGDL:          service.DefaultMaxGDL,
