@@ -40,23 +40,23 @@ func countGame(n int) string {
 	return sb.String()
 }
 
-// TestBDDOrderByTerms checks that the BDD manager's variable order
-// comes from the propositions' terms, not from input numbers: the count's
-// BDD is small when each point's propositions are neighbours, and outgrows
-// the bound in input-number order (which this game's names make the worst).
-func TestBDDOrderByTerms(t *testing.T) {
+// countGoalCone grounds countGame(12) and returns a builder over it (its
+// supports found first when withSupports) and the cone of its goal 100.
+func countGoalCone(t *testing.T, o Options, withSupports bool) (*builder, *cone) {
+	t.Helper()
 	ctx := context.Background()
 	p, err := grounding.Load(ctx, "count.kif", []byte(countGame(12)), grounding.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{SupportTableBits: 4}.withDefaults()
 	b := &builder{p: p, opt: o, moves: true}
-	for _, f := range p.Functions() {
-		b.funcs = append(b.funcs, FuncFeatures{Function: f})
-	}
-	if err := b.supports(ctx); err != nil {
-		t.Fatal(err)
+	if withSupports {
+		for _, f := range p.Functions() {
+			b.funcs = append(b.funcs, FuncFeatures{Function: f})
+		}
+		if err := b.supports(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var goal grounding.Function
 	for _, f := range p.Functions() {
@@ -68,6 +68,17 @@ func TestBDDOrderByTerms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b, cn
+}
+
+// TestBDDOrderByTerms checks that the BDD manager's variable order
+// comes from the propositions' terms, not from input numbers: the count's
+// BDD is small when each point's propositions are neighbours, and outgrows
+// the bound in input-number order (which this game's names make the worst).
+func TestBDDOrderByTerms(t *testing.T) {
+	ctx := context.Background()
+	b, cn := countGoalCone(t, Options{SupportTableBits: 4}.withDefaults(), true)
+	p, o := b.p, b.opt
 	if got := b.supportBDDs.Load(); got == 0 {
 		t.Errorf("Build: no support from a BDD; want the goals' (full manager: %v)", b.bdd.full)
 	}
@@ -147,31 +158,16 @@ func TestPropOrderRankedTie(t *testing.T) {
 // but takes many steps; one step per node the call may add is too few.
 func TestBDDStepBound(t *testing.T) {
 	ctx := context.Background()
-	p, err := grounding.Load(ctx, "count.kif", []byte(countGame(12)), grounding.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := Options{}.withDefaults()
-	b := &builder{p: p, opt: o, moves: true}
-	var goal grounding.Function
-	for _, f := range p.Functions() {
-		if f.Kind == grounding.FuncGoal && f.Index == 100 {
-			goal = f
-		}
-	}
-	cn, err := b.cone(goal.Lit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	level, prop := propOrder(p.Props, nil)
+	b, cn := countGoalCone(t, Options{}.withDefaults(), false)
+	o := b.opt
+	level, prop := propOrder(b.p.Props, nil)
 	d := newSupportBDD(o.MaxBDDNodes, level, prop)
 	if _, err := d.support(ctx, cn); err != nil {
 		t.Fatalf("support with the default step bound: %v", err)
 	}
 	d = newSupportBDD(o.MaxBDDNodes, level, prop)
 	d.stepsPerNode = 0
-	_, err = d.support(ctx, cn)
-	if !errors.Is(err, errBDDLimit) {
+	if _, err := d.support(ctx, cn); !errors.Is(err, errBDDLimit) {
 		t.Fatalf("support with no steps allowed: err %v; want errBDDLimit", err)
 	}
 	if d.full || len(d.nodes) >= d.callMax {
