@@ -364,13 +364,21 @@ func (h *heartbeat) progress(p equiv.Progress) {
 	h.latest.Store(&p)
 }
 
+// heartbeatTicks is how often per heartbeat period the loop looks whether
+// a heartbeat is due.
+const heartbeatTicks = 5
+
 // loop writes a heartbeat when there is new progress (at most every
 // ProgressEvery) and at least every min(CancelEvery, Lease/3), until stop
 // is closed: each renews the lease and reads the cancel request.
 func (h *heartbeat) loop(ctx context.Context) {
 	p := h.pool
 	every := min(p.CancelEvery, p.Lease/3)
-	tick := time.NewTicker(min(p.ProgressEvery, every))
+	// Tick several times per period: a tick of exactly the period finds
+	// the last write a little less than a period ago and skips, so the
+	// heartbeats came a period late (1 s apart instead of CancelEvery).
+	period := max(min(p.ProgressEvery, every)/heartbeatTicks, time.Millisecond)
+	tick := time.NewTicker(period)
 	defer tick.Stop()
 	var written *equiv.Progress
 	last := time.Now()
@@ -382,9 +390,10 @@ func (h *heartbeat) loop(ctx context.Context) {
 		}
 		cur := h.latest.Load()
 		since := time.Since(last)
-		if (cur == written || since < p.ProgressEvery) && since < every {
+		if (cur == written || since < p.ProgressEvery) && since < every-period {
 			continue
 		}
+		last = time.Now()
 		var sp gamequiv.Progress
 		if cur != nil && cur != written {
 			raw, _ := json.Marshal(cur)
@@ -403,6 +412,6 @@ func (h *heartbeat) loop(ctx context.Context) {
 		case cancelRequested:
 			h.cancel(errCancelRequested)
 		}
-		written, last = cur, time.Now()
+		written = cur
 	}
 }

@@ -252,6 +252,59 @@ func TestPool_CancelWithoutProgress(t *testing.T) {
 	}
 }
 
+// heartbeatTimes records when each heartbeat reaches the store.
+type heartbeatTimes struct {
+	worker.Jobs
+	mu    sync.Mutex
+	times []time.Time
+}
+
+func (h *heartbeatTimes) Heartbeat(ctx context.Context, id int64, owner string, lease time.Duration, p store.Progress) (bool, error) {
+	h.mu.Lock()
+	h.times = append(h.times, time.Now())
+	h.mu.Unlock()
+	return h.Jobs.Heartbeat(ctx, id, owner, lease, p)
+}
+
+// TestPool_HeartbeatEveryCancelEvery: without progress, heartbeats (which
+// bring cancel requests back) come at most DefaultCancelEvery apart under
+// the default settings, not a ticker period later.
+func TestPool_HeartbeatEveryCancelEvery(t *testing.T) {
+	f := newFixture(t)
+	f.pool.Lease, f.pool.ProgressEvery = 0, 0
+	hb := &heartbeatTimes{Jobs: f.db}
+	f.pool.Jobs = hb
+	id := f.submit(f.a, f.b, "")
+	release := make(chan struct{})
+	var started time.Time
+	f.pool.Compare = func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error) {
+		started = time.Now()
+		<-release
+		return nil, fmt.Errorf("ground: %w", context.Canceled)
+	}
+	f.start()
+	f.waitStatus(id, store.StatusRunning)
+	time.Sleep(2200 * time.Millisecond)
+	close(release)
+	f.waitStatus(id, store.StatusFailed)
+	hb.mu.Lock()
+	defer hb.mu.Unlock()
+	prev := started
+	for i, at := range hb.times {
+		if at.After(started.Add(2200 * time.Millisecond)) {
+			break
+		}
+		// Timers on a loaded machine fire late: allow a fifth.
+		if gap := at.Sub(prev); gap > worker.DefaultCancelEvery*6/5 {
+			t.Errorf("heartbeat %d came %s after the one before, want at most %s", i, gap.Round(time.Millisecond), worker.DefaultCancelEvery)
+		}
+		prev = at
+	}
+	if len(hb.times) < 4 {
+		t.Errorf("%d heartbeats in 2.2 s without progress, want at least 4 (one per %s)", len(hb.times), worker.DefaultCancelEvery)
+	}
+}
+
 func TestPool_LeaseKeptWithoutProgress(t *testing.T) {
 	f := newFixture(t)
 	id := f.submit(f.a, f.b, "")
