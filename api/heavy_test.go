@@ -1,8 +1,13 @@
 package api_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
@@ -10,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/api"
 )
 
@@ -147,4 +153,79 @@ func peakRSS(t *testing.T) int64 {
 		}
 	}
 	return 0
+}
+
+// TestHeavyWorkCancelled: a client that leaves (its request's context
+// ends) stops the heavy work it started, grounding an upload or computing
+// symmetries, within a second: the slot is free again for the next
+// request, and the symmetries of a game are not stored as failed.
+func TestHeavyWorkCancelled(t *testing.T) {
+	s := newTestServer(t, func(d *api.Deps) {
+		d.Limits.MaxConcurrentCompute = 1
+		d.Limits.RequestTimeout = time.Minute
+	})
+	// Stored without validation: its symmetries ground the blow-up.
+	blowUp, _, err := s.DB.CreateGame(context.Background(), "blowup", []byte(blowUpGDL), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := json.Marshal(map[string]string{"name": "blowup", "gdl": blowUpGDL + "; uploaded\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probes := 0
+	for _, tc := range []struct {
+		name string
+		req  func() *http.Request
+	}{
+		{"upload", func() *http.Request {
+			r := httptest.NewRequest("POST", "/api/v1/games", bytes.NewReader(body))
+			r.Header.Set("Content-Type", "application/json")
+			return r
+		}},
+		{"symmetries", func() *http.Request {
+			return httptest.NewRequest("GET", "/api/v1/games/"+strconv.FormatInt(blowUp.ID, 10)+"/symmetries", nil)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan int)
+			go func() {
+				rec := httptest.NewRecorder()
+				s.Handler.ServeHTTP(rec, tc.req().WithContext(ctx))
+				done <- rec.Code
+			}()
+			// The slot is taken while the blow-up grounds.
+			time.Sleep(500 * time.Millisecond)
+			probes++
+			if res := s.do("POST", "/api/v1/games", map[string]string{"name": "probe", "gdl": buttonsGDL + fmt.Sprintf("; probe %d\n", probes)}); res.Status != http.StatusTooManyRequests {
+				t.Fatalf("upload while the %s runs = %d %s, want 429 busy", tc.name, res.Status, res.Body)
+			}
+			cancel()
+			start := time.Now()
+			for {
+				probes++
+				res := s.do("POST", "/api/v1/games", map[string]string{"name": "probe", "gdl": buttonsGDL + fmt.Sprintf("; probe %d\n", probes)})
+				if res.Status == http.StatusCreated {
+					break
+				}
+				if res.Status != http.StatusTooManyRequests {
+					t.Fatalf("upload after the cancel = %d %s", res.Status, res.Body)
+				}
+				if time.Since(start) > 5*time.Second {
+					t.Fatalf("the slot is still taken %s after the client left", time.Since(start))
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			d := time.Since(start)
+			t.Logf("%s: slot free %s after the client left", tc.name, d.Round(time.Millisecond))
+			if d > time.Second {
+				t.Errorf("%s went on for %s after the client left, want at most 1s", tc.name, d.Round(time.Millisecond))
+			}
+			<-done
+		})
+	}
+	if _, err := s.DB.GetSymmetries(context.Background(), blowUp.ID); !errors.Is(err, gamequiv.ErrNotFound) {
+		t.Errorf("GetSymmetries after the client left = %v, want not found (a cancel is not a result)", err)
+	}
 }

@@ -17,6 +17,11 @@ import (
 // Production builds ignore it (hold_prod.go).
 const HoldPhaseEnv = "GAMEQUIV_E2E_HOLD_PHASE"
 
+// HoldDeafEnv, set to 1, makes the hold ignore the cancellation too, as a
+// phase that never looks at its context would: only killing the process
+// ends it.
+const HoldDeafEnv = "GAMEQUIV_E2E_HOLD_DEAF"
+
 // testCompare returns a Compare that holds at $GAMEQUIV_E2E_HOLD_PHASE, or
 // nil (equiv.Compare) when it is unset.
 func testCompare() worker.CompareFunc {
@@ -24,6 +29,7 @@ func testCompare() worker.CompareFunc {
 	if phase == "" {
 		return nil
 	}
+	deaf := os.Getenv(HoldDeafEnv) == "1"
 	return func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error) {
 		report := lim.Progress
 		lim.Progress = func(p equiv.Progress) {
@@ -31,6 +37,9 @@ func testCompare() worker.CompareFunc {
 				report(p)
 			}
 			if p.Phase == phase {
+				if deaf {
+					select {} // until the process is killed
+				}
 				<-ctx.Done() // the worker gets the cancellation as from any phase
 			}
 		}

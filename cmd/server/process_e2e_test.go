@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -100,5 +101,57 @@ func TestE2EComparisonProcess(t *testing.T) {
 	c = p.pollFinal(third.ID, time.Minute)
 	if c.Status != "failed" || !strings.HasPrefix(c.Error, "memory limit: the comparison process used") {
 		t.Errorf("job over --worker-max-rss = %+v, want failed with a memory limit", c)
+	}
+}
+
+// holdDeafEnv is HoldDeafEnv of hold_e2e.go.
+const holdDeafEnv = "GAMEQUIV_E2E_HOLD_DEAF"
+
+// TestE2ECancelEachPhase cancels a comparison of the real binary held in
+// each phase by a hold that ignores the cancellation, as a phase that never
+// looks at its context would: the job must end cancelled within a second
+// of the DELETE (issue 15 point 5), by the heartbeat bringing the cancel
+// (at most DefaultCancelEvery) and the kill of the child after its grace.
+func TestE2ECancelEachPhase(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("comparisons in child processes")
+	}
+	ttt := corpusGame(t, "ggp-base-repo/ticTacToe.kif")
+	sum15 := corpusGame(t, "ggp-base/sum15.kif")
+	for _, phase := range []string{"ground", "graph", "search", "verify"} {
+		t.Run(phase, func(t *testing.T) {
+			p := startServer(t, t.TempDir(), []string{holdPhaseEnv + "=" + phase, holdDeafEnv + "=1"}, "--workers", "1", "--classify=false")
+			a := p.upload("ticTacToe", ttt, http.StatusCreated)
+			b := p.upload("sum15", sum15, http.StatusCreated)
+			c := p.submit(map[string]any{"a": a.ID, "b": b.ID})
+			p.poll(c.ID, time.Minute, "in the "+phase+" phase", func(c comparison) bool {
+				return c.Status == "running" && c.Progress.Phase == phase || c.Status != "running" && c.Status != "queued"
+			})
+			// The progress is written before the hold: let the child sit in it.
+			time.Sleep(300 * time.Millisecond)
+			held := p.childPIDs()
+			if len(held) != 1 {
+				t.Fatalf("comparison processes %v, want 1", held)
+			}
+			start := time.Now()
+			if status, _ := p.do("DELETE", "/api/v1/comparisons/"+strconv.FormatInt(c.ID, 10), nil, nil); status != http.StatusOK {
+				t.Fatalf("DELETE = %d", status)
+			}
+			got := p.pollFinal(c.ID, time.Minute)
+			d := time.Since(start)
+			t.Logf("phase %s: cancelled after %s", phase, d.Round(time.Millisecond))
+			if got.Status != "cancelled" {
+				t.Errorf("job = %+v, want cancelled", got)
+			}
+			if d > time.Second {
+				t.Errorf("cancel in the %s phase took %s, want at most 1s", phase, d.Round(time.Millisecond))
+			}
+			// The hold ignored the cancel: its process was killed.
+			for deadline := time.Now().Add(5 * time.Second); slices.Contains(p.childPIDs(), held[0]); time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("comparison process %d still there after the cancel", held[0])
+				}
+			}
+		})
 	}
 }
