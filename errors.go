@@ -39,8 +39,8 @@ const (
 	EBUSY      = "busy"           // every slot for heavy work is taken
 )
 
-// Error is an error of the service layer with a code and a message meant
-// for the user.
+// Error is an error with a code and a message meant for the user: the
+// service layer's, and the JSON API's own (with the API's codes).
 type Error struct {
 	Code    string
 	Message string

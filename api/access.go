@@ -94,7 +94,7 @@ func credentialOf(r *http.Request) (credential, bool) {
 
 // authenticate resolves the request's user and decides whether it may go
 // on. It puts the user (an anonymous one without a token) in the request
-// context, where the store finds it. It returns an *Error with code
+// context, where the store finds it. It returns a *gamequiv.Error with code
 // unauthorized, or forbidden for a cross-site request, when it may not.
 func (s *Server) authenticate(r *http.Request) (*http.Request, error) {
 	if !s.access.Enabled {
@@ -104,13 +104,11 @@ func (s *Server) authenticate(r *http.Request) (*http.Request, error) {
 	user := &gamequiv.User{}
 	switch {
 	case cred.malformed:
-		return r, &Error{Code: CodeUnauthorized, Message: `the Authorization header must be "Bearer TOKEN"`,
-			Challenge: authRealm + `, error="invalid_request"`}
+		return r, unauthorized(`the Authorization header must be "Bearer TOKEN"`, authRealm+`, error="invalid_request"`)
 	case ok:
 		u, err := s.store.Authenticate(r.Context(), cred.secret)
 		if errors.Is(err, gamequiv.ErrNotFound) {
-			return r, &Error{Code: CodeUnauthorized, Message: "the token is unknown or revoked",
-				Challenge: authRealm + `, error="invalid_token"`}
+			return r, unauthorized("the token is unknown or revoked", authRealm+`, error="invalid_token"`)
 		}
 		if err != nil {
 			return r, err
@@ -119,7 +117,7 @@ func (s *Server) authenticate(r *http.Request) (*http.Request, error) {
 	}
 	if !safeMethod(r.Method) && cred.cookie {
 		if err := crossOrigin.Check(r); err != nil {
-			return r, &Error{Code: CodeForbidden, Message: "cross-origin requests with the session cookie are not accepted", Err: err}
+			return r, &gamequiv.Error{Code: CodeForbidden, Message: "cross-origin requests with the session cookie are not accepted", Err: err}
 		}
 	}
 	if user.Name == "" && !(s.access.PublicRead && safeMethod(r.Method)) {
@@ -127,7 +125,7 @@ func (s *Server) authenticate(r *http.Request) (*http.Request, error) {
 		if safeMethod(r.Method) {
 			msg = "reading requires an API token on this server (Authorization: Bearer TOKEN)"
 		}
-		return r, &Error{Code: CodeUnauthorized, Message: msg, Challenge: authRealm}
+		return r, unauthorized(msg, authRealm)
 	}
 	return r.WithContext(gamequiv.NewContextWithUser(r.Context(), user)), nil
 }

@@ -41,7 +41,7 @@ func (s *Server) createGames(c *gin.Context) {
 		return
 	}
 	if n := len(req.Games); n == 0 || n > s.limits.MaxBatch {
-		s.writeError(c, errorf(CodeInvalid, "games: %d games; a batch holds 1 to %d", n, s.limits.MaxBatch))
+		s.writeError(c, gamequiv.Errorf(CodeInvalid, "games: %d games; a batch holds 1 to %d", n, s.limits.MaxBatch))
 		return
 	}
 	ups := make([]gamequiv.GameUpload, len(req.Games))

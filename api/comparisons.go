@@ -29,7 +29,7 @@ func (r *gameRef) UnmarshalJSON(b []byte) error {
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&g); err != nil {
-			return errorf(CodeInvalid, "inline game: want {\"gdl\": string, \"name\": string}: %v", err)
+			return gamequiv.Errorf(CodeInvalid, "inline game: want {\"gdl\": string, \"name\": string}: %v", err)
 		}
 		u := g.upload()
 		r.Inline = &u
@@ -39,7 +39,7 @@ func (r *gameRef) UnmarshalJSON(b []byte) error {
 	}
 	id, err := strconv.ParseInt(string(b), 10, 64)
 	if err != nil || id <= 0 {
-		return errorf(CodeInvalid, "game: want a positive integer id or {\"gdl\": string, \"name\": string}, got %.40s", b)
+		return gamequiv.Errorf(CodeInvalid, "game: want a positive integer id or {\"gdl\": string, \"name\": string}, got %.40s", b)
 	}
 	r.ID = id
 	return nil
@@ -276,12 +276,12 @@ func (s *Server) waitParam(c *gin.Context) (time.Duration, error) {
 	if err != nil {
 		secs, serr := strconv.ParseFloat(v, 64)
 		if serr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) {
-			return 0, errorf(CodeInvalid, "query parameter wait=%.40q: want a duration such as 30s, or seconds", v)
+			return 0, gamequiv.Errorf(CodeInvalid, "query parameter wait=%.40q: want a duration such as 30s, or seconds", v)
 		}
 		d = time.Duration(min(secs, math.MaxInt64/1e9) * float64(time.Second))
 	}
 	if d < 0 || d > s.limits.MaxWait {
-		return 0, errorf(CodeInvalid, "query parameter wait=%.40q: want 0 to %s", v, s.limits.MaxWait)
+		return 0, gamequiv.Errorf(CodeInvalid, "query parameter wait=%.40q: want 0 to %s", v, s.limits.MaxWait)
 	}
 	return d, nil
 }

@@ -44,32 +44,23 @@ const ProblemContentType = "application/problem+json"
 // problemTypePrefix makes a problem type URI from a code.
 const problemTypePrefix = "urn:gamequiv:problem:"
 
-// Error is an error of the HTTP layer with a code and a message meant for
-// the client. Other errors (the domain's *gamequiv.Error and sentinels,
-// equiv's and grounding's) are classified by problemFor.
-type Error struct {
-	Code    string
-	Message string
-	// RetryAfter, if positive, becomes a Retry-After header.
-	RetryAfter time.Duration
-	// Challenge, if set, becomes the WWW-Authenticate header of a 401.
-	Challenge string
-	// Err is the underlying error, if any.
-	Err error
+// The API's errors are *gamequiv.Error values, with the codes above (the
+// domain's own and the HTTP layer's); other errors (the domain's
+// sentinels, equiv's and grounding's) are classified by problemFor. Only
+// a 401 carries more: its challenge (authError).
+
+// authError is a 401 with its WWW-Authenticate challenge.
+type authError struct {
+	err       *gamequiv.Error
+	challenge string
 }
 
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return e.Message + ": " + e.Err.Error()
-	}
-	return e.Message
-}
+func (e *authError) Error() string { return e.err.Error() }
+func (e *authError) Unwrap() error { return e.err }
 
-func (e *Error) Unwrap() error { return e.Err }
-
-// errorf returns an *Error with a formatted message.
-func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+// unauthorized returns a 401 error with the challenge.
+func unauthorized(msg, challenge string) error {
+	return &authError{err: &gamequiv.Error{Code: CodeUnauthorized, Message: msg}, challenge: challenge}
 }
 
 // Problem is an RFC 9457 problem document with our extension members.
@@ -119,7 +110,6 @@ var statusOf = map[string]int{
 // statuses.
 func problemFor(err error) (Problem, time.Duration) {
 	var (
-		ae       *Error
 		list     grounding.ErrorList
 		gerr     *grounding.Error
 		glimit   *grounding.LimitError
@@ -133,11 +123,6 @@ func problemFor(err error) (Problem, time.Duration) {
 	switch {
 	case errors.As(err, &tooLarge):
 		p.Code, p.Detail = CodeTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)
-	case errors.As(err, &ae):
-		p.Code, p.Detail, retry = ae.Code, ae.Error(), ae.RetryAfter
-		if ae.Code == CodeInternal {
-			p.Detail = ""
-		}
 	case errors.As(err, &de):
 		p.Code, p.Detail, p.Limit, retry = de.Code, de.Error(), de.Limit, de.RetryAfter
 	case errors.As(err, &list) && len(list) > 0:
@@ -212,9 +197,9 @@ func (s *Server) writeError(c *gin.Context, err error) {
 
 // challengeOf is the WWW-Authenticate header of a 401 for err.
 func challengeOf(err error) string {
-	var ae *Error
-	if errors.As(err, &ae) && ae.Challenge != "" {
-		return ae.Challenge
+	var ae *authError
+	if errors.As(err, &ae) && ae.challenge != "" {
+		return ae.challenge
 	}
 	return authRealm
 }

@@ -114,7 +114,7 @@ func (s *Server) listGames(c *gin.Context) {
 	}
 	f := gamequiv.GameFilter{Name: c.Query("name"), NameContains: c.Query("name_contains"), SHA256: strings.ToLower(c.Query("sha256")), Page: p}
 	if f.SHA256 != "" && !gamequiv.IsContentSHA256(f.SHA256) {
-		s.writeError(c, errorf(CodeInvalid, "query parameter sha256=%.70q: want 64 hex digits", c.Query("sha256")))
+		s.writeError(c, gamequiv.Errorf(CodeInvalid, "query parameter sha256=%.70q: want 64 hex digits", c.Query("sha256")))
 		return
 	}
 	games, next, err := s.store.FindGames(c.Request.Context(), f)
@@ -152,7 +152,7 @@ type renameRequest struct {
 // name is the new name; it is required.
 func (r *renameRequest) name() (string, error) {
 	if r.Name == nil {
-		return "", errorf(CodeInvalid, "name: required, not blank")
+		return "", gamequiv.Errorf(CodeInvalid, "name: required, not blank")
 	}
 	return *r.Name, nil
 }

@@ -138,7 +138,7 @@ func userName(c *gin.Context) string {
 // request id (see recovering).
 func (s *Server) recoverPanics(c *gin.Context) {
 	s.recovering(c, func() {
-		p, _ := problemFor(errorf(CodeInternal, "panic"))
+		p, _ := problemFor(gamequiv.Errorf(CodeInternal, "panic"))
 		p.RequestID = RequestID(c.Request.Context())
 		writeProblem(c, p)
 	})
@@ -249,7 +249,7 @@ func (s *Server) rateLimit(c *gin.Context) {
 	}
 	ok, wait := s.limiters.reserve(c.ClientIP(), time.Now())
 	if !ok {
-		s.writeError(c, &Error{Code: CodeRateLimited, Message: "too many requests; retry later", RetryAfter: max(wait, time.Second)})
+		s.writeError(c, &gamequiv.Error{Code: CodeRateLimited, Message: "too many requests; retry later", RetryAfter: max(wait, time.Second)})
 		return
 	}
 	c.Next()

@@ -72,10 +72,10 @@ func (s *Server) newPages() *gin.Engine {
 	}
 	r.Use(s.pageAuth)
 	r.NoRoute(func(c *gin.Context) {
-		s.pageError(c, errorf(CodeNotFound, "there is no page at %s", c.Request.URL.Path))
+		s.pageError(c, gamequiv.Errorf(CodeNotFound, "there is no page at %s", c.Request.URL.Path))
 	})
 	r.NoMethod(func(c *gin.Context) {
-		s.pageError(c, errorf(CodeMethodNotAllowed, "method %s not allowed on %s", c.Request.Method, c.Request.URL.Path))
+		s.pageError(c, gamequiv.Errorf(CodeMethodNotAllowed, "method %s not allowed on %s", c.Request.Method, c.Request.URL.Path))
 	})
 
 	r.GET(web.StaticPrefix+"*file", gin.WrapH(web.Static()))
@@ -171,7 +171,7 @@ func (s *Server) errorPage(c *gin.Context, status int, detail string) {
 // recoverPage turns a panic in a page handler into a 500 page (see
 // recovering).
 func (s *Server) recoverPage(c *gin.Context) {
-	s.recovering(c, func() { s.pageError(c, errorf(CodeInternal, "panic")) })
+	s.recovering(c, func() { s.pageError(c, gamequiv.Errorf(CodeInternal, "panic")) })
 }
 
 // rateLimitPage throttles form posts per client address, like rateLimit
@@ -183,7 +183,7 @@ func (s *Server) rateLimitPage(c *gin.Context) {
 	}
 	ok, wait := s.limiters.reserve(c.ClientIP(), time.Now())
 	if !ok {
-		s.pageError(c, &Error{Code: CodeRateLimited, Message: "too many requests; retry later", RetryAfter: max(wait, time.Second)})
+		s.pageError(c, &gamequiv.Error{Code: CodeRateLimited, Message: "too many requests; retry later", RetryAfter: max(wait, time.Second)})
 		return
 	}
 	c.Next()
@@ -194,7 +194,7 @@ func (s *Server) rateLimitPage(c *gin.Context) {
 func pageID(c *gin.Context, what string) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, errorf(CodeNotFound, "there is no %s %q", what, c.Param("id"))
+		return 0, gamequiv.Errorf(CodeNotFound, "there is no %s %q", what, c.Param("id"))
 	}
 	return id, nil
 }
@@ -202,7 +202,7 @@ func pageID(c *gin.Context, what string) (int64, error) {
 // notFound names the missing resource in a gamequiv.ErrNotFound.
 func notFound(err error, what string, id int64) error {
 	if errors.Is(err, gamequiv.ErrNotFound) {
-		return errorf(CodeNotFound, "there is no %s %d", what, id)
+		return gamequiv.Errorf(CodeNotFound, "there is no %s %d", what, id)
 	}
 	return err
 }
@@ -643,7 +643,7 @@ func (s *Server) readCompareForm(c *gin.Context) (gamequiv.ComparisonRequest, we
 		if errors.As(err, &tooLarge) {
 			return gamequiv.ComparisonRequest{}, v, err
 		}
-		return gamequiv.ComparisonRequest{}, v, &Error{Code: CodeInvalid, Message: "cannot read the form", Err: err}
+		return gamequiv.ComparisonRequest{}, v, &gamequiv.Error{Code: CodeInvalid, Message: "cannot read the form", Err: err}
 	}
 	if r.MultipartForm != nil {
 		defer r.MultipartForm.RemoveAll()
@@ -668,7 +668,7 @@ func (s *Server) readCompareForm(c *gin.Context) (gamequiv.ComparisonRequest, we
 	if v.TimeoutSeconds != "" {
 		secs, err := strconv.ParseInt(v.TimeoutSeconds, 10, 64)
 		if err != nil || secs <= 0 || secs > int64(24*time.Hour/time.Second) {
-			return req, v, errorf(CodeInvalid, "time limit %q: want a whole number of seconds between 1 and 86400", v.TimeoutSeconds)
+			return req, v, gamequiv.Errorf(CodeInvalid, "time limit %q: want a whole number of seconds between 1 and 86400", v.TimeoutSeconds)
 		}
 		req.Limits = &gamequiv.JobLimits{TimeoutMs: secs * 1000}
 	}
@@ -683,7 +683,7 @@ func (s *Server) readSide(r *http.Request, key string, v *web.Side, ref *gamequi
 	if raw := strings.TrimSpace(r.PostFormValue(key + fieldID)); raw != "" {
 		id, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil || id <= 0 {
-			return errorf(CodeInvalid, "game %s: stored game %q: want a game id", key, raw)
+			return gamequiv.Errorf(CodeInvalid, "game %s: stored game %q: want a game id", key, raw)
 		}
 		v.ID = id
 	}
@@ -702,14 +702,14 @@ func (s *Server) readSide(r *http.Request, key string, v *web.Side, ref *gamequi
 	upper := strings.ToUpper(key)
 	switch {
 	case upload != nil && pasted:
-		return errorf(CodeInvalid, "game %s: paste a description or upload a file, not both", upper)
+		return gamequiv.Errorf(CodeInvalid, "game %s: paste a description or upload a file, not both", upper)
 	case v.ID != 0 && (upload != nil || pasted):
-		return errorf(CodeInvalid, "game %s: pick a stored game or give a description, not both", upper)
+		return gamequiv.Errorf(CodeInvalid, "game %s: pick a stored game or give a description, not both", upper)
 	case v.ID != 0:
 		*ref = gamequiv.GameRef{ID: v.ID}
 		return nil
 	case upload == nil && !pasted:
-		return errorf(CodeInvalid, "game %s: pick a stored game or give a description", upper)
+		return gamequiv.Errorf(CodeInvalid, "game %s: pick a stored game or give a description", upper)
 	}
 	gdl := v.GDL
 	if upload != nil {
@@ -725,7 +725,7 @@ func (s *Server) readSide(r *http.Request, key string, v *web.Side, ref *gamequi
 // readUpload reads an uploaded description of at most limit bytes.
 func readUpload(fh *multipart.FileHeader, limit int64) ([]byte, error) {
 	if fh.Size > limit {
-		return nil, errorf(CodeTooLarge, "file %s: %d bytes; a game description may have at most %d bytes", fh.Filename, fh.Size, limit)
+		return nil, gamequiv.Errorf(CodeTooLarge, "file %s: %d bytes; a game description may have at most %d bytes", fh.Filename, fh.Size, limit)
 	}
 	f, err := fh.Open()
 	if err != nil {

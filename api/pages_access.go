@@ -33,7 +33,7 @@ func (s *Server) pageAuth(c *gin.Context) {
 		return
 	}
 	r, err := s.authenticate(c.Request)
-	var ae *Error
+	var ae *gamequiv.Error
 	if errors.As(err, &ae) && ae.Code == CodeUnauthorized {
 		if _, sent := credentialOf(c.Request); sent {
 			// A revoked or mangled token in the cookie: forget it.
@@ -167,7 +167,7 @@ func (s *Server) deleteGamePage(c *gin.Context) {
 		return
 	}
 	if c.PostForm("confirm") != "yes" {
-		s.pageError(c, errorf(CodeInvalid, "tick the box to confirm the deletion"))
+		s.pageError(c, gamequiv.Errorf(CodeInvalid, "tick the box to confirm the deletion"))
 		return
 	}
 	if err := s.games.DeleteGame(c.Request.Context(), id); err != nil {

@@ -52,10 +52,10 @@ func searchQuery(c *gin.Context) (string, error) { return queryText(c, "q") }
 func queryText(c *gin.Context, name string) (string, error) {
 	q := strings.TrimSpace(c.Query(name))
 	if !utf8.ValidString(q) || strings.ContainsRune(q, 0) {
-		return "", errorf(CodeInvalid, "search %s: want text", name)
+		return "", gamequiv.Errorf(CodeInvalid, "search %s: want text", name)
 	}
 	if len(q) > MaxQueryLen {
-		return "", errorf(CodeInvalid, "search %s: at most %d bytes", name, MaxQueryLen)
+		return "", gamequiv.Errorf(CodeInvalid, "search %s: at most %d bytes", name, MaxQueryLen)
 	}
 	return q, nil
 }

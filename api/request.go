@@ -22,16 +22,16 @@ func decode(c *gin.Context, v any) error {
 		if errors.As(err, &tooLarge) {
 			return err
 		}
-		return &Error{Code: CodeMalformedJSON, Message: "cannot read request body", Err: err}
+		return &gamequiv.Error{Code: CodeMalformedJSON, Message: "cannot read request body", Err: err}
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return errorf(CodeMalformedJSON, "request body is empty; want a JSON object")
+		return gamequiv.Errorf(CodeMalformedJSON, "request body is empty; want a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var typeErr *json.UnmarshalTypeError
-		var ae *Error
+		var ae *gamequiv.Error
 		switch {
 		case errors.As(err, &ae):
 			return ae
@@ -40,14 +40,14 @@ func decode(c *gin.Context, v any) error {
 			if field == "" {
 				field = "body"
 			}
-			return errorf(CodeInvalid, "%s: want %s, got JSON %s", field, typeErr.Type, typeErr.Value)
+			return gamequiv.Errorf(CodeInvalid, "%s: want %s, got JSON %s", field, typeErr.Type, typeErr.Value)
 		case strings.HasPrefix(err.Error(), "json: unknown field"):
-			return errorf(CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "json: "))
+			return gamequiv.Errorf(CodeInvalid, "%s", strings.TrimPrefix(err.Error(), "json: "))
 		}
-		return &Error{Code: CodeMalformedJSON, Message: "request body is not valid JSON", Err: err}
+		return &gamequiv.Error{Code: CodeMalformedJSON, Message: "request body is not valid JSON", Err: err}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return errorf(CodeMalformedJSON, "request body has data after the JSON value")
+		return gamequiv.Errorf(CodeMalformedJSON, "request body has data after the JSON value")
 	}
 	return nil
 }
@@ -56,7 +56,7 @@ func decode(c *gin.Context, v any) error {
 func pathID(c *gin.Context) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, errorf(CodeInvalid, "id %q: want a positive integer", c.Param("id"))
+		return 0, gamequiv.Errorf(CodeInvalid, "id %q: want a positive integer", c.Param("id"))
 	}
 	return id, nil
 }
@@ -69,7 +69,7 @@ func queryInt(c *gin.Context, name string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 {
-		return 0, errorf(CodeInvalid, "query parameter %s=%q: want a non-negative integer", name, v)
+		return 0, gamequiv.Errorf(CodeInvalid, "query parameter %s=%q: want a non-negative integer", name, v)
 	}
 	return n, nil
 }
@@ -81,7 +81,7 @@ func page(c *gin.Context) (gamequiv.Page, error) {
 		return gamequiv.Page{}, err
 	}
 	if limit > gamequiv.MaxPageLimit {
-		return gamequiv.Page{}, errorf(CodeInvalid, "query parameter limit=%d: at most %d", limit, gamequiv.MaxPageLimit)
+		return gamequiv.Page{}, gamequiv.Errorf(CodeInvalid, "query parameter limit=%d: at most %d", limit, gamequiv.MaxPageLimit)
 	}
 	cursor, err := queryInt(c, "cursor")
 	if err != nil {

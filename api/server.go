@@ -226,10 +226,10 @@ func newServer(d Deps) *Server {
 	}
 	r.Use(s.requireAuth)
 	r.NoRoute(func(c *gin.Context) {
-		s.writeError(c, errorf(CodeNotFound, "no route for %s %s", c.Request.Method, c.Request.URL.Path))
+		s.writeError(c, gamequiv.Errorf(CodeNotFound, "no route for %s %s", c.Request.Method, c.Request.URL.Path))
 	})
 	r.NoMethod(func(c *gin.Context) {
-		s.writeError(c, errorf(CodeMethodNotAllowed, "method %s not allowed on %s", c.Request.Method, c.Request.URL.Path))
+		s.writeError(c, gamequiv.Errorf(CodeMethodNotAllowed, "method %s not allowed on %s", c.Request.Method, c.Request.URL.Path))
 	})
 
 	r.GET("/healthz", s.healthz)
@@ -288,7 +288,7 @@ func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
 	defer cancel()
 	if err := s.store.Ready(ctx); err != nil {
-		s.writeError(c, &Error{Code: CodeUnavailable, Message: "not ready", Err: err})
+		s.writeError(c, &gamequiv.Error{Code: CodeUnavailable, Message: "not ready", Err: err})
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"status": "ready"})
