@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -749,6 +750,12 @@ func TestRateLimit(t *testing.T) {
 	}
 	// Reads are not limited.
 	mustStatus(t, s.do("GET", "/api/v1/games", nil), http.StatusOK)
+	// Form posts share the client's limit.
+	res = s.getPage("POST", "/compare", bytes.NewBufferString("a=1&b=1"), "application/x-www-form-urlencoded", "Sec-Fetch-Site", "same-origin")
+	mustHTML(t, res, http.StatusTooManyRequests)
+	if res.Header.Get("Retry-After") == "" {
+		t.Errorf("429 page without Retry-After")
+	}
 }
 
 // faultyStore makes some store calls fail or panic.

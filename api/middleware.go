@@ -247,10 +247,19 @@ func (s *Server) rateLimit(c *gin.Context) {
 		c.Next()
 		return
 	}
-	ok, wait := s.limiters.reserve(c.ClientIP(), time.Now())
-	if !ok {
-		s.writeError(c, &gamequiv.Error{Code: CodeRateLimited, Message: "too many requests; retry later", RetryAfter: max(wait, time.Second)})
+	if err := s.throttled(c); err != nil {
+		s.writeError(c, err)
 		return
 	}
 	c.Next()
+}
+
+// throttled takes a token of the client's rate limit, or returns the
+// error to answer when there is none left.
+func (s *Server) throttled(c *gin.Context) error {
+	ok, wait := s.limiters.reserve(c.ClientIP(), time.Now())
+	if ok {
+		return nil
+	}
+	return &gamequiv.Error{Code: CodeRateLimited, Message: "too many requests; retry later", RetryAfter: max(wait, time.Second)}
 }

@@ -181,9 +181,8 @@ func (s *Server) rateLimitPage(c *gin.Context) {
 		c.Next()
 		return
 	}
-	ok, wait := s.limiters.reserve(c.ClientIP(), time.Now())
-	if !ok {
-		s.pageError(c, &gamequiv.Error{Code: CodeRateLimited, Message: "too many requests; retry later", RetryAfter: max(wait, time.Second)})
+	if err := s.throttled(c); err != nil {
+		s.pageError(c, err)
 		return
 	}
 	c.Next()
