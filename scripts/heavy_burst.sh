@@ -3,9 +3,11 @@
 # symmetry requests (20 distinct games) at the real server binary with
 # --max-heavy 2; prints each status and the server's peak RSS. Usage:
 #   go build -o /tmp/server ./cmd/server && scripts/heavy_burst.sh /tmp/server | sort | uniq -c
+# MAX_HEAVY (default 2) and REQUEST_TIMEOUT (default 10s) set the server's
+# --max-heavy and --request-timeout.
 set -euo pipefail
 bin=$1 dir=$(mktemp -d)
-"$bin" --addr 127.0.0.1:0 --data "$dir/data" --max-heavy 2 --request-timeout 10s --rate-limit 0 --classify=false 2>"$dir/log" &
+"$bin" --addr 127.0.0.1:0 --data "$dir/data" --max-heavy "${MAX_HEAVY:-2}" --request-timeout "${REQUEST_TIMEOUT:-10s}" --rate-limit 0 --classify=false 2>"$dir/log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
 for i in $(seq 100); do addr=$(sed -n 's/.*"msg":"listening","addr":"\([^"]*\)".*/\1/p' "$dir/log"); [[ -n "$addr" ]] && break; sleep 0.1; done
