@@ -129,6 +129,9 @@ func TestAccessControl(t *testing.T) {
 			})
 			t.Run("Owners", func(t *testing.T) { testOwners(t, newAccessServer(t, dbc.open(t), api.Access{Enabled: true})) })
 			t.Run("Pages", func(t *testing.T) { testAccessPages(t, newAccessServer(t, dbc.open(t), api.Access{Enabled: true})) })
+			t.Run("PagesPublicRead", func(t *testing.T) {
+				testPagesPublicRead(t, newAccessServer(t, dbc.open(t), api.Access{Enabled: true, PublicRead: true}))
+			})
 		})
 	}
 }
@@ -472,5 +475,38 @@ func BenchmarkAuthenticatedRead(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// testPagesPublicRead: with public reading the pages read without a
+// session, as the API does, but every form still needs one.
+func testPagesPublicRead(t *testing.T, s *accessServer) {
+	g := s.uploadGameAs(s.alice, "a", buttonsGDL)
+	h := s.uploadGameAs(s.alice, "b", renamedGDL)
+	var c ownedComparison
+	s.as(s.alice, "POST", "/api/v1/comparisons", map[string]any{"a": g.ID, "b": h.ID}).JSON(t, &c)
+	gpage, cpage := idPath("/games/", g.ID), idPath("/comparisons/", c.ID)
+	for _, path := range []string{"/", "/games", gpage, "/comparisons", cpage, "/classes"} {
+		mustHTML(t, s.page("", path), http.StatusOK)
+	}
+	body := mustHTML(t, s.page("", gpage), http.StatusOK)
+	if strings.Contains(body, "/delete") || strings.Contains(body, "/rename") {
+		t.Errorf("game page without a session offers to change the game")
+	}
+	if body := mustHTML(t, s.page("", cpage), http.StatusOK); strings.Contains(body, "Cancel this comparison") {
+		t.Errorf("comparison page without a session offers to cancel it")
+	}
+	mustHTML(t, s.form("", gpage+"/rename", url.Values{"name": {"x"}}), http.StatusUnauthorized)
+	mustHTML(t, s.form("", gpage+"/delete", url.Values{"confirm": {"yes"}}), http.StatusUnauthorized)
+	mustHTML(t, s.form("", cpage+"/cancel", nil), http.StatusUnauthorized)
+	mustHTML(t, s.form("", "/compare", url.Values{"a": {strconv.FormatInt(g.ID, 10)}, "b": {strconv.FormatInt(h.ID, 10)}}), http.StatusUnauthorized)
+	var got game
+	s.as(s.alice, "GET", idPath("/api/v1/games/", g.ID), nil).JSON(t, &got)
+	if got.Name != "a" {
+		t.Errorf("a form without a session renamed the game: %+v", got)
+	}
+	// A bad session cookie is not public reading: back to the login page.
+	if res := s.page("gq_bogus", "/games"); res.Status != http.StatusSeeOther {
+		t.Errorf("GET /games with a bad session = %d, want 303 to the login page", res.Status)
 	}
 }
