@@ -387,3 +387,39 @@ func TestE2E_QueueFull(t *testing.T) {
 	}
 	c.do("DELETE", "/api/v1/comparisons/"+strconv.FormatInt(running.ID, 10), nil, nil)
 }
+
+// TestE2E_ComparisonMergesClasses: the classifier cannot prove two
+// equivalent games equivalent (its comparison budget is 1 ns), so each
+// gets a class of its own; a comparison job that proves them equivalent
+// merges the two classes as it finishes.
+func TestE2E_ComparisonMergesClasses(t *testing.T) {
+	m := runMain(t, filepath.Join(t.TempDir(), "data"), func(c *server.Config) {
+		c.ClassifyQuick, c.ClassifyCompareTimeout = time.Nanosecond, time.Nanosecond
+	}, nil)
+	c := newClient(t, m)
+	a := c.upload("robot", tinyGDL)
+	b := c.upload("player", strings.ReplaceAll(tinyGDL, "robot", "player"))
+	classOf := func(id int64) int64 {
+		var g gameResp
+		c.do("GET", "/api/v1/games/"+strconv.FormatInt(id, 10), nil, &g)
+		return g.ClassID
+	}
+	for deadline := time.Now().Add(60 * time.Second); classOf(a.ID) == 0 || classOf(b.ID) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the classifier placed no game within 60s")
+		}
+	}
+	if ca, cb := classOf(a.ID), classOf(b.ID); ca == cb {
+		t.Fatalf("the classifier put both games in class %d on its own; the test needs it not to", ca)
+	}
+	done := c.pollStatus(c.submit(map[string]any{"a": a.ID, "b": b.ID}).ID, "done")
+	if done.Verdict != "equivalent" {
+		t.Fatalf("comparison = %+v, want equivalent", done)
+	}
+	// The worker merges right after storing the verdict.
+	for deadline := time.Now().Add(5 * time.Second); classOf(a.ID) != classOf(b.ID); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("classes %d and %d not merged 5s after the comparison proved the games equivalent", classOf(a.ID), classOf(b.ID))
+		}
+	}
+}
