@@ -254,6 +254,28 @@ func testOwners(t *testing.T, s *accessServer) {
 	// The admin may cancel bob's.
 	mustStatus(t, s.as(s.root, "DELETE", idPath("/api/v1/comparisons/", again.ID), nil), http.StatusOK)
 
+	// A batch and an inline side record their uploader too.
+	var batch struct {
+		Items []struct {
+			Game struct {
+				Owner string `json:"owner"`
+			} `json:"game"`
+		} `json:"items"`
+	}
+	s.as(s.bob, "POST", "/api/v1/games/batch", map[string]any{"games": []map[string]string{{"name": "c", "gdl": otherGDL}}}).JSON(t, &batch)
+	if len(batch.Items) != 1 || batch.Items[0].Game.Owner != "bob" {
+		t.Errorf("batch upload by bob = %+v, want owner bob", batch)
+	}
+	var inline ownedComparison
+	s.as(s.bob, "POST", "/api/v1/comparisons", map[string]any{"a": a.ID, "b": map[string]string{"name": "d", "gdl": otherGDL + "; d\n"}}).JSON(t, &inline)
+	var side struct {
+		Owner string `json:"owner"`
+	}
+	s.as(s.bob, "GET", idPath("/api/v1/games/", inline.B), nil).JSON(t, &side)
+	if inline.Owner != "bob" || side.Owner != "bob" {
+		t.Errorf("inline comparison by bob: owner %q, its inline game's %q; want bob for both", inline.Owner, side.Owner)
+	}
+
 	// Rename: owner or admin.
 	gpath := idPath("/api/v1/games/", a.ID)
 	mustProblem(t, s.as(s.bob, "PATCH", gpath, map[string]string{"name": "mine"}), http.StatusForbidden, api.CodeForbidden)
