@@ -146,6 +146,10 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 				ok = kv == groundgraph.Prop || kv == groundgraph.Role || kv == groundgraph.Influence || kv == groundgraph.ActionClass
 			case groundgraph.Goal:
 				ok = kv == groundgraph.Role
+			case groundgraph.Role:
+				// A role arc stands for all the role's actions as inputs of
+				// a next function (uniformRole).
+				ok = kv == groundgraph.Prop
 			case groundgraph.Interaction, groundgraph.Corner, groundgraph.Influence, groundgraph.CornerPair, groundgraph.ActionClass:
 				// A vertex of a function's features points to the function;
 				// an action class also to the corners of its cofactors.

@@ -70,6 +70,12 @@
 //     computed here from a truth table when the cone's inputs are few). A
 //     redundant literal therefore never adds an arc. Next functions read
 //     propositions and actions; legal, goal and terminal read propositions.
+//     When all the actions of a role r (at least two) are in f's support
+//     and every one of their arcs would carry the same use hash (no
+//     influence, action class or corner count tells them apart), the single
+//     arc r → f stands for them (uniformRole): the automorphisms and the
+//     refinement's partition are the same, and amazons' cell functions lose
+//     27 M arcs.
 //   - consistency: action → its role, goal → its role.
 //
 // Functions are exactly the Boolean functions satcheck compares: legal,

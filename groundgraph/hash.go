@@ -27,6 +27,7 @@ const (
 	tagCornerPair
 	tagActionClass
 	tagCornerBreakers
+	tagRoleUse
 )
 
 func newHasher(tag uint64) hasher { return hasher(mix64(tag ^ 0x6a09e667f3bcc908)) }

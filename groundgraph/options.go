@@ -184,6 +184,14 @@ type Options struct {
 	// called from several goroutines and must be quick. It never changes
 	// the graph.
 	Progress func(stage string, done, total int)
+
+	// perActionArcs draws one arc per action even where a role arc would
+	// do (uniformRole): the graph before role arcs, for tests.
+	perActionArcs bool
+	// fullColors, if set, receives the refinement's 64-bit colours, which
+	// Graph keeps as 31-bit Color values (collisions merge classes), for
+	// tests that compare partitions.
+	fullColors *[]uint64
 }
 
 func (o Options) withDefaults() Options {
