@@ -9,7 +9,7 @@ import (
 // Build can make a different graph (vertices, arcs or colours) for the same
 // program, so that digests of graphs made by different versions, such as
 // stored certificates, are never compared.
-const Version = 4
+const Version = 5
 
 // Defaults of Options.
 const (
