@@ -85,6 +85,11 @@ func DefaultMemoryLimit() int64 {
 // Config is the configuration of the server. Each field has a command-line
 // flag and an environment variable; a flag given on the command line wins over
 // the environment, which wins over the default.
+// defaultMaxHeavy caps the default of Config.MaxHeavy: one grounding run
+// to the default limits takes about 290 MiB (BENCHMARKS.md, "Issue 15 point
+// by point"), so four slots keep a many-core server under issue 15's 2 GiB.
+const defaultMaxHeavy = 4
+
 type Config struct {
 	// Addr is the TCP address to listen on (host:port). Port 0 picks a free port.
 	Addr string
@@ -215,7 +220,7 @@ func DefaultConfig() Config {
 		RateLimit:       DefaultRateLimit,
 		RateBurst:       DefaultRateBurst,
 		RequestTimeout:  DefaultRequestTimeout,
-		MaxHeavy:        runtime.NumCPU(),
+		MaxHeavy:        min(runtime.NumCPU(), defaultMaxHeavy),
 		MaxBatch:        api.DefaultMaxBatch,
 		MaxWait:         api.DefaultMaxWait,
 		WaitInterval:    api.DefaultWaitInterval,
@@ -384,7 +389,7 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 	fs.IntVar(&cfg.MaxReadConns, "max-read-conns", cfg.MaxReadConns,
 		"`number` of SQLite's read-only connections beside its one writer, 0 for the store's default (4) [env GAMEQUIV_MAX_READ_CONNS]")
 	fs.IntVar(&cfg.MaxHeavy, "max-heavy", cfg.MaxHeavy,
-		"`number` of requests grounding an upload or computing symmetries at once, one per CPU by default; more get 429 busy [env GAMEQUIV_MAX_HEAVY]")
+		"`number` of requests grounding an upload or computing symmetries at once, one per CPU up to 4 by default; more get 429 busy [env GAMEQUIV_MAX_HEAVY]")
 	fs.IntVar(&cfg.MaxBatch, "max-batch", cfg.MaxBatch,
 		"`number` of games one POST /games/batch may hold; more get 400 [env GAMEQUIV_MAX_BATCH]")
 	fs.DurationVar(&cfg.MaxWait, "max-wait", cfg.MaxWait,

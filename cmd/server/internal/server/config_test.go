@@ -35,7 +35,7 @@ var parseConfigTests = []struct {
 			c.GCPercent, c.MemoryLimit, c.ServeProcs = 400, server.DefaultMemoryLimit(), 1
 			c.WorkerProcess, c.WorkerNice, c.WorkerMaxRSS = true, 10, 0
 			c.MaxBody, c.MaxGDL, c.MaxQueue, c.JobTimeout, c.Classify = 4<<20, 1<<20, 1000, 5*time.Minute, true
-			c.MaxBatch, c.MaxWait, c.WaitInterval, c.MaxHeavy = 100, time.Minute, 200*time.Millisecond, runtime.NumCPU()
+			c.MaxBatch, c.MaxWait, c.WaitInterval, c.MaxHeavy = 100, time.Minute, 200*time.Millisecond, min(runtime.NumCPU(), 4)
 		}),
 	},
 	{
