@@ -149,6 +149,9 @@ type Deps struct {
 	// Metrics, if not nil, records HTTP metrics and is served at /metrics
 	// (with the queue gauges registered by the caller).
 	Metrics *telemetry.Metrics
+	// OnCancelRequested is service.Config.OnCancelRequested: the server
+	// tells its own workers of a cancel at once.
+	OnCancelRequested func(id int64)
 }
 
 // serviceLimits are the limits of the service layer among l.
@@ -202,10 +205,11 @@ func newServer(d Deps) *Server {
 	}
 	s.log = slog.New(LogHandler(s.log.Handler()))
 	svc := service.New(service.Config{
-		Store:        d.Store,
-		Limits:       s.limits.serviceLimits(),
-		Log:          s.log,
-		OnSymmetries: s.metrics.ObserveSymmetries,
+		Store:             d.Store,
+		Limits:            s.limits.serviceLimits(),
+		Log:               s.log,
+		OnSymmetries:      s.metrics.ObserveSymmetries,
+		OnCancelRequested: d.OnCancelRequested,
 	})
 	s.games, s.comparisons, s.computeTimeout = svc, svc, svc.Limits().ComputeTimeout
 	if s.limits.RateLimit > 0 {

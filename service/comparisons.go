@@ -98,5 +98,8 @@ func (s *Service) Cancel(ctx context.Context, id int64) (*gamequiv.Comparison, e
 		msg = "job cancel requested"
 	}
 	s.log.InfoContext(ctx, msg, slog.Int64("comparison", cmp.ID), slog.String("status", string(cmp.Status)))
+	if cmp.Status == gamequiv.StatusRunning {
+		s.onCancelRequested(cmp.ID)
+	}
 	return cmp, nil
 }

@@ -101,6 +101,8 @@ type Service struct {
 	log    *slog.Logger
 	// onSymmetries counts symmetry requests by source (stored, computed).
 	onSymmetries func(source string)
+	// onCancelRequested is Config.OnCancelRequested, never nil.
+	onCancelRequested func(id int64)
 	// heavy holds one token per heavy computation running.
 	heavy chan struct{}
 	// symFlight holds the symmetry computations running, by game: a
@@ -123,21 +125,29 @@ type Config struct {
 	// OnSymmetries, if not nil, is called for every symmetry request with
 	// its source: "stored" or "computed" (a metric).
 	OnSymmetries func(source string)
+	// OnCancelRequested, if not nil, is called after the cancel of a
+	// running comparison is stored, so that a worker of this process stops
+	// it at once instead of at its next heartbeat (worker.Pool.Cancel).
+	OnCancelRequested func(id int64)
 }
 
 // New returns the service over cfg.Store.
 func New(cfg Config) *Service {
 	s := &Service{
-		store:        cfg.Store,
-		limits:       cfg.Limits.withDefaults(),
-		log:          cfg.Log,
-		onSymmetries: cfg.OnSymmetries,
+		store:             cfg.Store,
+		limits:            cfg.Limits.withDefaults(),
+		log:               cfg.Log,
+		onSymmetries:      cfg.OnSymmetries,
+		onCancelRequested: cfg.OnCancelRequested,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.onSymmetries == nil {
 		s.onSymmetries = func(string) {}
+	}
+	if s.onCancelRequested == nil {
+		s.onCancelRequested = func(int64) {}
 	}
 	s.heavy = make(chan struct{}, s.limits.MaxHeavy)
 	return s

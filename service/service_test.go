@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/grounding"
@@ -162,5 +164,37 @@ func TestSymmetries_StoredFailure(t *testing.T) {
 		if !errors.As(err, &de) || de.Code != gamequiv.ELIMIT || de.Limit != "MaxAtoms" || de.Error() != "too many atoms" {
 			t.Errorf("Symmetries with stored failure %s = %v, want ELIMIT MaxAtoms %q", doc, err, "too many atoms")
 		}
+	}
+}
+
+// TestCancelTellsLocalWorkers: cancelling a running comparison calls
+// OnCancelRequested with its id (the server's own workers stop it at once);
+// cancelling a queued one, which no worker holds, does not.
+func TestCancelTellsLocalWorkers(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	var told []int64
+	svc := service.New(service.Config{Store: db, OnCancelRequested: func(id int64) { told = append(told, id) }})
+	ctx := context.Background()
+	submit := func(a, b string) *gamequiv.Comparison {
+		c, _, err := svc.Submit(ctx, gamequiv.ComparisonRequest{A: gamequiv.GameRef{Inline: upload(a, testgames.Buttons)}, B: gamequiv.GameRef{Inline: upload(b, testgames.ButtonsRenamed)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	queued := submit("a", "b")
+	if _, err := svc.Cancel(ctx, queued.ID); err != nil {
+		t.Fatal(err)
+	}
+	running := submit("c", "d")
+	claimed, err := db.Claim(ctx, "w1", time.Minute)
+	if err != nil || claimed == nil || claimed.ID != running.ID {
+		t.Fatalf("Claim = %+v, %v; want comparison %d", claimed, err, running.ID)
+	}
+	if _, err := svc.Cancel(ctx, running.ID); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(told, []int64{running.ID}) {
+		t.Errorf("OnCancelRequested got %v, want [%d] (the running comparison only)", told, running.ID)
 	}
 }

@@ -110,8 +110,10 @@ const holdDeafEnv = "GAMEQUIV_E2E_HOLD_DEAF"
 // TestE2ECancelEachPhase cancels a comparison of the real binary held in
 // each phase by a hold that ignores the cancellation, as a phase that never
 // looks at its context would: the job must end cancelled within a second
-// of the DELETE (issue 15 point 5), by the heartbeat bringing the cancel
-// (at most DefaultCancelEvery) and the kill of the child after its grace.
+// of the DELETE (issue 15 point 5): the server tells its worker at once
+// (worker.Pool.Cancel; another process sharing the store would see it at
+// its next heartbeat, within DefaultCancelEvery), and the child is killed
+// after its grace.
 func TestE2ECancelEachPhase(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("comparisons in child processes")

@@ -114,6 +114,21 @@ type Pool struct {
 	// OnEquivalent, if set, is called after a job proved its two games
 	// equivalent (the classifier merges their classes).
 	OnEquivalent func(ctx context.Context, a, b int64)
+
+	// running maps the id of each job running here to its cancel.
+	running sync.Map
+}
+
+// Cancel stops the job id at once if it runs in this pool, as a cancel
+// request read by its heartbeat would (the caller has stored the request,
+// so the job ends cancelled); it reports whether the job runs here. Other
+// processes sharing the store see the request at their next heartbeat.
+func (p *Pool) Cancel(id int64) bool {
+	c, ok := p.running.Load(id)
+	if ok {
+		c.(context.CancelCauseFunc)(errCancelRequested)
+	}
+	return ok
 }
 
 func (p *Pool) defaults() {
@@ -192,6 +207,8 @@ func (p *Pool) run(ctx context.Context, owner string, job *gamequiv.Comparison) 
 	logClaim(log, job)
 	jobCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	p.running.Store(job.ID, cancel)
+	defer p.running.Delete(job.ID)
 
 	hb := &heartbeat{pool: p, id: job.ID, owner: owner, cancel: cancel, log: log, stop: make(chan struct{})}
 	var hbDone sync.WaitGroup

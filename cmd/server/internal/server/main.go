@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gamequiv/gamequiv/api"
@@ -116,7 +117,14 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("trusted-proxies: %w", err)
 	}
+	// The pool is made below; a cancel before it exists has no job to stop.
+	var pool atomic.Pointer[worker.Pool]
 	handler := api.NewServer(api.Deps{
+		OnCancelRequested: func(id int64) {
+			if p := pool.Load(); p != nil {
+				p.Cancel(id)
+			}
+		},
 		Store:   m.db,
 		Log:     m.Log,
 		Metrics: m.metrics,
@@ -155,7 +163,7 @@ func (m *Main) Run(ctx context.Context) error {
 	bgCtx, cancel := context.WithCancel(context.Background())
 	m.bgCancel = cancel
 	host, _ := os.Hostname()
-	pool := &worker.Pool{
+	pl := &worker.Pool{
 		Jobs:    m.db,
 		Games:   m.db,
 		Log:     m.Log,
@@ -175,7 +183,7 @@ func (m *Main) Run(ctx context.Context) error {
 			m.procs = nil
 			return err
 		}
-		pool.Compare = m.procs.Compare
+		pl.Compare = m.procs.Compare
 	}
 	if cfg.Classify {
 		cw := cfg.ClassifyWorkers
@@ -185,10 +193,11 @@ func (m *Main) Run(ctx context.Context) error {
 		m.classifier = &classes.Classifier{Store: m.db, Log: m.Log, Metrics: m.metrics, Limits: lim,
 			Workers: cw, QuickTimeout: cfg.ClassifyQuick,
 			GameTimeout: cfg.ClassifyGameTimeout, CompareTimeout: cfg.ClassifyCompareTimeout}
-		pool.OnEquivalent = m.classifier.Merge
+		pl.OnEquivalent = m.classifier.Merge
 		m.bg.Go(func() { m.classifier.Run(bgCtx) })
 	}
-	m.bg.Go(func() { pool.Run(bgCtx) })
+	pool.Store(pl)
+	m.bg.Go(func() { pl.Run(bgCtx) })
 
 	m.done = make(chan struct{})
 	m.failCh = make(chan error, 1)
