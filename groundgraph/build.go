@@ -1065,8 +1065,12 @@ func influenceClasses(ff *FuncFeatures) []influenceClass {
 // instead (amazons' cell functions read all 90,001 actions of each role:
 // 27 M arcs, most of the graph phase's time and memory). The graph's
 // automorphisms are the same, since any automorphism maps a role's actions
-// onto its image's, and so is the refinement's partition: at the stable
-// colouring a role's colour determines its actions' colours.
+// onto its image's. The refinement's partition is at least as fine: the
+// role arc says what the per-action arcs say, and also that the role is
+// read alike by all its actions, which per-action arcs can hide
+// (TestRoleArcsKeepGroupAndPartition's roleArcsFiner); on the corpus it
+// was the same. The construction reads only features an equivalence maps
+// input by input, so the graph stays an invariant.
 func uniformRole(p *grounding.Program, supp []int, k int, useHash func(int) uint64) (r, e int, h uint64, ok bool) {
 	r, _ = p.InputOf(supp[k])
 	if r < 0 {
