@@ -191,6 +191,7 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 	}
 	s.cells = newCellCheck(a, b, &lim)
 	s.probes = newProbeCheck(ctx, a, b, &lim)
+	s.corners = newCornerPairCheck(a, b)
 	var verifyTime time.Duration
 	var firstFailure string
 	var searchErr error

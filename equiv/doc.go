@@ -10,9 +10,11 @@
 // (satcheck, which replays the states that separated a function from
 // earlier images before it calls SAT), prunes search nodes whose cells
 // cannot match (the functions owned by matched cells differ on states that
-// are constant on cells: cells.go), and verifies a complete candidate
-// mapping function by function. Every pruning rule holds of all mappings
-// that verify, so it removes none of them.
+// are constant on cells: cells.go) or whose mapped pairs of propositions
+// lie in different numbers of a function's corners (cornerpairs.go), and
+// verifies a complete candidate mapping function by function. Every
+// pruning rule holds of all mappings that verify, so it removes none of
+// them.
 // The verdict is Equivalent only with a mapping under which every legal,
 // next, goal and terminal function was proven equal; NotEquivalent when no
 // mapping can exist; Unknown, naming the limit, when a limit stopped it.

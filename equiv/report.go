@@ -104,6 +104,12 @@ type Limits struct {
 	// node, in gate-word evaluations (satcheck.Checker.PairWork); pairs past
 	// it go unchecked at that node. Default DefaultMaxPairWork.
 	MaxPairWork int64
+	// MaxCornerPairWork bounds the corner counting done for mapped pairs
+	// of propositions at one search node (cornerpairs.go), in gate-word
+	// evaluations; pairs past it wait for the next node, and functions
+	// whose one pair costs more are not counted. Default
+	// DefaultMaxCornerPairWork.
+	MaxCornerPairWork int64
 	// MaxCellCheckNodes bounds the circuit nodes of the two games together
 	// for which the search runs the cell check (it evaluates both circuits
 	// whole at each node); default DefaultMaxCellCheckNodes.
@@ -126,6 +132,9 @@ const (
 	DefaultMaxCellCheckNodes = 1 << 20
 	// DefaultMaxPairWork: about 10 ms of simulation per node.
 	DefaultMaxPairWork = 1 << 23
+	// DefaultMaxCornerPairWork: about 10 ms of simulation per node (a pair
+	// of quad's square goals, 117 cells, costs about 2^19).
+	DefaultMaxCornerPairWork = 1 << 23
 	// DefaultMaxProbeWork: about 0.1 s (queens, 100 placements, needs
 	// 1/20 of it).
 	DefaultMaxProbeWork    = 1 << 26
@@ -149,6 +158,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxPairWork <= 0 {
 		l.MaxPairWork = DefaultMaxPairWork
+	}
+	if l.MaxCornerPairWork <= 0 {
+		l.MaxCornerPairWork = DefaultMaxCornerPairWork
 	}
 	if l.MaxProbeWork <= 0 {
 		l.MaxProbeWork = DefaultMaxProbeWork

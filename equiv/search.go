@@ -39,6 +39,8 @@ type search struct {
 	cells         *cellCheck
 	cellPruned    int64 // subtrees pruned by cells.refutes
 	pairPruned    int64 // subtrees pruned by pairsRefute
+	corners       *cornerPairCheck
+	cornerPruned  int64 // subtrees pruned by cornerPairsRefute
 	probes        *probeCheck
 	probePruned   int64 // subtrees pruned by probesRefute
 	cofPruned     int64 // cosets pruned by Symmetries' cofactorCheck
@@ -207,6 +209,11 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 		s.pairPruned++
 		return true
 	}
+	if s.pairsActive() && s.cornerPairsRefute(partial, fixed) {
+		s.pruned++
+		s.cornerPruned++
+		return true
+	}
 	return false
 }
 
@@ -336,6 +343,12 @@ func (s *search) mostFailed() string {
 			why += "; "
 		}
 		why += fmt.Sprintf("two propositions acted differently together in some function in %d of %d pruned subtrees", s.pairPruned, s.pruned)
+	}
+	if s.cornerPruned > 0 {
+		if why != "" {
+			why += "; "
+		}
+		why += fmt.Sprintf("two propositions were together in a different number of corners of some function in %d of %d pruned subtrees", s.cornerPruned, s.pruned)
 	}
 	if s.probePruned > 0 {
 		if why != "" {

@@ -1,0 +1,152 @@
+package equiv
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/internal/testgames"
+	"github.com/gamequiv/gamequiv/isomorph"
+)
+
+// loadCorpus grounds a corpus game.
+func loadCorpus(t *testing.T, path string) *grounding.Program {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(testgames.Root(), path))
+	if err != nil {
+		t.Skipf("game corpus not available: %v", err)
+	}
+	p, err := grounding.Load(context.Background(), path, src, grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func propInput(t *testing.T, p *grounding.Program, name string) int32 {
+	t.Helper()
+	i, ok := p.PropID(name)
+	if !ok {
+		t.Fatalf("no proposition %s", name)
+	}
+	return int32(p.TrueInput(i).Node() - 1)
+}
+
+// TestCornerPairCounts counts the squares of quad_5x5's (goal x 100) that
+// hold two cells, by hand: two cells on a unit square's diagonal are
+// corners of three squares (the unit square and two tilted ones), two
+// neighbours of two (the unit squares on either side). Pair types cannot
+// tell these pairs apart (each pair completes some square); the counts can.
+func TestCornerPairCounts(t *testing.T) {
+	p := loadCorpus(t, "ggp-base/quad_5x5.kif")
+	win := goalLit(p, 0, 100)
+	cs := cornerSide{p: p, cones: map[grounding.Lit]*cornerCone{}, counts: map[cornerKey]cornerCounts{}}
+	for _, tc := range []struct {
+		a, b string
+		want cornerCounts
+	}{
+		{"(cell r2 c2 x)", "(cell r3 c3 x)", cornerCounts{0, 0, 3}},
+		{"(cell r2 c2 x)", "(cell r2 c3 x)", cornerCounts{0, 0, 2}},
+		{"(cell r2 c2 x)", "(cell r2 c4 x)", cornerCounts{0, 0, 2}}, // a square of side 2, and one with them as its diagonal
+		{"(cell r2 c2 x)", "(cell r2 c3 o)", cornerCounts{}},
+	} {
+		got, _, ok := cs.count(win, propInput(t, p, tc.a), propInput(t, p, tc.b))
+		if !ok || got != tc.want {
+			t.Errorf("count(win, %s, %s) = %v, %v, want %v", tc.a, tc.b, got, ok, tc.want)
+		}
+	}
+}
+
+// TestCornerPairsUnderTrueMapping: under a mutant's own translation every
+// pair of every goal and terminal function has the counts of its image
+// (soundness: the check must never prune the true mapping).
+func TestCornerPairsUnderTrueMapping(t *testing.T) {
+	pa, pb, sigma := gameMutantAndMapping(t, "ggp-base/quad_5x5.kif")
+	ca := cornerSide{p: pa, cones: map[grounding.Lit]*cornerCone{}, counts: map[cornerKey]cornerCounts{}}
+	cb := cornerSide{p: pb, cones: map[grounding.Lit]*cornerCone{}, counts: map[cornerKey]cornerCounts{}}
+	in := func(p *grounding.Program, i int32) int32 { return int32(p.TrueInput(int(i)).Node() - 1) }
+	pairs, nonzero := 0, 0
+	for _, fn := range pa.Functions() {
+		if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal {
+			continue
+		}
+		fb := pb.Terminal
+		if fn.Kind == grounding.FuncGoal {
+			fb = goalLit(pb, fn.Role, fn.Index)
+		}
+		var props []int32
+		for _, x := range pa.Circuit.Support(fn.Lit) {
+			if x < len(pa.Props) {
+				props = append(props, int32(x))
+			}
+		}
+		if len(props) > 64 {
+			continue // seconds: the square goals are what the check is for
+		}
+		for x, i := range props {
+			for _, j := range props[x+1:] {
+				na, _, oka := ca.count(fn.Lit, in(pa, i), in(pa, j))
+				nb, _, okb := cb.count(fb, in(pb, sigma[i]), in(pb, sigma[j]))
+				if !oka || !okb || na != nb {
+					t.Fatalf("%s: pair %s, %s: counts %v against %v under the true mapping", pa.FunctionName(fn), pa.Props[i], pa.Props[j], na, nb)
+				}
+				pairs++
+				if na != (cornerCounts{}) {
+					nonzero++
+				}
+			}
+		}
+	}
+	if nonzero == 0 {
+		t.Fatalf("no pair of %d is in any corner", pairs)
+	}
+	t.Logf("%d pairs, %d in some corner", pairs, nonzero)
+}
+
+// TestCornerPairCheckRefutes maps quad_5x5 onto itself with two cells on a
+// diagonal sent to two neighbours: the check must refute it, and must not
+// refute the identity on the same cells.
+func TestCornerPairCheckRefutes(t *testing.T) {
+	ctx := context.Background()
+	p := loadCorpus(t, "ggp-base/quad_5x5.kif")
+	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limits{}.WithDefaults()
+	for _, tc := range []struct {
+		name    string
+		img     map[string]string
+		refuted bool
+	}{
+		{"identity", map[string]string{"(cell r2 c2 x)": "(cell r2 c2 x)", "(cell r3 c3 x)": "(cell r3 c3 x)"}, false},
+		{"diagonal onto neighbours", map[string]string{"(cell r2 c2 x)": "(cell r2 c2 x)", "(cell r3 c3 x)": "(cell r2 c3 x)"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSearch(ctx, game{p, g}, game{p, g}, nil, &lim, &Report{})
+			s.corners = newCornerPairCheck(game{p, g}, game{p, g})
+			partial := make(isomorph.Mapping, g.Order())
+			for v := range partial {
+				partial[v] = -1
+			}
+			var fixed []int32
+			for r := range p.Roles {
+				v := g.RoleVertex(r)
+				partial[v] = int32(v)
+				fixed = append(fixed, int32(v))
+			}
+			for a, b := range tc.img {
+				i, _ := p.PropID(a)
+				j, _ := p.PropID(b)
+				partial[g.PropVertex(i)] = int32(g.PropVertex(j))
+				fixed = append(fixed, int32(g.PropVertex(i)))
+			}
+			if got := s.cornerPairsRefute(partial, fixed); got != tc.refuted {
+				t.Errorf("cornerPairsRefute = %v, want %v", got, tc.refuted)
+			}
+		})
+	}
+}
