@@ -271,7 +271,7 @@ var pendingEquivalent = map[string]string{
 	"ggp-base/checkers-suicide-cylinder-mustjump.kif": "graph phase over 60 s (issue 12)",
 	"ggp-base/colonelBlotto.kif":                      "seeds 1 and 2 equivalent in 19.9 and 20.1 CPU s, seed 3 over 60 CPU s (branch lead12, session 12)",
 	"ggp-base/merrills.kif":                           "seeds 1 and 2 unknown at 300 s: the graph phase takes 10 s since the BDD order from terms (lead10), then verification runs out of time (286 s; measure_mutants.sh -C 0, 2026-11-27)",
-	"ggp-base/quad.kif":                               "time limit at 60 s at load 15 in the search: (goal x 100) differs from its image in most pruned subtrees",
+	"ggp-base/quad.kif":                               "equivalent since the corner-pair check of session 12, over the 30 CPU s line: renamed 633 nodes, 46.6 CPU s; seed-1 mutant 1,039 nodes, 65.8 CPU s (branch issue-search12, load 8-17)",
 	"ggp-base/quarto.kif":                             "graph phase: not done after 35 CPU s (seed 1; measure_mutants.sh -C 35, 2026-11-26)",
 	"ggp-base/queens.kif":                             "over 35 CPU s (seed 1), past the graph phase (the interrupted run's error names no phase; measure_mutants.sh -C 35, 2026-11-26)",
 	"ggp-base/skirmishFinal1.kif":                     "equivalent with every seed in 25.1, 27.3 and 35.3 CPU s (branch lead12, session 12): seed 3 over the 30 CPU s line",
