@@ -31,7 +31,7 @@ const (
 )
 
 type bddNode struct {
-	v      int32   // variable: a proposition's level (propOrder); the constant: bddNoVar
+	v      int32   // variable: a proposition's level (grounding.PropOrder); the constant: bddNoVar
 	lo, hi bddEdge // hi is never complemented (canonical form)
 }
 
@@ -70,12 +70,12 @@ type supportBDD struct {
 	slots        []uint32 // open-addressing unique table: node index, 0 empty
 	cache        []bddCacheEntry
 	gate         map[int32]bddEdge // circuit gate node -> its BDD
-	level        []int32           // the variable order: level[in] of proposition in (propOrder)
+	level        []int32           // the variable order: level[in] of proposition in (grounding.PropOrder)
 	prop         []int32           // the proposition at each level
 }
 
 // newSupportBDD returns a manager of at most maxNodes nodes whose variables
-// are propositions in the order propOrder returned.
+// are propositions in the order grounding.PropOrder returned.
 func newSupportBDD(maxNodes int, level, prop []int32) *supportBDD {
 	return &supportBDD{max: maxNodes, gate: map[int32]bddEdge{}, level: level, prop: prop, stepsPerNode: bddStepsPerNode}
 }

@@ -39,7 +39,7 @@ const (
 type choiceBDDs struct {
 	free        chan *supportBDD
 	maxNodes    int
-	level, prop []int32 // the variable order (propOrder)
+	level, prop []int32 // the variable order (grounding.PropOrder)
 }
 
 func newChoiceBDDs(workers, maxNodes int, level, prop []int32) *choiceBDDs {
