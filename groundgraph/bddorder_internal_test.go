@@ -80,7 +80,7 @@ func TestBDDOrderByTerms(t *testing.T) {
 	b, cn := countGoalCone(t, Options{SupportTableBits: 4}.withDefaults(), true)
 	p, o := b.p, b.opt
 	if got := b.supportBDDs.Load(); got == 0 {
-		t.Errorf("Build: no support from a BDD; want the goals' (full manager: %v)", b.bdd.full)
+		t.Errorf("Build: no support from a BDD; want the goals' (full manager: %v)", b.bdd.d.Full())
 	}
 	// The same cone on a manager that orders by input number.
 	ids := make([]int32, len(p.Props))
@@ -165,12 +165,11 @@ func TestBDDStepBound(t *testing.T) {
 	if _, err := d.support(ctx, cn); err != nil {
 		t.Fatalf("support with the default step bound: %v", err)
 	}
-	d = newSupportBDD(o.MaxBDDNodes, level, prop)
-	d.stepsPerNode = 0
+	d = newSupportBDDLimits(grounding.BDDLimits{MaxNodes: o.MaxBDDNodes, StepsPerNode: -1}, level, prop)
 	if _, err := d.support(ctx, cn); !errors.Is(err, errBDDLimit) {
 		t.Fatalf("support with no steps allowed: err %v; want errBDDLimit", err)
 	}
-	if d.full || len(d.nodes) >= d.callMax {
-		t.Fatalf("the node bound stopped the call (full %v, %d of %d nodes); want the step bound", d.full, len(d.nodes), d.callMax)
+	if d.d.Full() || d.d.Len() >= d.d.OperationNodes() {
+		t.Fatalf("the node bound stopped the call (full %v, %d of %d nodes); want the step bound", d.d.Full(), d.d.Len(), d.d.OperationNodes())
 	}
 }
