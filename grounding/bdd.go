@@ -404,3 +404,70 @@ func (d *BDD) AnySat(e BDDEdge) (levels []int32, values []bool, ok bool) {
 	}
 	return levels, values, true
 }
+
+// Collect frees every node that no edge of the maps keep reaches, and
+// renumbers the others, rewriting the edges of keep in place: every other
+// edge made so far is void. It keeps the order of the nodes (a node's
+// children come before it), so the unique table holds each function once
+// as before; the operation cache is emptied. It returns the nodes freed.
+func (d *BDD) Collect(keep ...map[int32]BDDEdge) int {
+	if d.nodes == nil {
+		return 0
+	}
+	n := len(d.nodes)
+	// newID[i] is 0 for a node not reached, else its new index (the
+	// constant stays 0).
+	newID := make([]uint32, n)
+	const reached = 1
+	var stack []uint32
+	for _, m := range keep {
+		for _, e := range m {
+			stack = append(stack[:0], uint32(e>>1))
+			for len(stack) > 0 {
+				id := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if id == 0 || newID[id] != 0 {
+					continue
+				}
+				newID[id] = reached
+				nd := &d.nodes[id]
+				stack = append(stack, uint32(nd.lo>>1), uint32(nd.hi>>1))
+			}
+		}
+	}
+	remap := func(e BDDEdge) BDDEdge { return BDDEdge(newID[e>>1])<<1 | e&1 }
+	next := uint32(1)
+	for id := 1; id < n; id++ {
+		if newID[id] == 0 {
+			continue
+		}
+		nd := d.nodes[id]
+		newID[id] = next
+		d.nodes[next] = bddNode{v: nd.v, lo: remap(nd.lo), hi: remap(nd.hi)}
+		next++
+	}
+	d.nodes = d.nodes[:next]
+	if cap(d.nodes) > 4*len(d.nodes) {
+		d.nodes = append(make([]bddNode, 0, 2*len(d.nodes)), d.nodes...) // give the memory back
+	}
+	for _, m := range keep {
+		for k, e := range m {
+			m[k] = remap(e)
+		}
+	}
+	size := 1 << 10
+	for size < 2*len(d.nodes) {
+		size <<= 1
+	}
+	if size < len(d.slots) {
+		d.slots = make([]uint32, size)
+	} else {
+		clear(d.slots)
+	}
+	for id := 1; id < len(d.nodes); id++ {
+		d.insert(uint32(id))
+	}
+	clear(d.cache)
+	d.full = false
+	return n - len(d.nodes)
+}

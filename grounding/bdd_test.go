@@ -165,3 +165,62 @@ func TestBDDLimit(t *testing.T) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }
+
+// TestBDDCollect: Collect frees the nodes that only dropped functions
+// used, rewrites the kept edges, and the manager stays canonical: the
+// kept function built again ends on its kept edge.
+func TestBDDCollect(t *testing.T) {
+	const n = 16
+	b := newBDDCircuit(n)
+	ins := make([]int, n)
+	for i := range ins {
+		ins[i] = i
+	}
+	par := b.parity(ins)
+	// The exponential function of TestBDDLimit: garbage once dropped.
+	var terms []grounding.Lit
+	for i := range n / 2 {
+		terms = append(terms, b.and(grounding.InputLit(i), grounding.InputLit(i+n/2)).Not())
+	}
+	big := b.and(terms...).Not()
+	ctx := context.Background()
+	d := grounding.NewBDD(grounding.BDDLimits{MaxNodes: 1 << 16})
+	build := func(l grounding.Lit, gates map[int32]grounding.BDDEdge) grounding.BDDEdge {
+		t.Helper()
+		if err := d.Begin(ctx, 1<<16); err != nil {
+			t.Fatal(err)
+		}
+		cn, err := grounding.NewCone(&b.c, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit, err := d.EvalCone(ctx, cn, func(k int) (grounding.BDDEdge, bool) {
+			v, err := d.Var(int32(cn.Inputs[k]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v, true
+		}, gates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return grounding.RootOf(cn, lit)
+	}
+	kept := map[int32]grounding.BDDEdge{}
+	kept[-1] = build(par, nil)
+	build(big, nil)
+	before := d.Len()
+	freed := d.Collect(kept)
+	if freed <= 0 || d.Len() != before-freed || d.Len() > 2*n+1 {
+		t.Fatalf("Collect freed %d of %d nodes, %d left; want all but the parity's (at most %d)", freed, before, d.Len(), 2*n+1)
+	}
+	if got := len(d.Levels(kept[-1])); got != n {
+		t.Errorf("kept parity after Collect: %d variables, want %d", got, n)
+	}
+	if e := build(par, nil); e != kept[-1] {
+		t.Errorf("parity built again: edge %d, want the kept edge %d", e, kept[-1])
+	}
+	if e := build(big, nil); e == kept[-1] || len(d.Levels(e)) != n {
+		t.Errorf("the freed function built again: edge %d over %d variables", e, len(d.Levels(e)))
+	}
+}

@@ -25,10 +25,14 @@ import (
 // by its input of B after all of A's. A's gate BDDs are kept for good;
 // B's gate BDDs are kept while each of B's inputs keeps its level (the
 // image of the same input of A), and dropped when a mapping moves one.
+// When the kept BDDs leave a pair too little room, the nodes no kept gate
+// reaches are freed (grounding.BDD.Collect), then B's gates are dropped,
+// then everything, before the pair is given up to SAT: memory stays
+// within Options.MaxBDDNodes and what A's gates hold is kept longest.
 // Names and input numbers change the effort only, never the answer.
 
-// DefaultMaxBDDNodes is the default Options.MaxBDDNodes: 2^24 nodes, about
-// 20 bytes each with the unique table. merrills' mutants need 4.3 M
+// DefaultMaxBDDNodes is the default Options.MaxBDDNodes: 2^23 nodes, at
+// most about 250 MB with the unique table. merrills' mutants need 4.3 M
 // nodes: the mutant's count walks the points in another order than the
 // original's, so its partial counts share no nodes.
 const DefaultMaxBDDNodes = 1 << 24
@@ -61,9 +65,8 @@ type bddState struct {
 }
 
 // bddDecide decides ca ≡ cb over j with BDDs; ok is false when the pair
-// was not decided (the budget was reached, or BDDs are given up); err is
-// a cancellation, or an internal error when a counterexample does not
-// separate the circuits.
+// was not decided (the budget was reached, or BDDs are given up), err is
+// set only on cancellation.
 func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outcome, ok bool, err error) {
 	s := &c.bdd
 	s.mu.Lock()
@@ -94,18 +97,16 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 	// B's kept gates hold while every input keeps its level.
 	for v, x := range j.vars {
 		if at := s.bAt[x.bIn]; at >= 0 && at != level[v] {
-			clear(s.gateB)
-			for i := range s.bAt {
-				s.bAt[i] = -1
-			}
+			s.dropB()
 			break
 		}
 	}
-	for v, x := range j.vars {
-		s.bAt[x.bIn] = level[v]
-	}
 	budget := bddNodesPerGate*(len(ca.Gates)+len(cb.Gates)) + bddMinNodes
-	for {
+	for try := 0; ; try++ {
+		// Recorded at every try: dropB and reset forget the levels.
+		for v, x := range j.vars {
+			s.bAt[x.bIn] = level[v]
+		}
 		n0 := s.d.Len()
 		o, err = bddMiter(ctx, s, j, ca, cb, level, budget)
 		if err == nil {
@@ -115,17 +116,35 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 			s.reset(c) // an interrupted operation may have left the kept gates half built
 			return outcome{}, false, err
 		}
-		if 4*n0 <= c.opt.MaxBDDNodes {
+		if 4*n0 <= c.opt.MaxBDDNodes || try == 3 {
 			c.stats.bddOverBound.Add(1)
 			s.fail++
 			return outcome{}, false, nil
 		}
-		// The kept BDDs filled the manager: once more in an empty one.
-		s.reset(c)
+		// The kept BDDs and the garbage left too little room: free the
+		// garbage, then B's gates too, then everything, and try again.
+		switch try {
+		case 0:
+			s.d.Collect(s.gateA, s.gateB)
+		case 1:
+			s.dropB()
+			s.d.Collect(s.gateA)
+		default:
+			s.reset(c)
+		}
+		c.stats.bddCollections.Add(1)
 	}
 	s.wins++
 	c.stats.bdds.Add(1)
 	return o, true, nil
+}
+
+// dropB forgets B's kept gates (their nodes stay until a Collect).
+func (s *bddState) dropB() {
+	clear(s.gateB)
+	for i := range s.bAt {
+		s.bAt[i] = -1
+	}
 }
 
 // reset empties the manager and what it keeps.

@@ -182,6 +182,7 @@ type Stats struct {
 	SweepMerged    int64 // internal node pairs proven equal and merged by SAT sweeping
 	BDDs           int64 // pairs decided by BDDs (Options.MaxBDDNodes) instead of SAT
 	BDDOverBound   int64 // pairs whose BDDs reached the node bound, then decided by SAT
+	BDDCollections int64 // times the kept BDDs left a pair too little room and nodes were freed (grounding.BDD.Collect)
 	// PairChecks counts the pair types compared (PairsDiffer), PairSAT the
 	// SAT questions they asked, PairRefuted the pairs shown different.
 	PairChecks, PairSAT, PairRefuted int64
@@ -190,7 +191,7 @@ type Stats struct {
 // counters is the concurrent form of Stats.
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted atomic.Int64
-	satCalls, satUnsat, abandoned, sweepMerged, bdds, bddOverBound                                      atomic.Int64
+	satCalls, satUnsat, abandoned, sweepMerged, bdds, bddOverBound, bddCollections                      atomic.Int64
 	pairChecks, pairSAT, pairRefuted                                                                    atomic.Int64
 }
 
@@ -211,6 +212,7 @@ func (c *counters) snapshot() Stats {
 		SweepMerged:    c.sweepMerged.Load(),
 		BDDs:           c.bdds.Load(),
 		BDDOverBound:   c.bddOverBound.Load(),
+		BDDCollections: c.bddCollections.Load(),
 		PairChecks:     c.pairChecks.Load(),
 		PairSAT:        c.pairSAT.Load(),
 		PairRefuted:    c.pairRefuted.Load(),
