@@ -47,6 +47,9 @@ type BDDLimits struct {
 	// CacheEntries is the size of the lossy AND cache (12 bytes each), a
 	// power of two. Default DefaultBDDCacheEntries.
 	CacheEntries int
+	// InitialCacheEntries, when positive, is the cache's size until
+	// GrowCache enlarges it (a power of two); default CacheEntries.
+	InitialCacheEntries int
 }
 
 // Default BDDLimits. The step bound: with a lossy cache, conjunctions of
@@ -101,7 +104,19 @@ func NewBDD(lim BDDLimits) *BDD {
 	for lim.CacheEntries&(lim.CacheEntries-1) != 0 {
 		lim.CacheEntries &= lim.CacheEntries - 1 // round down to a power of two
 	}
+	for lim.InitialCacheEntries&(lim.InitialCacheEntries-1) != 0 {
+		lim.InitialCacheEntries &= lim.InitialCacheEntries - 1
+	}
 	return &BDD{lim: lim}
+}
+
+// initCache is the cache's first size: lim.CacheEntries, or less when
+// InitialCacheEntries says so.
+func (d *BDD) initCache() int {
+	if d.lim.InitialCacheEntries > 0 {
+		return d.lim.InitialCacheEntries
+	}
+	return d.lim.CacheEntries
 }
 
 // Limits returns the manager's bounds, defaults filled in.
@@ -118,12 +133,25 @@ func (d *BDD) Begin(ctx context.Context, nodes int) error {
 	if d.nodes == nil {
 		d.nodes = []bddNode{{v: bddNoVar}}
 		d.slots = make([]uint32, 1<<10)
-		d.cache = make([]bddCacheEntry, d.lim.CacheEntries)
+		d.cache = make([]bddCacheEntry, min(d.lim.CacheEntries, d.initCache()))
 	}
 	d.callMax = min(d.lim.MaxNodes, len(d.nodes)+max(nodes, 0))
 	d.steps, d.stepMax = 0, max(d.lim.StepsPerNode, 0)*max(d.callMax-len(d.nodes), 0)
 	d.stop, d.stopErr, d.stopTick = ctx.Err, ctx.Err(), bddStopEvery
 	return d.stopErr
+}
+
+// GrowCache enlarges the operation cache to n entries (rounded down to a
+// power of two, at most lim.CacheEntries) when it is smaller, so that a
+// manager for small functions does not clear a large cache.
+func (d *BDD) GrowCache(n int) {
+	n = min(n, d.lim.CacheEntries)
+	for n&(n-1) != 0 {
+		n &= n - 1
+	}
+	if d.cache != nil && n > len(d.cache) {
+		d.cache = make([]bddCacheEntry, n)
+	}
 }
 
 // Clear empties the manager, keeping its allocations: every edge made so

@@ -49,7 +49,12 @@ const (
 // bddCacheEntries is the size of the manager's lossy operation cache (48
 // MB): merrills' "goal white 25" (7,042 gates, 1.9 M nodes) took 8.5 CPU s
 // with 2^20 entries, 5.9 with 2^22, 5.5 with 2^23.
-const bddCacheEntries = 1 << 22
+// It starts at bddFirstCacheEntries and grows to a quarter of the nodes a
+// check may reach: a Checker of small pairs does not clear 48 MB.
+const (
+	bddCacheEntries      = 1 << 22
+	bddFirstCacheEntries = 1 << 14
+)
 
 // bddFailSlack: once BDDs have reached their budget this many times more
 // than they decided pairs, a Checker stops trying them (effort only:
@@ -107,6 +112,7 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 		}
 	}
 	budget := bddNodesPerGate*(len(ca.Gates)+len(cb.Gates)) + bddMinNodes
+	s.d.GrowCache(min(s.d.Len()+budget, c.opt.MaxBDDNodes) / 4)
 	for try := 0; ; try++ {
 		// Recorded at every try: dropB and reset forget the levels.
 		for v, x := range j.vars {
@@ -155,7 +161,7 @@ func (s *bddState) dropB() {
 // reset empties the manager and what it keeps.
 func (s *bddState) reset(c *Checker) {
 	if s.d == nil {
-		s.d = grounding.NewBDD(grounding.BDDLimits{MaxNodes: c.opt.MaxBDDNodes, CacheEntries: bddCacheEntries})
+		s.d = grounding.NewBDD(grounding.BDDLimits{MaxNodes: c.opt.MaxBDDNodes, CacheEntries: bddCacheEntries, InitialCacheEntries: bddFirstCacheEntries})
 	}
 	s.d.Clear()
 	s.gateA, s.gateB = map[int32]grounding.BDDEdge{}, map[int32]grounding.BDDEdge{}
