@@ -31,8 +31,8 @@ import (
 // within Options.MaxBDDNodes and what A's gates hold is kept longest.
 // Names and input numbers change the effort only, never the answer.
 
-// DefaultMaxBDDNodes is the default Options.MaxBDDNodes: 2^23 nodes, at
-// most about 250 MB with the unique table. merrills' mutants need 4.3 M
+// DefaultMaxBDDNodes is the default Options.MaxBDDNodes: 2^24 nodes, about
+// 20 bytes each with the unique table. merrills' mutants need 4.3 M
 // nodes: the mutant's count walks the points in another order than the
 // original's, so its partial counts share no nodes.
 const DefaultMaxBDDNodes = 1 << 24
@@ -48,9 +48,9 @@ const (
 
 // bddCacheEntries is the size of the manager's lossy operation cache (48
 // MB): merrills' "goal white 25" (7,042 gates, 1.9 M nodes) took 8.5 CPU s
-// with 2^20 entries, 5.9 with 2^22, 5.5 with 2^23.
-// It starts at bddFirstCacheEntries and grows to a quarter of the nodes a
-// check may reach: a Checker of small pairs does not clear 48 MB.
+// with 2^20 entries, 5.9 with 2^22, 5.5 with 2^23. It starts at
+// bddFirstCacheEntries and grows to a quarter of the nodes a check may
+// reach: a Checker of small pairs does not clear 48 MB.
 const (
 	bddCacheEntries      = 1 << 22
 	bddFirstCacheEntries = 1 << 14
@@ -75,8 +75,9 @@ type bddState struct {
 }
 
 // bddDecide decides ca ≡ cb over j with BDDs; ok is false when the pair
-// was not decided (the budget was reached, or BDDs are given up), err is
-// set only on cancellation.
+// was not decided (the budget was reached, or BDDs are given up); err is
+// a cancellation, or an internal error when a counterexample does not
+// separate the circuits.
 func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outcome, ok bool, err error) {
 	s := &c.bdd
 	s.mu.Lock()
