@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"slices"
+
+	"github.com/gamequiv/gamequiv/grounding"
 )
 
 // Semantic supports of next functions by move cofactors. A next function
@@ -39,7 +41,7 @@ const (
 type choiceBDDs struct {
 	free        chan *supportBDD
 	maxNodes    int
-	level, prop []int32 // the variable order (propOrder)
+	level, prop []int32 // the variable order (grounding.PropOrder)
 }
 
 func newChoiceBDDs(workers, maxNodes int, level, prop []int32) *choiceBDDs {
@@ -49,7 +51,7 @@ func newChoiceBDDs(workers, maxNodes int, level, prop []int32) *choiceBDDs {
 func (c *choiceBDDs) get() *supportBDD {
 	select {
 	case d := <-c.free:
-		if 2*len(d.nodes) > d.max {
+		if 2*d.d.Len() > d.d.Limits().MaxNodes {
 			d.clear()
 		}
 		return d
@@ -63,18 +65,6 @@ func (c *choiceBDDs) put(d *supportBDD) {
 	case c.free <- d:
 	default:
 	}
-}
-
-// clear empties d, keeping its allocations.
-func (d *supportBDD) clear() {
-	if d.nodes == nil {
-		return
-	}
-	d.nodes = d.nodes[:1]
-	clear(d.slots)
-	clear(d.cache)
-	clear(d.gate)
-	d.full = false
 }
 
 // jointChoices returns the number of joint choices of srs, or -1 when it
@@ -95,7 +85,7 @@ func jointChoices(srs []simRole, limit int) int {
 // read actions) its root depends on, as described above, or errBDDLimit
 // when the cofactors need more nodes than one call may add.
 func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs []simRole) (propDep, roleDep []bool, err error) {
-	if err := d.begin(cn, bddChoiceNodesPerGate, bddChoiceMinNodes); err != nil {
+	if err := d.begin(ctx, cn, bddChoiceNodesPerGate, bddChoiceMinNodes); err != nil {
 		return nil, nil, err
 	}
 	// The base: every gate with no read action done.
@@ -104,7 +94,7 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 		return nil, nil, err
 	}
 	first := cn.FirstGate()
-	based := len(d.nodes)
+	based := d.d.Len()
 	// Every joint choice, in mixed radix (role 0 fastest): only the gates
 	// its actions reach are evaluated again, then restored.
 	total := jointChoices(srs, math.MaxInt)
@@ -136,16 +126,16 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 		saved = saved[:0]
 		for _, gi := range fanout {
 			saved = append(saved, lit[first+int(gi)])
-			e, err := d.andFanin(cn, int(gi), lit)
+			e, err := d.d.AndFanin(cn, int(gi), lit)
 			if err != nil {
 				return nil, nil, err
 			}
 			lit[first+int(gi)] = e
 		}
-		roots[c] = lit[cn.Root>>1] ^ bddEdge(cn.Root&1)
+		roots[c] = grounding.RootOf(cn, lit)
 		// Cofactors that grow at this rate would not fit: give up now
 		// rather than after most of them (kalaha's stores are sums).
-		if c+1 >= bddChoiceProbe && (c+1)&c == 0 && int64(len(d.nodes)-based)*int64(total) > int64(d.callMax-based)*int64(c+1) {
+		if c+1 >= bddChoiceProbe && (c+1)&c == 0 && int64(d.d.Len()-based)*int64(total) > int64(d.d.OperationNodes()-based)*int64(c+1) {
 			return nil, nil, errBDDLimit
 		}
 		for j, gi := range fanout {
@@ -162,10 +152,10 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 		}
 	}
 	// A proposition matters when it is a variable of some cofactor.
-	dep := d.vars(roots...)
+	dep := d.d.Levels(roots...)
 	propDep = make([]bool, nP)
 	for k := range nP {
-		propDep[k] = dep[cn.Inputs[k]]
+		propDep[k] = dep[d.level[cn.Inputs[k]]]
 	}
 	// A role matters when two choices differing in it alone differ.
 	roleDep = make([]bool, len(srs))

@@ -34,7 +34,7 @@ func TestChoiceBDDSupports(t *testing.T) {
 			}
 			// The reference: no support tables and no cofactor BDDs.
 			o := Options{SupportTableBits: -1, MaxBDDChoices: -1}.withDefaults()
-			level, prop := propOrder(p.Props, nil)
+			level, prop := grounding.PropOrder(p.Props, nil)
 			b := &builder{p: p, opt: o, moves: true, bdd: newSupportBDD(o.MaxBDDNodes, level, prop)}
 			d := newChoiceBDDs(1, o.MaxBDDNodes, level, prop)
 			nProps := len(p.Props)

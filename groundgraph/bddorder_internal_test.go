@@ -80,7 +80,7 @@ func TestBDDOrderByTerms(t *testing.T) {
 	b, cn := countGoalCone(t, Options{SupportTableBits: 4}.withDefaults(), true)
 	p, o := b.p, b.opt
 	if got := b.supportBDDs.Load(); got == 0 {
-		t.Errorf("Build: no support from a BDD; want the goals' (full manager: %v)", b.bdd.full)
+		t.Errorf("Build: no support from a BDD; want the goals' (full manager: %v)", b.bdd.d.Full())
 	}
 	// The same cone on a manager that orders by input number.
 	ids := make([]int32, len(p.Props))
@@ -108,7 +108,7 @@ func TestPropOrder(t *testing.T) {
 			[]string{"(cell (p 1 1) o)", "(cell (p 1 1) x)", "(cell (p 1 2) o)", "(cell (p 1 2) x)", "(q x y)", "(q y x)"},
 		},
 	} {
-		level, prop := propOrder(c.props, nil)
+		level, prop := grounding.PropOrder(c.props, nil)
 		var got []string
 		for l, i := range prop {
 			if level[i] != int32(l) {
@@ -117,7 +117,7 @@ func TestPropOrder(t *testing.T) {
 			got = append(got, c.props[i])
 		}
 		if !slices.Equal(got, c.want) {
-			t.Errorf("propOrder(%q) = %q, want %q", c.props, got, c.want)
+			t.Errorf("grounding.PropOrder(%q) = %q, want %q", c.props, got, c.want)
 		}
 	}
 }
@@ -140,14 +140,14 @@ func TestPropOrderRankedTie(t *testing.T) {
 			}
 		}
 	}
-	_, prop := propOrder(props, rank)
+	_, prop := grounding.PropOrder(props, rank)
 	var got []string
 	for _, i := range prop {
 		got = append(got, props[i])
 	}
 	want := []string{"(pit a e o)", "(pit b e o)", "(pit a e i)", "(pit b e i)", "(pit a s o)", "(pit b s o)", "(pit a s i)", "(pit b s i)", "(pit a n o)", "(pit b n o)", "(pit a n i)", "(pit b n i)"}
 	if !slices.Equal(got, want) {
-		t.Errorf("propOrder = %q, want %q", got, want)
+		t.Errorf("grounding.PropOrder = %q, want %q", got, want)
 	}
 }
 
@@ -160,17 +160,16 @@ func TestBDDStepBound(t *testing.T) {
 	ctx := context.Background()
 	b, cn := countGoalCone(t, Options{}.withDefaults(), false)
 	o := b.opt
-	level, prop := propOrder(b.p.Props, nil)
+	level, prop := grounding.PropOrder(b.p.Props, nil)
 	d := newSupportBDD(o.MaxBDDNodes, level, prop)
 	if _, err := d.support(ctx, cn); err != nil {
 		t.Fatalf("support with the default step bound: %v", err)
 	}
-	d = newSupportBDD(o.MaxBDDNodes, level, prop)
-	d.stepsPerNode = 0
+	d = newSupportBDDLimits(grounding.BDDLimits{MaxNodes: o.MaxBDDNodes, StepsPerNode: -1}, level, prop)
 	if _, err := d.support(ctx, cn); !errors.Is(err, errBDDLimit) {
 		t.Fatalf("support with no steps allowed: err %v; want errBDDLimit", err)
 	}
-	if d.full || len(d.nodes) >= d.callMax {
-		t.Fatalf("the node bound stopped the call (full %v, %d of %d nodes); want the step bound", d.full, len(d.nodes), d.callMax)
+	if d.d.Full() || d.d.Len() >= d.d.OperationNodes() {
+		t.Fatalf("the node bound stopped the call (full %v, %d of %d nodes); want the step bound", d.d.Full(), d.d.Len(), d.d.OperationNodes())
 	}
 }

@@ -407,7 +407,7 @@ func (b *builder) supports(ctx context.Context) error {
 }
 
 // newBDDs makes the Build's BDD managers, their variable order
-// (propOrder) ranked by the cones of fs, the functions whose supports a
+// (grounding.PropOrder) ranked by the cones of fs, the functions whose supports a
 // BDD may decide, largest cone first: the largest cones hold the structure
 // most functions share (merrills' piece count, read by its goals, terminal
 // and legal moves).
@@ -421,11 +421,11 @@ func (b *builder) newBDDs(ctx context.Context, fs []int) error {
 			}
 		}
 	}
-	rank, rerr := structuralRanks(ctx, len(b.p.Props), cones)
+	rank, rerr := grounding.StructuralRanks(ctx, len(b.p.Props), cones)
 	if err := cmp.Or(err, rerr); err != nil {
 		return err
 	}
-	level, prop := propOrder(b.p.Props, rank)
+	level, prop := grounding.PropOrder(b.p.Props, rank)
 	b.bdd = newSupportBDD(b.opt.MaxBDDNodes, level, prop)
 	if b.opt.MaxBDDChoices > 0 {
 		b.choiceBDDs = newChoiceBDDs(b.opt.Workers, b.opt.MaxBDDNodes, level, prop)

@@ -26,6 +26,8 @@ type Checker struct {
 	cache map[string]bool // cacheKey -> equal
 
 	witnesses witnessStore
+
+	bdd bddState // the BDD check's manager (bdd.go)
 }
 
 // NewChecker prepares the comparison of programs a and b. It validates both
@@ -287,6 +289,12 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 			return outcome{equal: true}, nil
 		}
 		return outcome{j: j, model: m}, nil
+	}
+	if c.opt.Mode&NoBDD == 0 && len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates {
+		o, ok, err := c.bddDecide(ctx, j, ca, cb)
+		if err != nil || ok {
+			return o, err
+		}
 	}
 	if c.opt.Mode&NoSweep == 0 && len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates {
 		return c.sweepMiter(ctx, j, ca, cb)

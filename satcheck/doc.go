@@ -63,7 +63,16 @@
 //     between chunks. Equal only when every row agrees; else the first row
 //     that does not is the counterexample. ad_game_2x2's pairs over 20
 //     inputs, which gophersat took 2-9 s each to prove, take milliseconds.
-//  6. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
+//  6. BDDs (bdd.go): a pair of cones of SweepMinGates gates or more is
+//     built as two BDDs over the joint variables in the Checker's one
+//     manager (grounding.BDD), in grounding.PropOrder's order of A's
+//     inputs; equal when (fa XOR fb) under the groups' one-hot constraints
+//     is the constant false, else a path to true is the counterexample.
+//     Gate BDDs are kept between checks (B's while its inputs keep their
+//     images), so a piece count that many functions read is built once.
+//     A pair over its node budget (Options.MaxBDDNodes) goes on to SAT.
+//     merrills' piece counts through a mapping took gophersat minutes.
+//  7. SAT: the Tseitin encoding of both cones, a miter asserting fa ≠ fb, and
 //     the exactly-one constraint of each role whose actions the pair reads,
 //     solved by a fresh gophersat solver. UNSAT proves equality; a model is a
 //     counterexample. When the two cones hold Options.SweepMinGates gates or

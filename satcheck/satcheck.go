@@ -40,10 +40,11 @@ const (
 	NoExhaustive                  // skip complete truth tables (small ones, and chunked ones within TableWork)
 	NoCache                       // neither read nor fill the cache of decided pairs
 	NoSweep                       // solve each miter whole, without SAT sweeping (sweep.go)
+	NoBDD                         // skip the BDD check of large pairs (bdd.go), like a negative MaxBDDNodes
 
 	// SATOnly decides every non-constant pair with a SAT call (sweeping may
 	// still split it into several).
-	SATOnly = NoStructure | NoSimulation | NoExhaustive | NoCache
+	SATOnly = NoStructure | NoSimulation | NoExhaustive | NoCache | NoBDD
 )
 
 // Default option values, used for the zero fields of Options.
@@ -103,6 +104,12 @@ type Options struct {
 	// of both cones times the table's 64-row words are at most TableWork.
 	// Zero means DefaultTableWork; negative disables.
 	TableWork int64
+	// MaxBDDNodes: a pair of cones that reaches the SAT stage with at
+	// least SweepMinGates gates together is first compared as BDDs
+	// (bdd.go) of at most this many nodes (and 1,024 a gate plus 2^16); past
+	// the bound SAT decides. Zero means DefaultMaxBDDNodes; negative
+	// disables.
+	MaxBDDNodes int
 	// Progress, if set, is told how Verify advances: proven of total pairs
 	// of reasoning functions. It must be quick; it changes no result.
 	Progress func(proven, total int)
@@ -141,6 +148,12 @@ func (o Options) withDefaults() Options {
 	if o.TableWork == 0 {
 		o.TableWork = DefaultTableWork
 	}
+	if o.MaxBDDNodes == 0 {
+		o.MaxBDDNodes = DefaultMaxBDDNodes
+	}
+	if o.MaxBDDNodes < 0 {
+		o.Mode |= NoBDD
+	}
 	if o.MaxCacheEntries <= 0 {
 		o.MaxCacheEntries = DefaultMaxCacheEntries
 	}
@@ -167,6 +180,9 @@ type Stats struct {
 	SATUnsat       int64 // solves that proved a pair equal
 	Abandoned      int64 // solves interrupted by a cancellation (no answer; they stop at once)
 	SweepMerged    int64 // internal node pairs proven equal and merged by SAT sweeping
+	BDDs           int64 // pairs decided by BDDs (Options.MaxBDDNodes) instead of SAT
+	BDDOverBound   int64 // pairs whose BDDs reached the node bound, then decided by SAT
+	BDDCollections int64 // times the kept BDDs left a pair too little room and nodes were freed (grounding.BDD.Collect)
 	// PairChecks counts the pair types compared (PairsDiffer), PairSAT the
 	// SAT questions they asked, PairRefuted the pairs shown different.
 	PairChecks, PairSAT, PairRefuted int64
@@ -175,7 +191,7 @@ type Stats struct {
 // counters is the concurrent form of Stats.
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted atomic.Int64
-	satCalls, satUnsat, abandoned, sweepMerged                                                          atomic.Int64
+	satCalls, satUnsat, abandoned, sweepMerged, bdds, bddOverBound, bddCollections                      atomic.Int64
 	pairChecks, pairSAT, pairRefuted                                                                    atomic.Int64
 }
 
@@ -194,6 +210,9 @@ func (c *counters) snapshot() Stats {
 		SATUnsat:       c.satUnsat.Load(),
 		Abandoned:      c.abandoned.Load(),
 		SweepMerged:    c.sweepMerged.Load(),
+		BDDs:           c.bdds.Load(),
+		BDDOverBound:   c.bddOverBound.Load(),
+		BDDCollections: c.bddCollections.Load(),
 		PairChecks:     c.pairChecks.Load(),
 		PairSAT:        c.pairSAT.Load(),
 		PairRefuted:    c.pairRefuted.Load(),

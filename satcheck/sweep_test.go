@@ -16,7 +16,7 @@ import (
 // with one word of simulation so that many internal pairs look equal
 // without being so (wide ANDs look constant false, for one).
 var sweepOnly = satcheck.Options{
-	Mode:          satcheck.NoStructure | satcheck.NoExhaustive | satcheck.NoCache | satcheck.NoSimulation,
+	Mode:          satcheck.NoStructure | satcheck.NoExhaustive | satcheck.NoCache | satcheck.NoSimulation | satcheck.NoBDD,
 	SimWords:      1,
 	SweepMinGates: 1,
 	SweepWindow:   2,
@@ -69,14 +69,38 @@ func restructure(q *prog, src *grounding.Circuit, l grounding.Lit, im []int32, m
 // found equal to its original (unless brute force finds the mutation masked),
 // however many of its internal nodes simulation pairs up wrongly.
 func TestSweepNeverMergesDifferent(t *testing.T) {
+	equal, different, st := againstBruteForce(t, sweepOnly)
+	t.Logf("%d equal and %d different pairs agree with brute force; %d internal merges", equal, different, st.SweepMerged)
+	if st.SweepMerged == 0 {
+		t.Errorf("no internal merges")
+	}
+}
+
+// TestBDDAgreesWithBruteForce: the same pairs decided by BDDs only (the
+// stages before them off, sweeping off so that a BDD over its bound
+// would show as a SAT call): every answer matches brute force, the
+// one-hot groups of the next functions included.
+func TestBDDAgreesWithBruteForce(t *testing.T) {
+	opt := sweepOnly
+	opt.Mode = opt.Mode&^satcheck.NoBDD | satcheck.NoSweep
+	equal, different, st := againstBruteForce(t, opt)
+	t.Logf("%d equal and %d different pairs agree with brute force; stats %+v", equal, different, st)
+	if st.BDDs != int64(equal+different) || st.SATCalls != 0 {
+		t.Errorf("%d BDD answers and %d SAT calls for %d pairs, want BDDs only", st.BDDs, st.SATCalls, equal+different)
+	}
+}
+
+// againstBruteForce compares random circuits with restructured copies of
+// themselves, one node mutated or none, under opt, checks every answer
+// against brute force and returns the counts and the summed stats.
+func againstBruteForce(t *testing.T, opt satcheck.Options) (equal, different int, sum satcheck.Stats) {
+	t.Helper()
 	trials := 160
 	if testing.Short() {
 		trials = 40
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	shapes := [][]int{{3}, {2, 2}, {}, {4}}
-	var equal, different int
-	var merged int64
 	for trial := range trials {
 		shape := shapes[trial%len(shapes)]
 		nActs := 0
@@ -125,13 +149,13 @@ func TestSweepNeverMergesDifferent(t *testing.T) {
 			if kind == grounding.FuncTerminal {
 				want = bruteEqualNoMoves(a, b, fa, fb, im)
 			}
-			c := mustChecker(t, a, b, sweepOnly)
+			c := mustChecker(t, a, b, opt)
 			got, err := c.CheckFunc(context.Background(), kind, fa, fb, im)
 			if err != nil {
 				t.Fatalf("trial %d %v: %v", trial, kind, err)
 			}
 			if got != want {
-				t.Fatalf("trial %d %v (mutated node %d, shape %v): sweeping says equal=%v, brute force %v (stats %+v)",
+				t.Fatalf("trial %d %v (mutated node %d, shape %v): CheckFunc says equal=%v, brute force %v (stats %+v)",
 					trial, kind, mutate, shape, got, want, c.Stats())
 			}
 			if want {
@@ -139,13 +163,16 @@ func TestSweepNeverMergesDifferent(t *testing.T) {
 			} else {
 				different++
 			}
-			merged += c.Stats().SweepMerged
+			st := c.Stats()
+			sum.SweepMerged += st.SweepMerged
+			sum.BDDs += st.BDDs
+			sum.SATCalls += st.SATCalls
 		}
 	}
-	t.Logf("%d equal and %d different pairs agree with brute force; %d internal merges", equal, different, merged)
-	if equal < trials/4 || different < trials/4 || merged == 0 {
-		t.Errorf("too few cases: %d equal, %d different, %d merges", equal, different, merged)
+	if equal < trials/4 || different < trials/4 {
+		t.Errorf("too few cases: %d equal, %d different", equal, different)
 	}
+	return equal, different, sum
 }
 
 // bruteEqualNoMoves decides fa == fb over every state with every does-input
@@ -175,7 +202,7 @@ func bruteEqualNoMoves(a, b *grounding.Program, fa, fb grounding.Lit, im []int32
 func TestSweepMultiplier(t *testing.T) {
 	a, b, fa, fb := multipliers(6, 6)
 	im := identity(a).InputMap(a, b)
-	opt := satcheck.Options{SweepMinGates: 1, Mode: satcheck.NoExhaustive}
+	opt := satcheck.Options{SweepMinGates: 1, Mode: satcheck.NoExhaustive | satcheck.NoBDD}
 	c := mustChecker(t, a, b, opt)
 	eq, err := c.CheckFunc(context.Background(), grounding.FuncTerminal, fa, fb, im)
 	if err != nil {
@@ -205,8 +232,8 @@ func TestSweepMultiplier(t *testing.T) {
 func TestSweepCancel(t *testing.T) {
 	a, b, fa, fb := multipliers(8, 7)
 	im := identity(a).InputMap(a, b)
-	// No chunked truth table: its 2^16 rows would decide the pair at once.
-	opt := satcheck.Options{SweepMinGates: 1, TableWork: -1}
+	// No chunked truth table nor BDDs: either would decide the pair at once.
+	opt := satcheck.Options{SweepMinGates: 1, TableWork: -1, Mode: satcheck.NoBDD}
 	c := mustChecker(t, a, b, opt)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()

@@ -1,18 +1,17 @@
-package groundgraph
+package grounding
 
 import (
 	"cmp"
 	"context"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/gamequiv/gamequiv/grounding"
 )
 
-// propOrder returns the BDD variable order of the propositions props
+// PropOrder returns the BDD variable order of the propositions props
 // (their level by proposition id, and the proposition at each level),
-// given rank, each proposition's place in structuralRanks' order (-1:
+// given rank, each proposition's place in StructuralRanks' order (-1:
 // none; nil: none has one).
 //
 // A BDD's size hinges on its variable order, and input numbers follow
@@ -35,7 +34,7 @@ import (
 // of their best-ranked proposition, then by name; an object's
 // propositions go together, by name. Supports do not depend on the order,
 // only the effort does.
-func propOrder(props []string, rank []int32) (level, prop []int32) {
+func PropOrder(props []string, rank []int32) (level, prop []int32) {
 	if rank == nil {
 		rank = make([]int32, len(props))
 		for i := range rank {
@@ -52,7 +51,7 @@ func propOrder(props []string, rank []int32) (level, prop []int32) {
 	for i, s := range props {
 		var rel string
 		var ok bool
-		if rel, args[i], ok = grounding.SplitProp(s); !ok {
+		if rel, args[i], ok = SplitProp(s); !ok {
 			rel, args[i] = s, nil
 		}
 		k := relKey{rel, len(args[i])}
@@ -156,14 +155,14 @@ func propOrder(props []string, rank []int32) (level, prop []int32) {
 	return level, prop
 }
 
-// structuralRanks ranks the propositions (inputs below nProps) of the
+// StructuralRanks ranks the propositions (inputs below nProps) of the
 // cones, largest first, as their circuits suggest: each cone ranks its
 // propositions not ranked yet, those whose highest reader gate is higher
 // first, ties in the order a depth-first walk from the root (fanins in
 // stored order) first reaches them. In a chain of gates (merrills' count
 // walks the points one after the other) the link's height orders the
 // points as the chain does. Unranked propositions get -1.
-func structuralRanks(ctx context.Context, nProps int, cones func(yield func(*cone) bool)) ([]int32, error) {
+func StructuralRanks(ctx context.Context, nProps int, cones iter.Seq[*Cone]) ([]int32, error) {
 	rank := make([]int32, nProps)
 	for i := range rank {
 		rank[i] = -1

@@ -1,0 +1,310 @@
+package satcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// BDD check: a pair of large cones that reaches the SAT stage is first
+// built as two BDDs over the joint variables in one manager
+// (grounding.BDD). The functions are equal under the groups' one-hot
+// constraints exactly when (fa XOR fb) AND the constraints is the constant
+// false; otherwise any path to true of that BDD is a counterexample.
+// merrills' piece counts (sums over 24 points) compared through a mapping
+// took gophersat hundreds of sweep proofs and minutes.
+//
+// One manager serves a Checker, so the count that all of merrills'
+// goals, legal moves and terminal read is built once: a joint variable's
+// level is fixed by its input of A (A's actions, then A's propositions in
+// grounding.PropOrder's order, ranked by A's terminal, goals and legal
+// moves), or, for an input only B's function reads,
+// by its input of B after all of A's. A's gate BDDs are kept for good;
+// B's gate BDDs are kept while each of B's inputs keeps its level (the
+// image of the same input of A), and dropped when a mapping moves one.
+// When the kept BDDs leave a pair too little room, the nodes no kept gate
+// reaches are freed (grounding.BDD.Collect), then B's gates are dropped,
+// then everything, before the pair is given up to SAT: memory stays
+// within Options.MaxBDDNodes and what A's gates hold is kept longest.
+// Names and input numbers change the effort only, never the answer.
+
+// DefaultMaxBDDNodes is the default Options.MaxBDDNodes: 2^24 nodes, about
+// 20 bytes each with the unique table. merrills' mutants need 4.3 M
+// nodes: the mutant's count walks the points in another order than the
+// original's, so its partial counts share no nodes.
+const DefaultMaxBDDNodes = 1 << 24
+
+// Per-check node budget: a pair of cones with g gates together may add at
+// most bddNodesPerGate*g + bddMinNodes nodes (merrills' mutants: 4.3 M
+// nodes for 7,016 gates, 610 a gate), so a pair whose BDDs blow up costs
+// about what building a good one of its size would.
+const (
+	bddNodesPerGate = 1024
+	bddMinNodes     = 1 << 16
+)
+
+// bddCacheEntries is the size of the manager's lossy operation cache (48
+// MB): merrills' "goal white 25" (7,042 gates, 1.9 M nodes) took 8.5 CPU s
+// with 2^20 entries, 5.9 with 2^22, 5.5 with 2^23. It starts at
+// bddFirstCacheEntries and grows to a quarter of the nodes a check may
+// reach: a Checker of small pairs does not clear 48 MB.
+const (
+	bddCacheEntries      = 1 << 22
+	bddFirstCacheEntries = 1 << 14
+)
+
+// bddFailSlack: once BDDs have reached their budget this many times more
+// than they decided pairs, a Checker stops trying them (effort only:
+// those pairs go to SAT, as all pairs did before).
+const bddFailSlack = 16
+
+// bddState is a Checker's BDD manager and what it keeps between checks.
+type bddState struct {
+	mu           sync.Mutex
+	d            *grounding.BDD
+	aLevel       []int32 // level of each input of A (nil until the first check)
+	bOwn         []int32 // level of each input of B read only by B's function, after A's
+	gateA        map[int32]grounding.BDDEdge
+	gateB        map[int32]grounding.BDDEdge
+	bAt          []int32 // level each input of B had when gateB was built, -1 none
+	wins, fail   int
+	nameA, nameB string // the programs' names, for messages
+}
+
+// bddDecide decides ca ≡ cb over j with BDDs; ok is false when the pair
+// was not decided (the budget was reached, or BDDs are given up); err is
+// a cancellation, or an internal error when a counterexample does not
+// separate the circuits.
+func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outcome, ok bool, err error) {
+	s := &c.bdd
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail >= s.wins+bddFailSlack {
+		return outcome{}, false, nil
+	}
+	if s.aLevel == nil {
+		if s.aLevel, err = sideLevels(ctx, c.a, 0); err != nil {
+			return outcome{}, false, err
+		}
+		if s.bOwn, err = sideLevels(ctx, c.b, int32(c.a.numInputs())); err != nil {
+			return outcome{}, false, err
+		}
+	}
+	if s.d == nil {
+		s.reset(c)
+		s.nameA, s.nameB = c.a.p.Name, c.b.p.Name
+	}
+	level := make([]int32, len(j.vars))
+	for v, x := range j.vars {
+		if x.aIn >= 0 {
+			level[v] = s.aLevel[x.aIn]
+		} else {
+			level[v] = s.bOwn[x.bIn]
+		}
+	}
+	// B's kept gates hold while every input keeps its level.
+	for v, x := range j.vars {
+		if at := s.bAt[x.bIn]; at >= 0 && at != level[v] {
+			s.dropB()
+			break
+		}
+	}
+	budget := bddNodesPerGate*(len(ca.Gates)+len(cb.Gates)) + bddMinNodes
+	s.d.GrowCache(min(s.d.Len()+budget, c.opt.MaxBDDNodes) / 4)
+	for try := 0; ; try++ {
+		// Recorded at every try: dropB and reset forget the levels.
+		for v, x := range j.vars {
+			s.bAt[x.bIn] = level[v]
+		}
+		n0 := s.d.Len()
+		o, err = bddMiter(ctx, s, j, ca, cb, level, budget)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, grounding.ErrBDDLimit) {
+			s.reset(c) // an interrupted operation may have left the kept gates half built
+			return outcome{}, false, err
+		}
+		if 4*n0 <= c.opt.MaxBDDNodes || try == 3 {
+			c.stats.bddOverBound.Add(1)
+			s.fail++
+			return outcome{}, false, nil
+		}
+		// The kept BDDs and the garbage left too little room: free the
+		// garbage, then B's gates too, then everything, and try again.
+		switch try {
+		case 0:
+			s.d.Collect(s.gateA, s.gateB)
+		case 1:
+			s.dropB()
+			s.d.Collect(s.gateA)
+		default:
+			s.reset(c)
+		}
+		c.stats.bddCollections.Add(1)
+	}
+	s.wins++
+	c.stats.bdds.Add(1)
+	return o, true, nil
+}
+
+// dropB forgets B's kept gates (their nodes stay until a Collect).
+func (s *bddState) dropB() {
+	clear(s.gateB)
+	for i := range s.bAt {
+		s.bAt[i] = -1
+	}
+}
+
+// reset empties the manager and what it keeps.
+func (s *bddState) reset(c *Checker) {
+	if s.d == nil {
+		s.d = grounding.NewBDD(grounding.BDDLimits{MaxNodes: c.opt.MaxBDDNodes, CacheEntries: bddCacheEntries, InitialCacheEntries: bddFirstCacheEntries})
+	}
+	s.d.Clear()
+	s.gateA, s.gateB = map[int32]grounding.BDDEdge{}, map[int32]grounding.BDDEdge{}
+	s.bAt = filled(c.b.numInputs(), -1)
+}
+
+// sideLevels returns the level of every input of s from off on: the
+// actions first, in input order, then the propositions in
+// grounding.PropOrder's order, ranked by s's terminal, goal and legal
+// functions (not by the pair at hand: the order, hence the
+// counterexamples, must not depend on which check comes first).
+func sideLevels(ctx context.Context, s *side, off int32) ([]int32, error) {
+	cones := func(yield func(*cone) bool) {
+		roots := []grounding.Lit{s.p.Terminal}
+		for _, gs := range s.p.Goals {
+			for _, g := range gs {
+				roots = append(roots, g.Lit)
+			}
+		}
+		for _, ls := range s.p.Legal {
+			roots = append(roots, ls...)
+		}
+		for _, r := range roots {
+			c, err := s.cone(r)
+			if err != nil || !yield(c) {
+				return
+			}
+		}
+	}
+	rank, err := grounding.StructuralRanks(ctx, s.nProps, cones)
+	if err != nil {
+		return nil, err
+	}
+	propLevel, _ := grounding.PropOrder(s.p.Props, rank)
+	nAct := int32(s.numInputs() - s.nProps)
+	level := make([]int32, s.numInputs())
+	for i := range level {
+		if i < s.nProps {
+			level[i] = off + nAct + propLevel[i]
+		} else {
+			level[i] = off + int32(i-s.nProps)
+		}
+	}
+	return level, nil
+}
+
+// bddMiter builds both cones in s's manager, joint variable v at level[v],
+// and compares them under the groups' constraints.
+func bddMiter(ctx context.Context, s *bddState, j *joint, ca, cb *cone, level []int32, budget int) (outcome, error) {
+	d := s.d
+	if err := d.Begin(ctx, budget); err != nil {
+		return outcome{}, err
+	}
+	vars := make([]grounding.BDDEdge, len(j.vars))
+	for v := range vars {
+		var err error
+		if vars[v], err = d.Var(level[v]); err != nil {
+			return outcome{}, err
+		}
+	}
+	in := func(vs []int32) func(k int) (grounding.BDDEdge, bool) {
+		return func(k int) (grounding.BDDEdge, bool) {
+			if v := vs[k]; v >= 0 {
+				return vars[v], true
+			}
+			return grounding.BDDFalse, false // forced false here, not in general
+		}
+	}
+	la, err := d.EvalCone(ctx, ca, in(j.aVar), s.gateA)
+	if err != nil {
+		return outcome{}, err
+	}
+	lb, err := d.EvalCone(ctx, cb, in(j.bVar), s.gateB)
+	if err != nil {
+		return outcome{}, err
+	}
+	fa, fb := grounding.RootOf(ca, la), grounding.RootOf(cb, lb)
+	if fa == fb {
+		return outcome{equal: true}, nil
+	}
+	x, err := d.Xor(fa, fb)
+	if err != nil {
+		return outcome{}, err
+	}
+	for _, g := range j.groups {
+		cg, err := groupBDD(d, g, vars)
+		if err != nil {
+			return outcome{}, err
+		}
+		if x, err = d.And(x, cg); err != nil {
+			return outcome{}, err
+		}
+	}
+	levels, values, sat := d.AnySat(x)
+	if !sat {
+		return outcome{equal: true}, nil
+	}
+	varAt := make(map[int32]int, len(level))
+	for v, l := range level {
+		varAt[l] = v
+	}
+	m := make([]bool, len(j.vars))
+	for i, l := range levels {
+		m[varAt[l]] = values[i]
+	}
+	// The counterexample is checked on the circuits themselves.
+	vec := make([]uint64, len(m))
+	for v, b := range m {
+		if b {
+			vec[v] = 1
+		}
+	}
+	if va, vb := simulatePair(ca, cb, j, vec, 1); (va[0]^vb[0])&1 == 0 {
+		return outcome{}, fmt.Errorf("satcheck: internal error: a BDD counterexample does not separate %q node %d from %q node %d",
+			s.nameA, rootNode(ca), s.nameB, rootNode(cb))
+	}
+	return outcome{j: j, model: m}, nil
+}
+
+// groupBDD is g's constraint: exactly one member, or at most one when the
+// role has other actions.
+func groupBDD(d *grounding.BDD, g group, vars []grounding.BDDEdge) (grounding.BDDEdge, error) {
+	none, one := grounding.BDDTrue, grounding.BDDFalse // over the members seen so far
+	for i := len(g.members) - 1; i >= 0; i-- {
+		x := vars[g.members[i]]
+		a, err := d.And(x, none)
+		if err != nil {
+			return 0, err
+		}
+		b, err := d.And(x^1, one)
+		if err != nil {
+			return 0, err
+		}
+		if one, err = d.Or(a, b); err != nil {
+			return 0, err
+		}
+		if none, err = d.And(x^1, none); err != nil {
+			return 0, err
+		}
+	}
+	if g.other {
+		return d.Or(one, none)
+	}
+	return one, nil
+}
