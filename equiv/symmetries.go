@@ -123,9 +123,12 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	// Every generator is verified, not only up to the first that fails:
 	// those that verify are symmetries, and seed the subgroup search below.
 	var gens []satcheck.Mapping
-	var known []isomorph.Perm
-	for gi, perm := range grp.Generators {
-		m, ok, err := verify(perm)
+	var known []isomorph.Sparse
+	// Generators are sparse; each is expanded into one scratch
+	// permutation to be mapped and verified.
+	dense := make(isomorph.Perm, g.Order())
+	for gi, sp := range grp.Generators {
+		m, ok, err := verify(sp.Dense(dense))
 		if errors.Is(err, satcheck.ErrLimit) {
 			// Undecided within the SAT limits: not a seed; the search
 			// below decides the cosets it reaches.
@@ -136,7 +139,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		}
 		if ok {
 			gens = append(gens, m)
-			known = append(known, perm)
+			known = append(known, sp)
 		}
 	}
 	if len(known) == len(grp.Generators) {
@@ -199,8 +202,8 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		rep.Order = sub.Order.String()
 		rep.SearchNodes = sub.Stats.Nodes
 		gens = gens[:0]
-		for _, perm := range sub.Generators {
-			m, err := g.Mapping(g, isomorph.Mapping(perm))
+		for _, sp := range sub.Generators {
+			m, err := g.Mapping(g, isomorph.Mapping(sp.Dense(dense)))
 			if err != nil {
 				return nil, err
 			}

@@ -73,7 +73,7 @@ type searcher struct {
 	bestStale bool    // bestRows do not hold the best leaf's rows yet
 	bestPos   []int32 // scratch: vertex -> position in the best leaf
 
-	gens      []Perm
+	gens      []Sparse
 	orb       []int32 // union-find of the orbits of all generators (root = minimum)
 	orbSize   []int32 // per root: orbit size
 	orbMark   []int32 // per root: stamp of the first-path level that explored the orbit
@@ -91,7 +91,7 @@ type searcher struct {
 	// to forget the ones found below the node it returns to.
 	freeAt    []int32
 	freeStack []int32
-	genWords  int64 // int32s held by gens
+	genWords  int64 // int32s held by gens (two per moved point)
 	maxWords  int64
 
 	held  int      // int32s held by the levels' child lists
@@ -648,10 +648,11 @@ func (s *searcher) incorporate(d int) {
 	prefix := s.path[:d]
 	indexed := false
 	s.needScratch()
+	var e uint32
 	for _, gen := range s.gens[lv.gensDone:] {
 		fixes := true
 		for _, u := range prefix {
-			if gen[u] != u {
+			if gen.Image(u) != u {
 				fixes = false
 				break
 			}
@@ -660,13 +661,24 @@ func (s *searcher) incorporate(d int) {
 			continue
 		}
 		if !indexed {
+			// stamp marks the cell's vertices: a generator's moved points
+			// outside it are skipped without a lookup.
+			if s.epoch > 1<<31 {
+				clear(s.stamp)
+				s.epoch = 0
+			}
+			s.epoch++
+			e = s.epoch
 			for k, v := range lv.verts {
 				s.idxOf[v] = int32(k)
+				s.stamp[v] = e
 			}
 			indexed = true
 		}
-		for k, v := range lv.verts {
-			s.union(lv, int32(k), s.idxOf[gen[v]])
+		for k, v := range gen.Points {
+			if w := gen.Images[k]; s.stamp[v] == e && s.stamp[w] == e {
+				s.union(lv, s.idxOf[v], s.idxOf[w])
+			}
 		}
 	}
 	lv.gensDone = len(s.gens)
@@ -784,20 +796,12 @@ func (s *searcher) addFree() error {
 		return nil
 	}
 	s.needOrbits()
-	s.needScratch()
-	perm := s.perm
-	for v := range perm {
-		perm[v] = int32(v)
-	}
 	var fact big.Int
 	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
 		cell := p.elems[c : c+p.cellLen[c]]
 		for i := 0; i+1 < len(cell); i++ {
-			a, b := cell[i], cell[i+1]
-			perm[a], perm[b] = b, a
-			err := s.keepGen(perm)
-			perm[a], perm[b] = a, b
-			if err != nil {
+			a, b := min(cell[i], cell[i+1]), max(cell[i], cell[i+1])
+			if err := s.keepGen(Sparse{Points: []int32{a, b}, Images: []int32{b, a}}); err != nil {
 				return err
 			}
 			s.orbUnion(a, b)
@@ -1060,16 +1064,17 @@ func (s *searcher) addGen(perm []int32, fromFirst bool) error {
 	if !joined && !fromFirst {
 		return nil
 	}
-	return s.keepGen(perm)
+	return s.keepGen(SparseOf(perm))
 }
 
-// keepGen appends a copy of perm to the generators, within Limits.MaxGenWords.
-func (s *searcher) keepGen(perm []int32) error {
-	s.genWords += int64(len(perm))
+// keepGen appends g to the generators, within Limits.MaxGenWords (two
+// words per moved point).
+func (s *searcher) keepGen(g Sparse) error {
+	s.genWords += 2 * int64(g.Len())
 	if s.genWords > s.maxWords {
 		return &LimitError{What: "generator words", Limit: s.maxWords, Got: s.genWords}
 	}
-	s.gens = append(s.gens, Perm(slices.Clone(perm)))
+	s.gens = append(s.gens, g)
 	return nil
 }
 
