@@ -99,6 +99,8 @@ type searcher struct {
 	stamp []uint32 // scratch for automorphism tests
 	epoch uint32
 	perm  []int32 // scratch permutation
+	seen  []bool  // scratch of isAutomorphism: vertices in check
+	check []int32
 }
 
 func newSearcher(g *Graph, mode searchMode, lim Limits) *searcher {
@@ -1019,15 +1021,47 @@ func sortSmall(a []int32) {
 }
 
 // isAutomorphism tests a colour-preserving candidate (it maps cells of equal
-// traces onto each other) against the arcs.
+// traces onto each other) against the arcs. Only the out-lists of the moved
+// vertices and of their in-neighbours can fail to map onto themselves: a
+// fixed vertex whose out-neighbours are all fixed keeps its arcs. On a big
+// graph an automorphism found by the search often moves a few vertices.
 func (s *searcher) isAutomorphism(perm []int32) bool {
 	g := s.g
-	n := g.n
+	if s.seen == nil {
+		s.seen = make([]bool, g.n)
+	}
+	check := s.check[:0]
+	add := func(u int32) {
+		if !s.seen[u] {
+			s.seen[u] = true
+			check = append(check, u)
+		}
+	}
+	for u, pu := range perm {
+		if int(pu) != u {
+			add(int32(u))
+			for _, x := range g.In(u) {
+				add(x)
+			}
+		}
+	}
+	ok := s.arcsMap(perm, check)
+	for _, u := range check {
+		s.seen[u] = false
+	}
+	s.check = check[:0]
+	return ok
+}
+
+// arcsMap reports whether perm maps the out-list of every vertex in us
+// onto the out-list of its image.
+func (s *searcher) arcsMap(perm []int32, us []int32) bool {
+	g := s.g
 	if s.epoch > 1<<31 {
 		clear(s.stamp)
 		s.epoch = 0
 	}
-	for u := 0; u < n; u++ {
+	for _, u := range us {
 		pu := perm[u]
 		out := g.outAdj[g.outStart[u]:g.outStart[u+1]]
 		pout := g.outAdj[g.outStart[pu]:g.outStart[pu+1]]
@@ -1057,14 +1091,15 @@ func (s *searcher) isAutomorphism(perm []int32) bool {
 // generators by n-1.
 func (s *searcher) addGen(perm []int32, fromFirst bool) error {
 	s.needOrbits()
+	sp := SparseOf(perm)
 	joined := false
-	for v, w := range perm {
-		joined = s.orbUnion(int32(v), w) || joined
+	for k, v := range sp.Points {
+		joined = s.orbUnion(v, sp.Images[k]) || joined
 	}
 	if !joined && !fromFirst {
 		return nil
 	}
-	return s.keepGen(SparseOf(perm))
+	return s.keepGen(sp)
 }
 
 // keepGen appends g to the generators, within Limits.MaxGenWords (two
