@@ -101,6 +101,10 @@ type searcher struct {
 	perm  []int32 // scratch permutation
 	seen  []bool  // scratch of isAutomorphism: vertices in check
 	check []int32
+	// Scratch of nodeAutomorphism: nodePerm is the identity between calls.
+	nodePerm []int32
+	cellBuf  []int32
+	domBuf   []int32
 }
 
 func newSearcher(g *Graph, mode searchMode, lim Limits) *searcher {
@@ -182,7 +186,7 @@ func (s *searcher) run(ctx context.Context) error {
 				continue
 			}
 			if d > 0 && s.levels[d-1].onFirst && s.levels[d].eqFirst {
-				found, err := s.nodeAutomorphism()
+				found, err := s.nodeAutomorphism(s.levels[d-1].mark)
 				if err != nil {
 					return err
 				}
@@ -825,24 +829,67 @@ func (s *searcher) addFree() error {
 // it is kept as a generator (it maps the first child to this one, as an
 // automorphism found at a leaf of this subtree would) and it returns true.
 // This is the common case of symmetries that act on few cells, such as
-// independent swaps; other nodes cost one O(n) check more.
-func (s *searcher) nodeAutomorphism() (bool, error) {
+// independent swaps. mark is the parent's trail length: the work is
+// linear in the cells split at this node and the arcs at the vertices
+// moved, not in n.
+func (s *searcher) nodeAutomorphism(mark int) (bool, error) {
 	p := s.p
 	s.needScratch()
-	if s.epoch > 1<<31 {
+	if s.nodePerm == nil {
+		s.nodePerm = make([]int32, s.g.n)
+		for v := range s.nodePerm {
+			s.nodePerm[v] = int32(v)
+		}
+	}
+	perm := s.nodePerm
+	if s.epoch > 1<<30 {
 		clear(s.stamp)
 		s.epoch = 0
 	}
+	// Only the cells of the parent (a first-path node, whose partition is
+	// the first path's) that split at this node can differ from the
+	// first path's partition: the candidate is the identity elsewhere.
+	// A split recorded at t left the cells holding t and t-1 (the piece
+	// that kept the old start); so the positions to map are the current
+	// cells at t and t-1 for every split t of this node, not all n.
+	s.epoch++
+	ce := s.epoch
+	cells := s.cellBuf[:0]
+	for _, t := range p.trail[mark:] {
+		if t <= 0 {
+			continue
+		}
+		for _, c := range [2]int32{p.cellOf[p.elems[t]], p.cellOf[p.elems[t-1]]} {
+			if s.stamp[c] != ce {
+				s.stamp[c] = ce
+				cells = append(cells, c)
+			}
+		}
+	}
+	s.cellBuf = cells
+	dom := s.domBuf[:0]
+	defer func() {
+		for _, v := range dom {
+			perm[v] = v
+		}
+		s.domBuf = dom[:0]
+	}()
 	// Each cell of the first path's partition must map onto the current
 	// cell at the same position. In a non-singleton cell, the vertices in
 	// both stay; the one vertex a only in the first path's cell maps to the
 	// one vertex b only in the current cell (a swap of two interchangeable
-	// parts moves one vertex per cell); more than one gives up, before any
-	// O(n) work. b's own image comes from b's cell in the first path's
-	// partition.
-	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
+	// parts moves one vertex per cell); more than one gives up. b's own
+	// image comes from b's cell in the first path's partition.
+	for _, c := range cells {
 		l := p.cellLen[c]
 		first, cur := s.firstElems[c:c+l], p.elems[c:c+l]
+		if l == 1 {
+			if first[0] != cur[0] {
+				perm[first[0]] = cur[0]
+				dom = append(dom, first[0])
+			}
+			continue
+		}
 		s.epoch++
 		e := s.epoch
 		for _, v := range first {
@@ -858,9 +905,6 @@ func (s *searcher) nodeAutomorphism() (bool, error) {
 			}
 		}
 		if b < 0 {
-			for _, v := range cur {
-				s.perm[v] = v
-			}
 			continue
 		}
 		s.epoch++
@@ -869,33 +913,38 @@ func (s *searcher) nodeAutomorphism() (bool, error) {
 			s.stamp[v] = e
 		}
 		for _, v := range first {
-			if s.stamp[v] == e {
-				s.perm[v] = v
-			} else {
-				s.perm[v] = b
+			if s.stamp[v] != e {
+				perm[v] = b
+				dom = append(dom, v)
 			}
-		}
-	}
-	for c := int32(0); c < p.n; c += p.cellLen[c] {
-		if p.cellLen[c] == 1 {
-			s.perm[s.firstElems[c]] = p.elems[c]
 		}
 	}
 	// isAutomorphism checks arcs only: make sure of the bijection, which
 	// the construction promises, since a wrong generator would corrupt the
-	// whole group.
+	// whole group. The moved vertices must be the images of the moved
+	// vertices, each once.
 	s.epoch++
 	e := s.epoch
-	for _, w := range s.perm {
-		if s.stamp[w] == e {
+	for _, v := range dom {
+		s.stamp[v] = e
+	}
+	s.epoch++
+	for _, v := range dom {
+		w := perm[v]
+		if s.stamp[w] != e {
 			return false, nil
 		}
-		s.stamp[w] = e
+		s.stamp[w] = s.epoch
 	}
-	if !s.isAutomorphism(s.perm) {
+	slices.Sort(dom)
+	if !s.movedAutomorphism(perm, dom) {
 		return false, nil
 	}
-	return true, s.addGen(s.perm, true)
+	sp := Sparse{Points: slices.Clone(dom), Images: make([]int32, len(dom))}
+	for i, v := range dom {
+		sp.Images[i] = perm[v]
+	}
+	return true, s.addSparse(sp, true)
 }
 
 // divergence returns the length of the common prefix of a and b.
@@ -1026,6 +1075,19 @@ func sortSmall(a []int32) {
 // fixed vertex whose out-neighbours are all fixed keeps its arcs. On a big
 // graph an automorphism found by the search often moves a few vertices.
 func (s *searcher) isAutomorphism(perm []int32) bool {
+	moved := s.domBuf[:0]
+	for u, pu := range perm {
+		if int(pu) != u {
+			moved = append(moved, int32(u))
+		}
+	}
+	s.domBuf = moved[:0]
+	return s.movedAutomorphism(perm, moved)
+}
+
+// movedAutomorphism is isAutomorphism for a perm that moves only the
+// vertices in moved (and maps them among themselves).
+func (s *searcher) movedAutomorphism(perm []int32, moved []int32) bool {
 	g := s.g
 	if s.seen == nil {
 		s.seen = make([]bool, g.n)
@@ -1037,12 +1099,10 @@ func (s *searcher) isAutomorphism(perm []int32) bool {
 			check = append(check, u)
 		}
 	}
-	for u, pu := range perm {
-		if int(pu) != u {
-			add(int32(u))
-			for _, x := range g.In(u) {
-				add(x)
-			}
+	for _, u := range moved {
+		add(u)
+		for _, x := range g.In(int(u)) {
+			add(x)
 		}
 	}
 	ok := s.arcsMap(perm, check)
@@ -1090,8 +1150,12 @@ func (s *searcher) arcsMap(perm []int32, us []int32) bool {
 // automorphisms from the best leaf are kept only if they do. This bounds the
 // generators by n-1.
 func (s *searcher) addGen(perm []int32, fromFirst bool) error {
+	return s.addSparse(SparseOf(perm), fromFirst)
+}
+
+// addSparse is addGen for an automorphism given sparse.
+func (s *searcher) addSparse(sp Sparse, fromFirst bool) error {
 	s.needOrbits()
-	sp := SparseOf(perm)
 	joined := false
 	for k, v := range sp.Points {
 		joined = s.orbUnion(v, sp.Images[k]) || joined

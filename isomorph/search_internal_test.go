@@ -39,7 +39,9 @@ func TestNodeAutomorphismChecksArcs(t *testing.T) {
 		s := newSearcher(g, modeAut, Limits{})
 		s.firstElems = tc.first
 		s.p.setCells(tc.cur, tc.starts)
-		got, err := s.nodeAutomorphism()
+		// As if every cell had split off at the node.
+		s.p.trail = append(s.p.trail, tc.starts[1:]...)
+		got, err := s.nodeAutomorphism(0)
 		if err != nil {
 			t.Fatal(err)
 		}
