@@ -99,8 +99,6 @@ type searcher struct {
 	stamp []uint32 // scratch for automorphism tests
 	epoch uint32
 	perm  []int32 // scratch permutation
-	seen  []bool  // scratch of isAutomorphism: vertices in check
-	check []int32
 	// Scratch of nodeAutomorphism: nodePerm is the identity between calls.
 	nodePerm []int32
 	cellBuf  []int32
@@ -1070,10 +1068,8 @@ func sortSmall(a []int32) {
 }
 
 // isAutomorphism tests a colour-preserving candidate (it maps cells of equal
-// traces onto each other) against the arcs. Only the out-lists of the moved
-// vertices and of their in-neighbours can fail to map onto themselves: a
-// fixed vertex whose out-neighbours are all fixed keeps its arcs. On a big
-// graph an automorphism found by the search often moves a few vertices.
+// traces onto each other) against the arcs at the vertices it moves: on a
+// big graph an automorphism found by the search often moves a few.
 func (s *searcher) isAutomorphism(perm []int32) bool {
 	moved := s.domBuf[:0]
 	for u, pu := range perm {
@@ -1086,31 +1082,38 @@ func (s *searcher) isAutomorphism(perm []int32) bool {
 }
 
 // movedAutomorphism is isAutomorphism for a perm that moves only the
-// vertices in moved (and maps them among themselves).
+// vertices in moved (and maps them among themselves). It tests the arcs
+// out of each moved vertex, and that each fixed in-neighbour of a moved
+// vertex w is an in-neighbour of w's image; arcs between fixed vertices
+// stay. So every arc maps to an arc, and perm, a bijection, maps the arcs
+// onto themselves. The cost is the degrees of the moved vertices, never
+// the out-list of a fixed hub that points at them.
 func (s *searcher) movedAutomorphism(perm []int32, moved []int32) bool {
 	g := s.g
-	if s.seen == nil {
-		s.seen = make([]bool, g.n)
+	if !s.arcsMap(perm, moved) {
+		return false
 	}
-	check := s.check[:0]
-	add := func(u int32) {
-		if !s.seen[u] {
-			s.seen[u] = true
-			check = append(check, u)
+	if s.epoch > 1<<31 {
+		clear(s.stamp)
+		s.epoch = 0
+	}
+	for _, w := range moved {
+		in, pin := g.In(int(w)), g.In(int(perm[w]))
+		if len(in) != len(pin) {
+			return false
+		}
+		s.epoch++
+		e := s.epoch
+		for _, u := range pin {
+			s.stamp[u] = e
+		}
+		for _, u := range in {
+			if perm[u] == u && s.stamp[u] != e {
+				return false
+			}
 		}
 	}
-	for _, u := range moved {
-		add(u)
-		for _, x := range g.In(int(u)) {
-			add(x)
-		}
-	}
-	ok := s.arcsMap(perm, check)
-	for _, u := range check {
-		s.seen[u] = false
-	}
-	s.check = check[:0]
-	return ok
+	return true
 }
 
 // arcsMap reports whether perm maps the out-list of every vertex in us
