@@ -147,10 +147,10 @@ func (c *probeCheck) setUpRoot(s *search, partial isomorph.Mapping) {
 
 // setUpFixed is setUpRoot for Symmetries' search of a graph group: the
 // roles and the default actions are those every generator fixes.
-func (c *probeCheck) setUpFixed(p *grounding.Program, g *groundgraph.Graph, gens []isomorph.Perm) {
+func (c *probeCheck) setUpFixed(p *grounding.Program, g *groundgraph.Graph, gens []isomorph.Sparse) {
 	fixed := func(v int) bool {
 		for _, x := range gens {
-			if int(x[v]) != v {
+			if int(x.Image(int32(v))) != v {
 				return false
 			}
 		}

@@ -122,10 +122,27 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	lim.progress(Progress{Phase: "verify", Fraction: 0.5, Step: "verifying the generators of the graph group"})
 	// Every generator is verified, not only up to the first that fails:
 	// those that verify are symmetries, and seed the subgroup search below.
-	var gens []satcheck.Mapping
-	var known []isomorph.Perm
-	for gi, perm := range grp.Generators {
-		m, ok, err := verify(perm)
+	// Verified generators are kept in their report form (what they move)
+	// only: a satcheck.Mapping holds every proposition and action, and a
+	// big game's group has thousands of generators.
+	var names []*Mapping
+	roleSym := false
+	keep := func(m satcheck.Mapping) {
+		if !isIdentity(m) {
+			names = append(names, movedNames(p, m))
+		}
+		for r, rb := range m.Roles {
+			if r != rb {
+				roleSym = true
+			}
+		}
+	}
+	var known []isomorph.Sparse
+	// Generators are sparse; each is expanded into one scratch
+	// permutation to be mapped and verified.
+	dense := make(isomorph.Perm, g.Order())
+	for gi, sp := range grp.Generators {
+		m, ok, err := verify(sp.Dense(dense))
 		if errors.Is(err, satcheck.ErrLimit) {
 			// Undecided within the SAT limits: not a seed; the search
 			// below decides the cosets it reaches.
@@ -135,8 +152,8 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 			return nil, fmt.Errorf("verify generator %d of the graph group: %w", gi, err)
 		}
 		if ok {
-			gens = append(gens, m)
-			known = append(known, perm)
+			keep(m)
+			known = append(known, sp)
 		}
 	}
 	if len(known) == len(grp.Generators) {
@@ -198,25 +215,16 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		}
 		rep.Order = sub.Order.String()
 		rep.SearchNodes = sub.Stats.Nodes
-		gens = gens[:0]
-		for _, perm := range sub.Generators {
-			m, err := g.Mapping(g, isomorph.Mapping(perm))
+		names, roleSym = names[:0], false
+		for _, sp := range sub.Generators {
+			m, err := g.Mapping(g, isomorph.Mapping(sp.Dense(dense)))
 			if err != nil {
 				return nil, err
 			}
-			gens = append(gens, m)
+			keep(m)
 		}
 	}
-	for _, m := range gens {
-		if !isIdentity(m) {
-			rep.Generators = append(rep.Generators, movedNames(p, m))
-		}
-		for r, rb := range m.Roles {
-			if r != rb {
-				rep.RoleSymmetric = true
-			}
-		}
-	}
+	rep.Generators, rep.RoleSymmetric = names, roleSym
 	if rep.Generators == nil {
 		rep.Generators = []*Mapping{}
 	}

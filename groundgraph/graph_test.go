@@ -573,7 +573,13 @@ func TestAutomorphismOrders(t *testing.T) {
 			p := g.Program()
 			elems := gr.Elements()
 			if gr.Order.Cmp(big.NewInt(1000)) > 0 {
-				elems = slices.Values(gr.Generators)
+				elems = func(yield func(isomorph.Perm) bool) {
+					for _, s := range gr.Generators {
+						if !yield(s.Dense(make(isomorph.Perm, g.Order()))) {
+							return
+						}
+					}
+				}
 			}
 			for perm := range elems {
 				sm, err := g.Mapping(g, isomorph.Mapping(perm))

@@ -87,6 +87,13 @@
 // lengths, is exact. Group.Elements enumerates the group from the Schreier
 // trees of that chain.
 //
+// Generators are kept sparse (Sparse: the vertices moved and their
+// images), and what walks them (orbits, the pruning of children, the
+// Schreier trees and products of their coset representatives) costs the
+// points they move, not n per generator: a big graph's group often has
+// thousands of generators that each swap a few vertices.
+// Limits.MaxGenWords bounds their total size.
+//
 // The canonical form is the graph relabelled by the best leaf. Its
 // Certificate is a byte string (colour values, then sorted out-lists in
 // canonical order), equal for two graphs exactly when they are isomorphic.
@@ -130,7 +137,7 @@
 //	g, err := isomorph.New(4, []int32{1, 0, 1, 0}, [][2]int32{{0, 1}, {1, 2}, {2, 3}, {3, 0}})
 //	if err != nil { ... }
 //	gr, err := isomorph.Automorphisms(ctx, g, isomorph.Limits{})
-//	// gr.Order = 2, gr.Generators = [[2 3 0 1]]
+//	// gr.Order = 2, gr.Generators = [(0 2)(1 3)] (isomorph.Sparse, as cycles)
 //
 // Relabelling it by 0->3, 1->0, 2->1, 3->2 gives h with arcs 3->0->1->2->3
 // and vertices 3 and 1 coloured 1. Find(ctx, g, h, Limits{}) returns one of

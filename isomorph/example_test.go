@@ -23,7 +23,7 @@ func ExampleAutomorphisms() {
 	fmt.Println("orbits:", gr.Orbits)
 	// Output:
 	// order: 2
-	// generators: [[2 3 0 1]]
+	// generators: [(0 2)(1 3)]
 	// orbits: [0 1 0 1]
 }
 

@@ -134,10 +134,18 @@ func TestFreeCellsShortcut(t *testing.T) {
 		if gr.Stats.Nodes != 1 || len(gr.Generators) != n-1 || len(gr.Base) != n-1 {
 			t.Errorf("%s: %d nodes, %d generators, base of %d; want 1, %d, %d", tc.name, gr.Stats.Nodes, len(gr.Generators), len(gr.Base), n-1, n-1)
 		}
-		// A generator budget below n-1 generators stops the search.
-		_, err = isomorph.Automorphisms(ctx, tc.g, isomorph.Limits{MaxGenWords: int64(tc.g.Order()) * (n - 2)})
-		if !errors.Is(err, isomorph.ErrLimit) {
-			t.Errorf("%s: with too small a generator budget: %v, want ErrLimit", tc.name, err)
+		// The generators are n-1 transpositions, two points and two
+		// images each, whatever the order of the graph: a budget of
+		// exactly that many words suffices, one word less stops the
+		// search.
+		words := int64(4 * (n - 1))
+		if _, err := isomorph.Automorphisms(ctx, tc.g, isomorph.Limits{MaxGenWords: words}); err != nil {
+			t.Errorf("%s: with a generator budget of exactly %d words: %v", tc.name, words, err)
+		}
+		_, err = isomorph.Automorphisms(ctx, tc.g, isomorph.Limits{MaxGenWords: words - 1})
+		var le *isomorph.LimitError
+		if !errors.As(err, &le) || le.What != "generator words" || le.Got != words {
+			t.Errorf("%s: with a generator budget of %d words: %v, want a generator-words LimitError at %d", tc.name, words-1, err, words)
 		}
 	}
 }

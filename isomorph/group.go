@@ -16,13 +16,16 @@ import (
 // of that stabiliser chain.
 type Group struct {
 	n          int
-	Generators []Perm   // at most n-1 non-identity automorphisms
+	Generators []Sparse // at most n-1 non-identity automorphisms
 	Order      *big.Int // exact group order
 	Base       []int32  // the individualized vertices of the first search path
 	Orbits     []int32  // Orbits[v] is the smallest vertex in the orbit of v
 	Stats      Stats    // work of the search that found the group
 	once       sync.Once
 	chain      []stabLvl // built on first use by Elements or Contains
+	// moved[gi] is the first base index that generator gi moves (built with
+	// chain): it fixes Base[0:i] pointwise exactly when moved[gi] >= i.
+	moved []int
 }
 
 // stabLvl is one level of the stabiliser chain: the orbit of Base[i] under
@@ -70,13 +73,14 @@ func (gr *Group) Contains(p Perm) bool {
 	cur := slices.Clone(p)
 	tmp := make([]int32, gr.n)
 	inv := make([]int32, gr.n)
+	c := newComposer(gr.n)
 	for i, lv := range gr.chain {
 		img := cur[gr.Base[i]]
 		k := slices.Index(lv.orbit, img)
 		if k < 0 {
 			return false
 		}
-		gr.transversal(lv, k, tmp)
+		gr.transversal(c, lv, k, tmp)
 		for v, w := range tmp {
 			inv[w] = int32(v)
 		}
@@ -111,6 +115,7 @@ func (gr *Group) Elements() iter.Seq[Perm] {
 			prod[0][v] = int32(v)
 		}
 		t := make([]int32, n)
+		c := newComposer(n)
 		var rec func(i int) bool
 		rec = func(i int) bool {
 			if i == k {
@@ -118,7 +123,7 @@ func (gr *Group) Elements() iter.Seq[Perm] {
 			}
 			lv := gr.chain[i]
 			for j := range lv.orbit {
-				gr.transversal(lv, j, t)
+				gr.transversal(c, lv, j, t)
 				for v := 0; v < n; v++ {
 					prod[i+1][v] = prod[i][t[v]]
 				}
@@ -141,16 +146,25 @@ func (gr *Group) buildChainOnce() {
 	if len(gr.Base) == 0 {
 		return
 	}
-	// moved[gi] is the first base index that generator gi moves: it fixes
-	// Base[0:i] pointwise exactly when moved[gi] >= i.
-	moved := make([]int, len(gr.Generators))
-	for gi, gen := range gr.Generators {
-		moved[gi] = len(gr.Base)
-		for i, b := range gr.Base {
-			if gen[b] != b {
-				moved[gi] = i
-				break
-			}
+	gr.moved = firstMovedAll(gr.Generators, gr.Base, gr.n)
+	// Who moves each vertex, in generator order (so the Schreier trees
+	// are those of scanning every generator at every orbit point): the
+	// orbit walks cost the moved points, not the generators times n.
+	start := make([]int32, gr.n+1)
+	for _, g := range gr.Generators {
+		for _, v := range g.Points {
+			start[v+1]++
+		}
+	}
+	for v := 0; v < gr.n; v++ {
+		start[v+1] += start[v]
+	}
+	fill := slices.Clone(start[:gr.n])
+	byGen := make([]int32, start[gr.n])
+	for gi, g := range gr.Generators {
+		for _, v := range g.Points {
+			byGen[fill[v]] = int32(gi)
+			fill[v]++
 		}
 	}
 	gr.chain = make([]stabLvl, len(gr.Base))
@@ -161,7 +175,7 @@ func (gr *Group) buildChainOnce() {
 	for i, b := range gr.Base {
 		lv := &gr.chain[i]
 		for gi := range gr.Generators {
-			if moved[gi] >= i {
+			if gr.moved[gi] >= i {
 				lv.gens = append(lv.gens, int32(gi))
 			}
 		}
@@ -171,8 +185,11 @@ func (gr *Group) buildChainOnce() {
 		where[b] = 0
 		for q := 0; q < len(lv.orbit); q++ {
 			x := lv.orbit[q]
-			for _, gi := range lv.gens {
-				y := gr.Generators[gi][x]
+			for _, gi := range byGen[start[x]:start[x+1]] {
+				if gr.moved[gi] < i {
+					continue
+				}
+				y := gr.Generators[gi].Image(x)
 				if where[y] < 0 {
 					where[y] = int32(len(lv.orbit))
 					lv.orbit = append(lv.orbit, y)
@@ -187,23 +204,50 @@ func (gr *Group) buildChainOnce() {
 	}
 }
 
+// firstMovedAll returns, for each generator, the first index of base
+// that it moves (len(base) if none), in O(n + points moved).
+func firstMovedAll(gens []Sparse, base []int32, n int) []int {
+	at := make([]int32, n)
+	for v := range at {
+		at[v] = int32(len(base))
+	}
+	for i, b := range base {
+		at[b] = min(at[b], int32(i))
+	}
+	moved := make([]int, len(gens))
+	for gi, g := range gens {
+		m := int32(len(base))
+		for _, v := range g.Points {
+			m = min(m, at[v])
+		}
+		moved[gi] = int(m)
+	}
+	return moved
+}
+
 // transversal writes into t the coset representative of orbit element j:
 // an element of the level's group mapping Base[i] to orbit[j]. If the
 // Schreier tree path from the root to j uses g1, ..., gk, then t is
 // gk ∘ ... ∘ g1.
-func (gr *Group) transversal(lv stabLvl, j int, t []int32) {
+// c is scratch.
+func (gr *Group) transversal(c *composer, lv stabLvl, j int, t []int32) {
+	gr.compose(c, lv, j)
 	for v := range t {
 		t[v] = int32(v)
 	}
+	c.moved(func(v, w int32) { t[v] = w })
+}
+
+// compose sets c to the coset representative of orbit element j, in time
+// linear in the points its Schreier-tree path moves.
+func (gr *Group) compose(c *composer, lv stabLvl, j int) {
+	c.reset()
 	var path [64]int32
 	steps := path[:0]
 	for q := j; lv.parent[q] >= 0; q = int(lv.parent[q]) {
 		steps = append(steps, lv.gen[q])
 	}
 	for i := len(steps) - 1; i >= 0; i-- {
-		gen := gr.Generators[steps[i]]
-		for v := range t {
-			t[v] = gen[t[v]]
-		}
+		c.then(gr.Generators[steps[i]])
 	}
 }

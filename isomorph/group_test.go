@@ -110,7 +110,7 @@ func checkGroup(t *testing.T, g *isomorph.Graph, gr *isomorph.Group) {
 	if len(gr.Generators) > max(g.Order()-1, 0) {
 		t.Errorf("%d generators for %d vertices", len(gr.Generators), g.Order())
 	}
-	for i, p := range gr.Generators {
+	for i, p := range denseAll(g, gr.Generators) {
 		if !isomorph.IsAutomorphism(g, p) {
 			t.Fatalf("generator %d = %v is not an automorphism", i, p)
 		}

@@ -433,3 +433,17 @@ func sameCertificate(tb testing.TB, g, h *isomorph.Graph) bool {
 	}
 	return cg.Equal(ch)
 }
+
+// dense expands a sparse generator to a permutation of g's vertices.
+func dense(g *isomorph.Graph, s isomorph.Sparse) isomorph.Perm {
+	return s.Dense(make(isomorph.Perm, g.Order()))
+}
+
+// denseAll expands every generator.
+func denseAll(g *isomorph.Graph, gens []isomorph.Sparse) []isomorph.Perm {
+	out := make([]isomorph.Perm, len(gens))
+	for i, s := range gens {
+		out[i] = dense(g, s)
+	}
+	return out
+}

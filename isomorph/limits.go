@@ -17,13 +17,14 @@ type Limits struct {
 	// DefaultMaxNodes; a negative value means no limit.
 	MaxNodes int64
 	// MaxGenWords bounds the memory of the automorphism group found: the
-	// number of generators times the number of vertices (int32 words). 0
-	// means DefaultMaxGenWords; a negative value means no limit.
+	// int32 words of its generators, kept sparse (Sparse: two words per
+	// vertex a generator moves). 0 means DefaultMaxGenWords; a negative
+	// value means no limit.
 	MaxGenWords int64
 }
 
 // DefaultMaxGenWords is the generator budget of one search when
-// Limits.MaxGenWords is zero: 512 MiB of int32s.
+// Limits.MaxGenWords is zero: 512 MiB of int32s, 64 Mi moved vertices.
 const DefaultMaxGenWords = 1 << 27
 
 func (l Limits) maxNodes() int64 { return limitOr(l.MaxNodes, DefaultMaxNodes) }

@@ -73,7 +73,7 @@ type searcher struct {
 	bestStale bool    // bestRows do not hold the best leaf's rows yet
 	bestPos   []int32 // scratch: vertex -> position in the best leaf
 
-	gens      []Perm
+	gens      []Sparse
 	orb       []int32 // union-find of the orbits of all generators (root = minimum)
 	orbSize   []int32 // per root: orbit size
 	orbMark   []int32 // per root: stamp of the first-path level that explored the orbit
@@ -91,7 +91,7 @@ type searcher struct {
 	// to forget the ones found below the node it returns to.
 	freeAt    []int32
 	freeStack []int32
-	genWords  int64 // int32s held by gens
+	genWords  int64 // int32s held by gens (two per moved point)
 	maxWords  int64
 
 	held  int      // int32s held by the levels' child lists
@@ -99,6 +99,10 @@ type searcher struct {
 	stamp []uint32 // scratch for automorphism tests
 	epoch uint32
 	perm  []int32 // scratch permutation
+	// Scratch of nodeAutomorphism: nodePerm is the identity between calls.
+	nodePerm []int32
+	cellBuf  []int32
+	domBuf   []int32
 }
 
 func newSearcher(g *Graph, mode searchMode, lim Limits) *searcher {
@@ -180,7 +184,7 @@ func (s *searcher) run(ctx context.Context) error {
 				continue
 			}
 			if d > 0 && s.levels[d-1].onFirst && s.levels[d].eqFirst {
-				found, err := s.nodeAutomorphism()
+				found, err := s.nodeAutomorphism(s.levels[d-1].mark)
 				if err != nil {
 					return err
 				}
@@ -648,10 +652,11 @@ func (s *searcher) incorporate(d int) {
 	prefix := s.path[:d]
 	indexed := false
 	s.needScratch()
+	var e uint32
 	for _, gen := range s.gens[lv.gensDone:] {
 		fixes := true
 		for _, u := range prefix {
-			if gen[u] != u {
+			if gen.Image(u) != u {
 				fixes = false
 				break
 			}
@@ -660,13 +665,24 @@ func (s *searcher) incorporate(d int) {
 			continue
 		}
 		if !indexed {
+			// stamp marks the cell's vertices: a generator's moved points
+			// outside it are skipped without a lookup.
+			if s.epoch > 1<<31 {
+				clear(s.stamp)
+				s.epoch = 0
+			}
+			s.epoch++
+			e = s.epoch
 			for k, v := range lv.verts {
 				s.idxOf[v] = int32(k)
+				s.stamp[v] = e
 			}
 			indexed = true
 		}
-		for k, v := range lv.verts {
-			s.union(lv, int32(k), s.idxOf[gen[v]])
+		for k, v := range gen.Points {
+			if w := gen.Images[k]; s.stamp[v] == e && s.stamp[w] == e {
+				s.union(lv, s.idxOf[v], s.idxOf[w])
+			}
 		}
 	}
 	lv.gensDone = len(s.gens)
@@ -784,20 +800,12 @@ func (s *searcher) addFree() error {
 		return nil
 	}
 	s.needOrbits()
-	s.needScratch()
-	perm := s.perm
-	for v := range perm {
-		perm[v] = int32(v)
-	}
 	var fact big.Int
 	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
 		cell := p.elems[c : c+p.cellLen[c]]
 		for i := 0; i+1 < len(cell); i++ {
-			a, b := cell[i], cell[i+1]
-			perm[a], perm[b] = b, a
-			err := s.keepGen(perm)
-			perm[a], perm[b] = a, b
-			if err != nil {
+			a, b := min(cell[i], cell[i+1]), max(cell[i], cell[i+1])
+			if err := s.keepGen(Sparse{Points: []int32{a, b}, Images: []int32{b, a}}); err != nil {
 				return err
 			}
 			s.orbUnion(a, b)
@@ -819,24 +827,67 @@ func (s *searcher) addFree() error {
 // it is kept as a generator (it maps the first child to this one, as an
 // automorphism found at a leaf of this subtree would) and it returns true.
 // This is the common case of symmetries that act on few cells, such as
-// independent swaps; other nodes cost one O(n) check more.
-func (s *searcher) nodeAutomorphism() (bool, error) {
+// independent swaps. mark is the parent's trail length: the work is
+// linear in the cells split at this node and the arcs at the vertices
+// moved, not in n.
+func (s *searcher) nodeAutomorphism(mark int) (bool, error) {
 	p := s.p
 	s.needScratch()
-	if s.epoch > 1<<31 {
+	if s.nodePerm == nil {
+		s.nodePerm = make([]int32, s.g.n)
+		for v := range s.nodePerm {
+			s.nodePerm[v] = int32(v)
+		}
+	}
+	perm := s.nodePerm
+	if s.epoch > 1<<30 {
 		clear(s.stamp)
 		s.epoch = 0
 	}
+	// Only the cells of the parent (a first-path node, whose partition is
+	// the first path's) that split at this node can differ from the
+	// first path's partition: the candidate is the identity elsewhere.
+	// A split recorded at t left the cells holding t and t-1 (the piece
+	// that kept the old start); so the positions to map are the current
+	// cells at t and t-1 for every split t of this node, not all n.
+	s.epoch++
+	ce := s.epoch
+	cells := s.cellBuf[:0]
+	for _, t := range p.trail[mark:] {
+		if t <= 0 {
+			continue
+		}
+		for _, c := range [2]int32{p.cellOf[p.elems[t]], p.cellOf[p.elems[t-1]]} {
+			if s.stamp[c] != ce {
+				s.stamp[c] = ce
+				cells = append(cells, c)
+			}
+		}
+	}
+	s.cellBuf = cells
+	dom := s.domBuf[:0]
+	defer func() {
+		for _, v := range dom {
+			perm[v] = v
+		}
+		s.domBuf = dom[:0]
+	}()
 	// Each cell of the first path's partition must map onto the current
 	// cell at the same position. In a non-singleton cell, the vertices in
 	// both stay; the one vertex a only in the first path's cell maps to the
 	// one vertex b only in the current cell (a swap of two interchangeable
-	// parts moves one vertex per cell); more than one gives up, before any
-	// O(n) work. b's own image comes from b's cell in the first path's
-	// partition.
-	for c := p.nsNext[p.n]; c != p.n; c = p.nsNext[c] {
+	// parts moves one vertex per cell); more than one gives up. b's own
+	// image comes from b's cell in the first path's partition.
+	for _, c := range cells {
 		l := p.cellLen[c]
 		first, cur := s.firstElems[c:c+l], p.elems[c:c+l]
+		if l == 1 {
+			if first[0] != cur[0] {
+				perm[first[0]] = cur[0]
+				dom = append(dom, first[0])
+			}
+			continue
+		}
 		s.epoch++
 		e := s.epoch
 		for _, v := range first {
@@ -852,9 +903,6 @@ func (s *searcher) nodeAutomorphism() (bool, error) {
 			}
 		}
 		if b < 0 {
-			for _, v := range cur {
-				s.perm[v] = v
-			}
 			continue
 		}
 		s.epoch++
@@ -863,33 +911,38 @@ func (s *searcher) nodeAutomorphism() (bool, error) {
 			s.stamp[v] = e
 		}
 		for _, v := range first {
-			if s.stamp[v] == e {
-				s.perm[v] = v
-			} else {
-				s.perm[v] = b
+			if s.stamp[v] != e {
+				perm[v] = b
+				dom = append(dom, v)
 			}
-		}
-	}
-	for c := int32(0); c < p.n; c += p.cellLen[c] {
-		if p.cellLen[c] == 1 {
-			s.perm[s.firstElems[c]] = p.elems[c]
 		}
 	}
 	// isAutomorphism checks arcs only: make sure of the bijection, which
 	// the construction promises, since a wrong generator would corrupt the
-	// whole group.
+	// whole group. The moved vertices must be the images of the moved
+	// vertices, each once.
 	s.epoch++
 	e := s.epoch
-	for _, w := range s.perm {
-		if s.stamp[w] == e {
+	for _, v := range dom {
+		s.stamp[v] = e
+	}
+	s.epoch++
+	for _, v := range dom {
+		w := perm[v]
+		if s.stamp[w] != e {
 			return false, nil
 		}
-		s.stamp[w] = e
+		s.stamp[w] = s.epoch
 	}
-	if !s.isAutomorphism(s.perm) {
+	slices.Sort(dom)
+	if !s.movedAutomorphism(perm, dom) {
 		return false, nil
 	}
-	return true, s.addGen(s.perm, true)
+	sp := Sparse{Points: slices.Clone(dom), Images: make([]int32, len(dom))}
+	for i, v := range dom {
+		sp.Images[i] = perm[v]
+	}
+	return true, s.addSparse(sp, true)
 }
 
 // divergence returns the length of the common prefix of a and b.
@@ -1015,15 +1068,63 @@ func sortSmall(a []int32) {
 }
 
 // isAutomorphism tests a colour-preserving candidate (it maps cells of equal
-// traces onto each other) against the arcs.
+// traces onto each other) against the arcs at the vertices it moves: on a
+// big graph an automorphism found by the search often moves a few.
 func (s *searcher) isAutomorphism(perm []int32) bool {
+	moved := s.domBuf[:0]
+	for u, pu := range perm {
+		if int(pu) != u {
+			moved = append(moved, int32(u))
+		}
+	}
+	s.domBuf = moved[:0]
+	return s.movedAutomorphism(perm, moved)
+}
+
+// movedAutomorphism is isAutomorphism for a perm that moves only the
+// vertices in moved (and maps them among themselves). It tests the arcs
+// out of each moved vertex, and that each fixed in-neighbour of a moved
+// vertex w is an in-neighbour of w's image; arcs between fixed vertices
+// stay. So every arc maps to an arc, and perm, a bijection, maps the arcs
+// onto themselves. The cost is the degrees of the moved vertices, never
+// the out-list of a fixed hub that points at them.
+func (s *searcher) movedAutomorphism(perm []int32, moved []int32) bool {
 	g := s.g
-	n := g.n
+	if !s.arcsMap(perm, moved) {
+		return false
+	}
 	if s.epoch > 1<<31 {
 		clear(s.stamp)
 		s.epoch = 0
 	}
-	for u := 0; u < n; u++ {
+	for _, w := range moved {
+		in, pin := g.In(int(w)), g.In(int(perm[w]))
+		if len(in) != len(pin) {
+			return false
+		}
+		s.epoch++
+		e := s.epoch
+		for _, u := range pin {
+			s.stamp[u] = e
+		}
+		for _, u := range in {
+			if perm[u] == u && s.stamp[u] != e {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// arcsMap reports whether perm maps the out-list of every vertex in us
+// onto the out-list of its image.
+func (s *searcher) arcsMap(perm []int32, us []int32) bool {
+	g := s.g
+	if s.epoch > 1<<31 {
+		clear(s.stamp)
+		s.epoch = 0
+	}
+	for _, u := range us {
 		pu := perm[u]
 		out := g.outAdj[g.outStart[u]:g.outStart[u+1]]
 		pout := g.outAdj[g.outStart[pu]:g.outStart[pu+1]]
@@ -1052,24 +1153,30 @@ func (s *searcher) isAutomorphism(perm []int32) bool {
 // automorphisms from the best leaf are kept only if they do. This bounds the
 // generators by n-1.
 func (s *searcher) addGen(perm []int32, fromFirst bool) error {
+	return s.addSparse(SparseOf(perm), fromFirst)
+}
+
+// addSparse is addGen for an automorphism given sparse.
+func (s *searcher) addSparse(sp Sparse, fromFirst bool) error {
 	s.needOrbits()
 	joined := false
-	for v, w := range perm {
-		joined = s.orbUnion(int32(v), w) || joined
+	for k, v := range sp.Points {
+		joined = s.orbUnion(v, sp.Images[k]) || joined
 	}
 	if !joined && !fromFirst {
 		return nil
 	}
-	return s.keepGen(perm)
+	return s.keepGen(sp)
 }
 
-// keepGen appends a copy of perm to the generators, within Limits.MaxGenWords.
-func (s *searcher) keepGen(perm []int32) error {
-	s.genWords += int64(len(perm))
+// keepGen appends g to the generators, within Limits.MaxGenWords (two
+// words per moved point).
+func (s *searcher) keepGen(g Sparse) error {
+	s.genWords += 2 * int64(g.Len())
 	if s.genWords > s.maxWords {
 		return &LimitError{What: "generator words", Limit: s.maxWords, Got: s.genWords}
 	}
-	s.gens = append(s.gens, Perm(slices.Clone(perm)))
+	s.gens = append(s.gens, g)
 	return nil
 }
 

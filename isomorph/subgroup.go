@@ -90,17 +90,17 @@ func (gr *Group) SubgroupNodes(ctx context.Context, test CosetNodeTest, lim Limi
 // element exactly when its representative is one, since H is a group: the
 // search tests the representative and goes no deeper. Seeded with all of
 // gr's generators, it tests no coset.
-func (gr *Group) SubgroupFrom(ctx context.Context, known []Perm, test CosetNodeTest, lim Limits) (*Group, error) {
+func (gr *Group) SubgroupFrom(ctx context.Context, known []Sparse, test CosetNodeTest, lim Limits) (*Group, error) {
 	gr.buildChain()
 	cs := newCosetSearch(gr, test, lim)
 	k := len(gr.Base)
-	seeds := make([][]Perm, k)
-	for _, x := range known {
-		if i := firstMoved(x, gr.Base); i < k {
-			seeds[i] = append(seeds[i], x)
+	seeds := make([][]Sparse, k)
+	for gi, i := range firstMovedAll(known, gr.Base, gr.n) {
+		if i < k {
+			seeds[i] = append(seeds[i], known[gi])
 		}
 	}
-	var gens []Perm
+	var gens []Sparse
 	order := big.NewInt(1)
 	orbit := make([]int32, 0) // orbit of Base[i] under the generators found so far
 	for i := k - 1; i >= 0; i-- {
@@ -118,7 +118,7 @@ func (gr *Group) SubgroupFrom(ctx context.Context, known []Perm, test CosetNodeT
 			// A seed that maps Base[i] into the orbit is h∘s for some h
 			// of the subgroup so far and s of its (complete) stabiliser
 			// of Base[i]: it adds nothing.
-			if !reach.has(x[gr.Base[i]]) {
+			if !reach.has(x.Image(gr.Base[i])) {
 				gens = append(gens, x)
 				orbit = reach.close(orbit, gens)
 			}
@@ -128,7 +128,7 @@ func (gr *Group) SubgroupFrom(ctx context.Context, known []Perm, test CosetNodeT
 			if reach.has(gamma) || failed.has(gamma) {
 				continue
 			}
-			gr.transversal(lv, q, cs.t)
+			gr.transversal(cs.comp, lv, q, cs.t)
 			x, err := cs.find(ctx, Mapping(cs.t), i+1, gens)
 			if err != nil {
 				return nil, err
@@ -137,7 +137,7 @@ func (gr *Group) SubgroupFrom(ctx context.Context, known []Perm, test CosetNodeT
 				failed.grow(nil, gamma, gens)
 				continue
 			}
-			gens = append(gens, Perm(x))
+			gens = append(gens, SparseOf(Perm(x)))
 			orbit = reach.close(orbit, gens)
 		}
 		cs.hOrbit[i] = len(orbit)
@@ -147,17 +147,6 @@ func (gr *Group) SubgroupFrom(ctx context.Context, known []Perm, test CosetNodeT
 		order.Mul(order, big.NewInt(int64(len(orbit))))
 	}
 	return newGroup(gr.n, gens, order, gr.Base, cs.stats), nil
-}
-
-// firstMoved is the index of the first point of base that x moves, or
-// len(base) when x fixes them all.
-func firstMoved(x Perm, base []int32) int {
-	for i, b := range base {
-		if x[b] != b {
-			return i
-		}
-	}
-	return len(base)
 }
 
 // FindInCoset searches the coset f∘gr (f maps gr's vertices to another
@@ -203,6 +192,7 @@ type cosetSearch struct {
 	// H-orbit is the whole orbit); len(Base) until then.
 	completeFrom int
 	restBuf      []int32
+	comp         *composer // scratch of transversals
 }
 
 // maxOrbitWords bounds the orbit tables that Coset.Cells keeps (int32s).
@@ -237,8 +227,9 @@ func (cs *cosetSearch) orbitsAt(j int) []int32 {
 	}
 	if j < len(gr.Base) {
 		for _, gi := range gr.chain[j].gens {
-			for v, w := range gr.Generators[gi] {
-				a, b := find(int32(v)), find(w)
+			g := gr.Generators[gi]
+			for k, v := range g.Points {
+				a, b := find(v), find(g.Images[k])
 				if a != b {
 					orb[max(a, b)] = min(a, b)
 				}
@@ -259,23 +250,15 @@ func (cs *cosetSearch) orbitsAt(j int) []int32 {
 
 func newCosetSearch(gr *Group, test CosetNodeTest, lim Limits) *cosetSearch {
 	k := len(gr.Base)
-	cs := &cosetSearch{gr: gr, test: test, maxNodes: lim.maxNodes(), t: make([]int32, gr.n)}
-	moved := make([]int, len(gr.Generators))
-	for gi, g := range gr.Generators {
-		moved[gi] = k
-		for i, b := range gr.Base {
-			if g[b] != b {
-				moved[gi] = i
-				break
-			}
-		}
+	cs := &cosetSearch{gr: gr, test: test, maxNodes: lim.maxNodes(), t: make([]int32, gr.n), comp: newComposer(gr.n)}
+	moved := gr.moved
+	if moved == nil { // no base: no chain
+		moved = firstMovedAll(gr.Generators, gr.Base, gr.n)
 	}
 	cs.detLevel = make([]int, gr.n)
 	for gi, g := range gr.Generators {
-		for v, w := range g {
-			if int(w) != v {
-				cs.detLevel[v] = max(cs.detLevel[v], min(moved[gi]+1, k))
-			}
+		for _, v := range g.Points {
+			cs.detLevel[v] = max(cs.detLevel[v], min(moved[gi]+1, k))
 		}
 	}
 	cs.newly = make([][]int32, k+1)
@@ -302,7 +285,7 @@ func newCosetSearch(gr *Group, test CosetNodeTest, lim Limits) *cosetSearch {
 // search tries one image per orbit of the known elements that fix the
 // images chosen above (for a coset without accepted elements this skips
 // the subtrees equivalent to one already exhausted).
-func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Perm) (Mapping, error) {
+func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Sparse) (Mapping, error) {
 	for v := range cs.partial {
 		cs.partial[v] = -1
 	}
@@ -317,15 +300,15 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 	}
 	cs.level(from)
 	copy(cs.prod[from], f)
-	var root []Perm
+	var root []Sparse
 	for _, g := range gens {
 		if fixesImages(g, f, cs.gr.Base[:from]) {
 			root = append(root, g)
 		}
 	}
 	var found Mapping
-	var rec func(j int, fixed []int32, stab []Perm) (bool, error)
-	rec = func(j int, fixed []int32, stab []Perm) (bool, error) {
+	var rec func(j int, fixed []int32, stab []Sparse) (bool, error)
+	rec = func(j int, fixed []int32, stab []Sparse) (bool, error) {
 		cs.stats.Nodes++
 		if cs.stats.Nodes > cs.maxNodes {
 			return false, &LimitError{What: "search nodes", Limit: cs.maxNodes, Got: cs.stats.Nodes}
@@ -353,8 +336,8 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 		cs.level(j + 1)
 		cur, next := cs.prod[j], cs.prod[j+1]
 		b := cs.gr.Base[j]
-		var tried *markSet // images of b equivalent under stab to one tried
-		var moving []Perm  // the elements of stab that move some image of b
+		var tried *markSet  // images of b equivalent under stab to one tried
+		var moving []Sparse // the elements of stab that move some image of b
 		if len(stab) > 0 {
 			tried = cs.triedSet(j)
 			defer tried.clear()
@@ -364,7 +347,7 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 			// interchangeable actions below a board's points).
 			for _, g := range stab {
 				for _, o := range lv.orbit {
-					if p := cur[o]; g[p] != p {
+					if p := cur[o]; g.Image(p) != p {
 						moving = append(moving, g)
 						break
 					}
@@ -381,23 +364,23 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Per
 			if q >= tries {
 				break
 			}
-			cs.gr.transversal(lv, q, cs.t)
-			img := cur[cs.t[b]]
+			// next = cur∘t differs from cur only where t moves.
+			cs.gr.compose(cs.comp, lv, q)
+			img := cur[cs.comp.fwd[b]]
 			if len(stab) > 0 {
 				if tried.has(img) {
 					continue
 				}
 				tried.addOrbit(img, moving)
 			}
-			for v := range next {
-				next[v] = cur[cs.t[v]]
-			}
+			copy(next, cur)
+			cs.comp.moved(func(v, w int32) { next[v] = cur[w] })
 			for _, v := range cs.newly[j+1] {
 				cs.partial[v] = next[v]
 			}
-			var below []Perm
+			var below []Sparse
 			for _, g := range stab {
-				if g[img] == img {
+				if g.Image(img) == img {
 					below = append(below, g)
 				}
 			}
@@ -449,9 +432,9 @@ func (cs *cosetSearch) testRep(j int, fixed []int32, found *Mapping) (bool, erro
 }
 
 // fixesImages reports whether g fixes f(b) for every b in base.
-func fixesImages(g Perm, f Mapping, base []int32) bool {
+func fixesImages(g Sparse, f Mapping, base []int32) bool {
 	for _, b := range base {
-		if g[f[b]] != f[b] {
+		if g.Image(f[b]) != f[b] {
 			return false
 		}
 	}
@@ -479,13 +462,13 @@ type markSet struct {
 func (m *markSet) has(v int32) bool { return m.in[v] }
 
 // addOrbit adds v, not yet in the set, and its orbit under gens.
-func (m *markSet) addOrbit(v int32, gens []Perm) {
+func (m *markSet) addOrbit(v int32, gens []Sparse) {
 	start := len(m.list)
 	m.in[v] = true
 	m.list = append(m.list, v)
 	for q := start; q < len(m.list); q++ {
 		for _, g := range gens {
-			if w := g[m.list[q]]; !m.in[w] {
+			if w := g.Image(m.list[q]); !m.in[w] {
 				m.in[w] = true
 				m.list = append(m.list, w)
 			}
@@ -516,20 +499,20 @@ func (o orbitSet) has(v int32) bool { return o.in[v] }
 
 // grow adds v, not yet in the set, and its orbit under gens to the set and
 // to list, which it returns.
-func (o orbitSet) grow(list []int32, v int32, gens []Perm) []int32 {
+func (o orbitSet) grow(list []int32, v int32, gens []Sparse) []int32 {
 	o.in[v] = true
 	list = append(list, v)
 	return o.closeFrom(list, len(list)-1, gens)
 }
 
 // close extends list, the set's elements, to its closure under gens.
-func (o orbitSet) close(list []int32, gens []Perm) []int32 { return o.closeFrom(list, 0, gens) }
+func (o orbitSet) close(list []int32, gens []Sparse) []int32 { return o.closeFrom(list, 0, gens) }
 
 // closeFrom closes list under gens, expanding the elements from start on.
-func (o orbitSet) closeFrom(list []int32, start int, gens []Perm) []int32 {
+func (o orbitSet) closeFrom(list []int32, start int, gens []Sparse) []int32 {
 	for q := start; q < len(list); q++ {
 		for _, g := range gens {
-			if w := g[list[q]]; !o.in[w] {
+			if w := g.Image(list[q]); !o.in[w] {
 				o.in[w] = true
 				list = append(list, w)
 			}
@@ -539,7 +522,7 @@ func (o orbitSet) closeFrom(list []int32, start int, gens []Perm) []int32 {
 }
 
 // newGroup makes a Group from a strong generating set relative to base.
-func newGroup(n int, gens []Perm, order *big.Int, base []int32, st Stats) *Group {
+func newGroup(n int, gens []Sparse, order *big.Int, base []int32, st Stats) *Group {
 	parent := make([]int32, n)
 	for v := range parent {
 		parent[v] = int32(v)
@@ -553,8 +536,8 @@ func newGroup(n int, gens []Perm, order *big.Int, base []int32, st Stats) *Group
 		return v
 	}
 	for _, g := range gens {
-		for v, w := range g {
-			a, b := find(int32(v)), find(w)
+		for k, v := range g.Points {
+			a, b := find(v), find(g.Images[k])
 			if a != b {
 				parent[max(a, b)] = min(a, b)
 			}

@@ -28,7 +28,7 @@ func runGraph(ctx context.Context, args []string, io stdio) int {
 	fs.Int64Var(&opt.MaxCornerTotal, "max-corner-points", groundgraph.DefaultMaxCornerTotal, "bound on the points of all corner searches (negative: none)")
 	var iso isomorph.Limits
 	fs.Int64Var(&iso.MaxNodes, "max-search-nodes", isomorph.DefaultMaxNodes, "search-tree node limit of the automorphism group computation")
-	fs.Int64Var(&iso.MaxGenWords, "max-generator-words", isomorph.DefaultMaxGenWords, "limit on the automorphism generators kept, as generators times vertices")
+	fs.Int64Var(&iso.MaxGenWords, "max-generator-words", isomorph.DefaultMaxGenWords, "limit on the automorphism generators kept, in int32 words (two per vertex a generator moves)")
 	timeout := fs.Duration("timeout", 0, "limit on the time to ground, build and compute the group (0: none)")
 	lim := groundFlags(fs)
 	pos, code, ok := parseArgs(fs, args, 1, 1)

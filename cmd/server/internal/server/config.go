@@ -415,7 +415,7 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 	fs.Int64Var(&cfg.MaxSearchNodes, "max-search-nodes", cfg.MaxSearchNodes,
 		"search-tree nodes per graph search, 0 for the default (4194304), negative for no limit [env GAMEQUIV_MAX_SEARCH_NODES]")
 	fs.Int64Var(&cfg.MaxGenWords, "max-generator-words", cfg.MaxGenWords,
-		"automorphism generators times vertices (int32 words) kept per graph search, 0 for the default (134217728), negative for no limit [env GAMEQUIV_MAX_GENERATOR_WORDS]")
+		"int32 words of the automorphism generators kept per graph search (two per vertex a generator moves), 0 for the default (134217728), negative for no limit [env GAMEQUIV_MAX_GENERATOR_WORDS]")
 	fs.BoolVar(&cfg.Classify, "classify", cfg.Classify,
 		"keep the equivalence classes of stored games up to date in the background [env GAMEQUIV_CLASSIFY]")
 	fs.IntVar(&cfg.ClassifyWorkers, "classify-workers", cfg.ClassifyWorkers,
