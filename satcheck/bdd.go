@@ -86,12 +86,17 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 		return outcome{}, false, nil
 	}
 	if s.aLevel == nil {
-		if s.aLevel, err = sideLevels(ctx, c.a, 0); err != nil {
+		// Both or neither: a cancel between the two must not leave aLevel
+		// set and bOwn nil for the next check.
+		aLevel, err := sideLevels(ctx, c.a, 0)
+		if err != nil {
 			return outcome{}, false, err
 		}
-		if s.bOwn, err = sideLevels(ctx, c.b, int32(c.a.numInputs())); err != nil {
+		bOwn, err := sideLevels(ctx, c.b, int32(c.a.numInputs()))
+		if err != nil {
 			return outcome{}, false, err
 		}
+		s.aLevel, s.bOwn = aLevel, bOwn
 	}
 	if s.d == nil {
 		s.reset(c)
