@@ -64,25 +64,13 @@ func TestCornerPairCounts(t *testing.T) {
 // pair of every goal and terminal function has the counts of its image
 // (soundness: the check must never prune the true mapping).
 func TestCornerPairsUnderTrueMapping(t *testing.T) {
-	pa, pb, sigma := gameMutantAndMapping(t, "ggp-base/quad_5x5.kif")
+	pa, pb, sigma, funcs := gameMutantAndMapping(t, "ggp-base/quad_5x5.kif")
 	ca := cornerSide{p: pa, cones: map[grounding.Lit]*cornerCone{}, counts: map[cornerKey]cornerCounts{}}
 	cb := cornerSide{p: pb, cones: map[grounding.Lit]*cornerCone{}, counts: map[cornerKey]cornerCounts{}}
 	in := func(p *grounding.Program, i int32) int32 { return int32(p.TrueInput(int(i)).Node() - 1) }
 	pairs, nonzero := 0, 0
-	for _, fn := range pa.Functions() {
-		if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal {
-			continue
-		}
-		fb := pb.Terminal
-		if fn.Kind == grounding.FuncGoal {
-			fb = goalLit(pb, fn.Role, fn.Index)
-		}
-		var props []int32
-		for _, x := range pa.Circuit.Support(fn.Lit) {
-			if x < len(pa.Props) {
-				props = append(props, int32(x))
-			}
-		}
+	for _, pf := range funcs {
+		fn, fb, props := pf.fn, pf.fb, pf.props
 		if len(props) > 64 {
 			continue // seconds: the square goals are what the check is for
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -32,27 +33,15 @@ func TestPairTypesUnderTrueMapping(t *testing.T) {
 		{"ggp-base/coins.kif", true},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			pa, pb, sigma := gameMutantAndMapping(t, tc.path)
+			pa, pb, sigma, funcs := gameMutantAndMapping(t, tc.path)
 			c, err := satcheck.NewChecker(pa, pb, satcheck.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
 			split := 0
-			for _, fn := range pa.Functions() {
-				if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal {
-					continue
-				}
-				fb := pb.Terminal
-				if fn.Kind == grounding.FuncGoal {
-					fb = goalLit(pb, fn.Role, fn.Index)
-				}
-				var props []int32
-				for _, in := range pa.Circuit.Support(fn.Lit) {
-					if in < len(pa.Props) {
-						props = append(props, int32(in))
-					}
-				}
+			for _, pf := range funcs {
+				fn, fb, props := pf.fn, pf.fb, pf.props
 				img := make([]int32, len(props))
 				for x, p := range props {
 					img[x] = sigma[p]
@@ -95,7 +84,7 @@ func goalLit(p *grounding.Program, r, v int) grounding.Lit {
 // gameMutantAndMapping grounds a corpus game and a mutant (gameAndMutant)
 // and returns the mutant's proposition for each of the game's (the
 // mutation's own translation).
-func gameMutantAndMapping(t *testing.T, path string) (pa, pb *grounding.Program, sigma []int32) {
+func gameMutantAndMapping(t *testing.T, path string) (pa, pb *grounding.Program, sigma []int32, funcs []propFunction) {
 	t.Helper()
 	pa, pb, v := gameAndMutant(t, path)
 	sigma = make([]int32, len(pa.Props))
@@ -107,7 +96,41 @@ func gameMutantAndMapping(t *testing.T, path string) (pa, pb *grounding.Program,
 		}
 		sigma[i] = int32(j)
 	}
-	return pa, pb, sigma
+	roleOf := make([]int, len(pa.Roles))
+	for r, name := range pa.Roles {
+		tn := translate(t, v, name)
+		roleOf[r] = slices.Index(pb.Roles, tn)
+		if roleOf[r] < 0 {
+			t.Fatalf("role %s translates to %s, which the mutant does not have", name, tn)
+		}
+	}
+	for _, fn := range pa.Functions() {
+		if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal {
+			continue
+		}
+		pf := propFunction{fn: fn, fb: pb.Terminal}
+		if fn.Kind == grounding.FuncGoal {
+			// The mutant may reorder the roles: the image is the goal of
+			// the translated role.
+			pf.fb = goalLit(pb, roleOf[fn.Role], fn.Index)
+		}
+		for _, in := range pa.Circuit.Support(fn.Lit) {
+			if in < len(pa.Props) {
+				pf.props = append(pf.props, int32(in))
+			}
+		}
+		funcs = append(funcs, pf)
+	}
+	return pa, pb, sigma, funcs
+}
+
+// propFunction is a goal or terminal function of a game (read with no
+// moves), its image in the mutant under the true mapping, and the
+// propositions of its support.
+type propFunction struct {
+	fn    grounding.Function
+	fb    grounding.Lit
+	props []int32
 }
 
 // gameAndMutant grounds a corpus game and a mutant (seed 1, every

@@ -1058,7 +1058,7 @@ func influenceClasses(ff *FuncFeatures) []influenceClass {
 }
 
 // uniformRole reports whether supp[k:e] are all the actions of one role r
-// (at least two) and every one of them has the same use hash h. Then the
+// (at least two). When every one of them also has the same use hash, the
 // arcs from each action to the function carry nothing that the single arc
 // from r says: every action of r is adjacent to f in the same way, and
 // every action has an arc to its role. graph draws the one arc from r
@@ -1071,29 +1071,23 @@ func influenceClasses(ff *FuncFeatures) []influenceClass {
 // (TestRoleArcsKeepGroupAndPartition's roleArcsFiner); on the corpus it
 // was the same. The construction reads only features an equivalence maps
 // input by input, so the graph stays an invariant.
-func uniformRole(p *grounding.Program, supp []int, k int, useHash func(int) uint64) (r, e int, h uint64, ok bool) {
+func uniformRole(p *grounding.Program, supp []int, k int) (r, e int, ok bool) {
 	r, _ = p.InputOf(supp[k])
 	if r < 0 {
-		return 0, 0, 0, false
+		return 0, 0, false
 	}
 	n := len(p.Actions[r])
 	base := p.ActionInputBase(r)
 	e = k + n
 	if n < 2 || supp[k] != base || e > len(supp) {
-		return 0, 0, 0, false
+		return 0, 0, false
 	}
 	for i := range n {
 		if supp[k+i] != base+i {
-			return 0, 0, 0, false
+			return 0, 0, false
 		}
 	}
-	h = useHash(k)
-	for i := k + 1; i < e; i++ {
-		if useHash(i) != h {
-			return 0, 0, 0, false
-		}
-	}
-	return r, e, h, true
+	return r, e, true
 }
 
 // graph lays out the vertices and edges and computes the colours.
@@ -1162,6 +1156,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		hash uint64
 	}
 	var inters []inter
+	var hs []uint64 // use hashes of a run of one role's actions
 	for fi := range b.funcs {
 		if fi%cancelCheckEvery == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -1210,19 +1205,29 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 			return h.sum()
 		}
 		for k := 0; k < len(ff.Support); {
-			if r, e, h, ok := uniformRole(p, ff.Support, k, useHash); ok && !b.opt.perActionArcs {
-				rv := g.RoleVertex(r)
-				addArc(rv, fv)
-				rh := newHasher(tagRoleUse)
-				rh.add(h)
-				uses[rv] = append(uses[rv], rh.sum())
-				k = e
-				continue
+			e := k + 1
+			hs = append(hs[:0], useHash(k))
+			if r, end, ok := uniformRole(p, ff.Support, k); ok && !b.opt.perActionArcs {
+				for i := k + 1; i < end; i++ {
+					hs = append(hs, useHash(i))
+				}
+				e = end
+				if !slices.ContainsFunc(hs, func(h uint64) bool { return h != hs[0] }) {
+					rv := g.RoleVertex(r)
+					addArc(rv, fv)
+					rh := newHasher(tagRoleUse)
+					rh.add(hs[0])
+					uses[rv] = append(uses[rv], rh.sum())
+					k = e
+					continue
+				}
 			}
-			u := inputVertex(ff.Support[k])
-			addArc(u, fv)
-			uses[u] = append(uses[u], useHash(k))
-			k++
+			for i := k; i < e; i++ {
+				u := inputVertex(ff.Support[i])
+				addArc(u, fv)
+				uses[u] = append(uses[u], hs[i-k])
+			}
+			k = e
 		}
 		classVertex := make([][]int, len(ff.actClasses))
 		for ri, cs := range ff.actClasses {

@@ -16,6 +16,27 @@ func newBDDCircuit(n int) *bddCircuit {
 	return &bddCircuit{grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}}
 }
 
+// bdd returns the BDD of l in d (inside a Begin), each circuit input its
+// own variable, keeping gate BDDs in gates when it is not nil.
+func (b *bddCircuit) bdd(t *testing.T, ctx context.Context, d *grounding.BDD, l grounding.Lit, gates map[int32]grounding.BDDEdge) grounding.BDDEdge {
+	t.Helper()
+	cn, err := grounding.NewCone(&b.c, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lit, err := d.EvalCone(ctx, cn, func(k int) (grounding.BDDEdge, bool) {
+		v, err := d.Var(int32(cn.Inputs[k]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v, true
+	}, gates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return grounding.RootOf(cn, lit)
+}
+
 func (b *bddCircuit) and(ls ...grounding.Lit) grounding.Lit {
 	ls = slices.Clone(ls)
 	slices.Sort(ls)
@@ -57,24 +78,7 @@ func TestBDDCanonical(t *testing.T) {
 	if err := d.Begin(ctx, 1<<16); err != nil {
 		t.Fatal(err)
 	}
-	eval := func(l grounding.Lit) grounding.BDDEdge {
-		t.Helper()
-		cn, err := grounding.NewCone(&b.c, l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lit, err := d.EvalCone(ctx, cn, func(k int) (grounding.BDDEdge, bool) {
-			v, err := d.Var(int32(cn.Inputs[k]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return v, true
-		}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return grounding.RootOf(cn, lit)
-	}
+	eval := func(l grounding.Lit) grounding.BDDEdge { return b.bdd(t, ctx, d, l, nil) }
 	ef, eg, eh := eval(f), eval(g), eval(h)
 	if ef != eg {
 		t.Errorf("parity in two orders: edges %d and %d, want one", ef, eg)
@@ -190,21 +194,7 @@ func TestBDDCollect(t *testing.T) {
 		if err := d.Begin(ctx, 1<<16); err != nil {
 			t.Fatal(err)
 		}
-		cn, err := grounding.NewCone(&b.c, l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lit, err := d.EvalCone(ctx, cn, func(k int) (grounding.BDDEdge, bool) {
-			v, err := d.Var(int32(cn.Inputs[k]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return v, true
-		}, gates)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return grounding.RootOf(cn, lit)
+		return b.bdd(t, ctx, d, l, gates)
 	}
 	kept := map[int32]grounding.BDDEdge{}
 	kept[-1] = build(par, nil)
