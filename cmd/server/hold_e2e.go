@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"os"
+	"sync/atomic"
 
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/service/worker"
@@ -32,17 +33,27 @@ func testCompare() worker.CompareFunc {
 	deaf := os.Getenv(HoldDeafEnv) == "1"
 	return func(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*equiv.Report, error) {
 		report := lim.Progress
+		var held atomic.Bool
 		lim.Progress = func(p equiv.Progress) {
 			if report != nil {
 				report(p)
 			}
 			if p.Phase == phase {
+				held.Store(true)
 				if deaf {
 					select {} // until the process is killed
 				}
-				<-ctx.Done() // the worker gets the cancellation as from any phase
+				<-ctx.Done()
 			}
 		}
-		return equiv.Compare(ctx, a, b, lim)
+		rep, err := equiv.Compare(ctx, a, b, lim)
+		if held.Load() && ctx.Err() != nil {
+			// A held comparison ends by its cancellation, as a phase that
+			// notices it would, even when the hold was reached only after
+			// the phase's last step (verify reports its last function
+			// proven) and Compare finished with a verdict.
+			return nil, context.Cause(ctx)
+		}
+		return rep, err
 	}
 }
