@@ -13,6 +13,11 @@ type cnf struct {
 	clauses [][]int
 	buf     []int  // backing store of clauses, grown in chunks
 	what    string // what the formula asks, for the debug dump (dump.go)
+
+	// maxConflicts, when positive, bounds the solve's conflicts: past it
+	// the solve fails with errConflictBudget. conflicts is what the last
+	// solve of f used.
+	maxConflicts, conflicts int
 }
 
 const falseVar = 1

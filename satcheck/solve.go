@@ -11,6 +11,10 @@ import (
 // errNoAnswer: gophersat stopped without an answer although nobody
 // interrupted it. It cannot happen with the patched copy in
 // third_party/gophersat; it keeps an Indet from ever reading as UNSAT.
+// errConflictBudget: a solve reached its cnf's maxConflicts without an
+// answer.
+var errConflictBudget = errors.New("satcheck: conflict budget reached")
+
 var errNoAnswer = errors.New("satcheck: SAT solver stopped without an answer")
 
 // pool runs gophersat solves for one Checker: at most cap(sem) at a time.
@@ -65,10 +69,12 @@ func solveCNF(ctx context.Context, f *cnf) (st solver.Status, model []bool, err 
 		}
 	}()
 	s := solver.New(solver.ParseSliceNb(f.clauses, f.nvars))
+	s.ConflictLimit = f.maxConflicts
 	stop := context.AfterFunc(ctx, s.Interrupt)
 	defer stop()
 	d := startDump(f, f.what)
 	st = s.Solve()
+	f.conflicts = s.Stats.NbConflicts
 	d.finish(st)
 	switch st {
 	case solver.Sat:
@@ -78,6 +84,9 @@ func solveCNF(ctx context.Context, f *cnf) (st solver.Status, model []bool, err 
 	}
 	if err := ctx.Err(); err != nil {
 		return st, nil, err
+	}
+	if f.maxConflicts > 0 && f.conflicts >= f.maxConflicts {
+		return st, nil, errConflictBudget
 	}
 	return st, nil, errNoAnswer
 }

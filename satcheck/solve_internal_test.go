@@ -245,3 +245,38 @@ func BenchmarkParseWideClause(b *testing.B) {
 		solver.ParseSliceNb(cs, n+1)
 	}
 }
+
+// TestSolveConflictBudget: a solve that reaches its cnf's maxConflicts
+// fails with errConflictBudget (never reads as UNSAT) and records the
+// conflicts it used; without the bound the same formula is UNSAT.
+func TestSolveConflictBudget(t *testing.T) {
+	for _, tc := range []struct {
+		max     int
+		wantErr error
+	}{
+		{max: 1, wantErr: errConflictBudget},
+		{max: 20, wantErr: errConflictBudget},
+		{max: 0},
+		{max: 1 << 30},
+	} {
+		f := pigeonhole(6)
+		f.maxConflicts = tc.max
+		st, _, err := solveCNF(t.Context(), f)
+		if !errors.Is(err, tc.wantErr) {
+			t.Errorf("maxConflicts %d: solve = %v, %v; want error %v", tc.max, st, err, tc.wantErr)
+			continue
+		}
+		if tc.wantErr != nil {
+			if f.conflicts < tc.max {
+				t.Errorf("maxConflicts %d: stopped after %d conflicts", tc.max, f.conflicts)
+			}
+			continue
+		}
+		if st != solver.Unsat {
+			t.Errorf("maxConflicts %d: solve = %v, want UNSAT", tc.max, st)
+		}
+		if f.conflicts <= 20 {
+			t.Errorf("maxConflicts %d: %d conflicts; the bounded cases above need more than 20 to mean anything", tc.max, f.conflicts)
+		}
+	}
+}

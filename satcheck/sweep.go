@@ -193,11 +193,14 @@ type sweeper struct {
 	key    []byte
 	gen    []int32 // gen[n] == curGen: node n already visited by the current window
 	curGen int32
+	budget int // conflicts the sweep's solves may still use; negative: no bound
 }
 
 // sweepMiter decides ca ≡ cb over j by sweeping. It returns the outcome like
 // solveMiter: equal, or a separating assignment of the joint variables.
-func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone) (outcome, error) {
+// A non-negative budget bounds the conflicts of all its SAT solves
+// together: past it sweepMiter fails with errConflictBudget.
+func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget int) (outcome, error) {
 	g := newSweepGraph(len(j.vars))
 	ra := g.addCone(ca, j.aVar)
 	rb := g.addCone(cb, j.bVar)
@@ -210,9 +213,10 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		// A huge graph: fewer words, then no sweeping at all.
 		s.rw, s.cw = max(c.opt.SimWords, 1), 4
 		if nn*(s.rw+s.cw) > maxSweepSigWords {
-			return c.plainMiter(ctx, j, ca, cb)
+			return c.plainMiter(ctx, j, ca, cb, budget)
 		}
 	}
+	s.budget = budget
 	s.w = s.rw + s.cw
 	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(ra)<<32|uint64(rb)))
 	vec := j.randomVectors(s.rw, nil, rng)
@@ -508,7 +512,14 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool,
 	if err != nil {
 		return false, nil, err
 	}
+	if s.budget == 0 {
+		return false, nil, errConflictBudget
+	}
+	f.maxConflicts = max(s.budget, 0)
 	sat, m, err := s.c.pool.solve(ctx, f)
+	if s.budget > 0 {
+		s.budget = max(s.budget-f.conflicts, 0)
+	}
 	if err != nil || !sat {
 		return false, nil, err
 	}

@@ -83,10 +83,28 @@ func TestSweepNeverMergesDifferent(t *testing.T) {
 func TestBDDAgreesWithBruteForce(t *testing.T) {
 	opt := sweepOnly
 	opt.Mode = opt.Mode&^satcheck.NoBDD | satcheck.NoSweep
+	opt.SweepConflictsBeforeBDD = -1
 	equal, different, st := againstBruteForce(t, opt)
 	t.Logf("%d equal and %d different pairs agree with brute force; stats %+v", equal, different, st)
 	if st.BDDs != int64(equal+different) || st.SATCalls != 0 {
 		t.Errorf("%d BDD answers and %d SAT calls for %d pairs, want BDDs only", st.BDDs, st.SATCalls, equal+different)
+	}
+}
+
+// TestSweepBudgetThenBDD: with BDDs on, sweeping first gets a budget of
+// one conflict; the pairs it cannot decide within it go to BDDs, and every
+// answer matches brute force.
+func TestSweepBudgetThenBDD(t *testing.T) {
+	opt := sweepOnly
+	opt.Mode &^= satcheck.NoBDD
+	opt.SweepConflictsBeforeBDD = 1
+	equal, different, st := againstBruteForce(t, opt)
+	t.Logf("%d equal and %d different pairs agree with brute force; stats %+v", equal, different, st)
+	if st.SweepOverBudget == 0 || st.BDDs != st.SweepOverBudget {
+		t.Errorf("%d pairs over the sweep's budget, %d BDD answers: want some, all decided by BDDs", st.SweepOverBudget, st.BDDs)
+	}
+	if st.BDDs == int64(equal+different) {
+		t.Errorf("every pair went to BDDs: the budgeted sweep decided none")
 	}
 }
 
@@ -167,6 +185,7 @@ func againstBruteForce(t *testing.T, opt satcheck.Options) (equal, different int
 			sum.SweepMerged += st.SweepMerged
 			sum.BDDs += st.BDDs
 			sum.SATCalls += st.SATCalls
+			sum.SweepOverBudget += st.SweepOverBudget
 		}
 	}
 	if equal < trials/4 || different < trials/4 {

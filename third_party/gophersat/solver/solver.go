@@ -88,6 +88,10 @@ type Solver struct {
 
 	bufLits     []Lit       // gamequiv patch: buffer for lits in learnClause (was package-level)
 	interrupted atomic.Bool // gamequiv patch: set by Interrupt
+
+	// ConflictLimit, when positive, interrupts the search once Stats.NbConflicts
+	// reaches it (gamequiv patch): Solve returns Indet, as after Interrupt.
+	ConflictLimit int
 }
 
 // Interrupt asks the solver to stop (gamequiv patch). It may be called from
@@ -412,6 +416,9 @@ func (s *Solver) propagateAndSearch(lit Lit, lvl decLevel) Status {
 			lit = s.chooseLit()
 		} else { // Deal with conflict
 			s.Stats.NbConflicts++
+			if s.ConflictLimit > 0 && s.Stats.NbConflicts >= s.ConflictLimit { // gamequiv patch: conflict limit
+				s.interrupted.Store(true)
+			}
 			if s.Stats.NbConflicts%5_000 == 0 && s.varDecay < 0.95 {
 				s.varDecay += 0.01
 			}
@@ -470,6 +477,9 @@ func (s *Solver) propagateAndSearchPB(lit Lit, lvl decLevel) Status {
 			for conflict != nil {
 				// log.Printf("conflict: %s", conflict.PBString())
 				s.Stats.NbConflicts++
+				if s.ConflictLimit > 0 && s.Stats.NbConflicts >= s.ConflictLimit { // gamequiv patch: conflict limit
+					s.interrupted.Store(true)
+				}
 				if s.Stats.NbConflicts%5_000 == 0 && s.varDecay < 0.95 {
 					s.varDecay += 0.01
 				}
