@@ -50,7 +50,7 @@ sleep 0.3
 for i in $(seq 20); do
 	curl -s -o /dev/null -w 'symmetries %{http_code}\n' "http://$addr/api/v1/games/$i/symmetries" &
 done
-wait $(jobs -p | grep -v "^$pid$") 2>/dev/null || true
+wait $(jobs -p | grep -v -e "^$pid$" -e "^$sampler$") 2>/dev/null || true
 echo "burst took $(echo "$(date +%s.%N) - $start" | bc | cut -c1-5)s"
 echo "after: readyz $(curl -s -o /dev/null -w '%{http_code}' "http://$addr/readyz"), symmetries of game 1 $(curl -s -o /dev/null -w '%{http_code}' "http://$addr/api/v1/games/1/symmetries")"
 grep VmHWM /proc/$pid/status

@@ -728,6 +728,10 @@ func (s *childServer) run(ctx context.Context, req request, f ChildFuncs) {
 		m.Report = raw
 	}
 	s.send(m)
+	// Give the job's memory back to the OS now: an idle child would
+	// otherwise keep the peak of its last job (a heavy work process kept
+	// 306 MiB after grounding amazonsSuicide, 45 MiB with this).
+	debug.FreeOSMemory()
 }
 
 // runJob runs a job's operation, turning a panic into a *PanicError. Its
