@@ -12,7 +12,10 @@
 // The business rules live here: what a valid upload is, that a text is
 // stored once and later names become aliases, that heavy work (grounding
 // an upload, computing symmetries) runs under a bounded number of slots
-// and past it fails at once with EBUSY, that symmetries are computed once
+// (in this process, or in the memory-bounded child processes a server
+// gives as Config.Compute) and past it fails at once with EBUSY, that a
+// computation stopped by a limit (its process's memory bound included)
+// is an ELIMIT, that symmetries are computed once
 // and their limit failures stored, and that a full queue refuses new
 // comparisons. Errors meant for the user are *gamequiv.Error values with
 // a code, and an error about one side of a comparison is a

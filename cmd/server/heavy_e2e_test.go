@@ -14,7 +14,7 @@ import (
 
 // heavyCap is the --heavy-max-rss of TestE2EHeavyProcess: far below
 // what amazonsSuicide's symmetries take (its grounding alone peaks at
-// about 310 MiB in a child; the CLI's symmetries passed 1.2 GiB after 8 s
+// about 308 MiB in a child; the CLI's symmetries passed 1.2 GiB after 8 s
 // of CPU).
 const heavyCap = 150 << 20
 

@@ -63,7 +63,7 @@ func newProcs(cfg Config) (*worker.Procs, error) {
 // symmetries, one per heavy slot, not started. They run at the server's
 // priority (a client waits for their answer) and with Go's default GOGC,
 // not the server's: their memory is what is bounded (grounding
-// amazonsSuicide peaked at 523 MiB with GOGC 400, 316 MiB with 100).
+// amazonsSuicide peaked at 511 MiB with GOGC 400, 308 MiB with 100).
 func newHeavyProcs(cfg Config) (*worker.Procs, error) {
 	p, err := childProcs(cfg, "heavy", 0, cfg.MaxHeavy, 0, cfg.HeavyMaxRSS)
 	if err != nil {
