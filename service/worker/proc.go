@@ -461,10 +461,11 @@ func (p *Procs) run(ctx context.Context, c *child, req request) (raw []byte, reu
 			}
 			raw, err := final(m)
 			if err != nil && ctx.Err() != nil {
-				// The job stopped because ctx ended: say why, as the
-				// same job in this process would (a deadline is a time
-				// limit, not the child's cancel).
-				err = fmt.Errorf("%w: %w", context.Cause(ctx), err)
+				// The job stopped because ctx ended: it matches why, as
+				// the same job in this process would (a deadline is a
+				// time limit, not the child's cancel); its text stays
+				// the child's.
+				err = &remoteError{msg: err.Error(), causes: []error{context.Cause(ctx), err}}
 			}
 			return raw, true, err
 		case <-done:

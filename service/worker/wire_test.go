@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
@@ -29,6 +30,10 @@ var failures = map[string]error{
 }
 
 func childSymmetries(ctx context.Context, src equiv.Source, lim equiv.Limits) (*equiv.SymmetryReport, error) {
+	if src.Name == "hold" {
+		<-ctx.Done()
+		return nil, fmt.Errorf("held: %w", ctx.Err())
+	}
 	if err := failures[src.Name]; err != nil {
 		return nil, err
 	}
@@ -120,5 +125,19 @@ func TestProcs_SymmetriesAndGround(t *testing.T) {
 	gotSt, err := p.Ground(ctx, "buttons", buttons.GDL, grounding.Limits{})
 	if err != nil || !reflect.DeepEqual(gotSt, wantSt) {
 		t.Errorf("Ground in the child = %+v, %v, want %+v", gotSt, err, wantSt)
+	}
+}
+
+// TestProcs_CallerDeadline: a job stopped by its caller's deadline fails
+// with context.DeadlineExceeded, as in this process (the service stores a
+// symmetry computation's deadline as its Timeout failure), though the
+// child saw only the cancel.
+func TestProcs_CallerDeadline(t *testing.T) {
+	p := startProcs(t, 1, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := p.Symmetries(ctx, equiv.Source{Name: "hold", GDL: []byte("(role r)")}, equiv.Limits{})
+	if !errors.Is(err, context.DeadlineExceeded) || err.Error() != "held: context canceled" {
+		t.Errorf("Symmetries past the caller's deadline = %v, want the child's %q matching context.DeadlineExceeded", err, "held: context canceled")
 	}
 }
