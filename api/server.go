@@ -152,6 +152,9 @@ type Deps struct {
 	// OnCancelRequested is service.Config.OnCancelRequested: the server
 	// tells its own workers of a cancel at once.
 	OnCancelRequested func(id int64)
+	// Compute is service.Config.Compute: where uploads are ground and
+	// symmetries computed (nil: in this process).
+	Compute service.Compute
 }
 
 // serviceLimits are the limits of the service layer among l.
@@ -210,6 +213,7 @@ func newServer(d Deps) *Server {
 		Log:               s.log,
 		OnSymmetries:      s.metrics.ObserveSymmetries,
 		OnCancelRequested: d.OnCancelRequested,
+		Compute:           d.Compute,
 	})
 	s.games, s.comparisons, s.computeTimeout = svc, svc, svc.Limits().ComputeTimeout
 	if s.limits.RateLimit > 0 {

@@ -95,6 +95,17 @@ func StatsOf(p *grounding.Program) gamequiv.GameStats {
 	return st
 }
 
+// GroundStats grounds a game within lim and returns its statistics; it is
+// how an upload is validated (in this process or in a child process of a
+// server).
+func GroundStats(ctx context.Context, name string, gdl []byte, lim grounding.Limits) (gamequiv.GameStats, error) {
+	p, err := grounding.Load(ctx, name, gdl, lim)
+	if err != nil {
+		return gamequiv.GameStats{}, err
+	}
+	return StatsOf(p), nil
+}
+
 // AddGame validates an upload and stores it. A text stored before (the
 // same up to line endings) is found by its content hash without grounding
 // it again, and a name given with it that the game does not carry yet
@@ -197,12 +208,12 @@ func (s *Service) groundAndStore(ctx context.Context, name string, gdl []byte) (
 	if dl, ok := ctx.Deadline(); ok && (lim.Timeout <= 0 || time.Until(dl) < lim.Timeout) {
 		lim.Timeout = max(time.Until(dl), time.Millisecond)
 	}
-	p, err := grounding.Load(ctx, name, gdl, lim)
+	st, err := s.compute.Ground(ctx, name, gdl, lim)
 	release()
 	if err != nil {
 		return nil, false, err
 	}
-	stats, err := json.Marshal(StatsOf(p))
+	stats, err := json.Marshal(st)
 	if err != nil {
 		return nil, false, fmt.Errorf("game stats: %w", err)
 	}

@@ -12,7 +12,10 @@
 // The business rules live here: what a valid upload is, that a text is
 // stored once and later names become aliases, that heavy work (grounding
 // an upload, computing symmetries) runs under a bounded number of slots
-// and past it fails at once with EBUSY, that symmetries are computed once
+// (in this process, or in the memory-bounded child processes a server
+// gives as Config.Compute) and past it fails at once with EBUSY, that a
+// computation stopped by a limit (its process's memory bound included)
+// is an ELIMIT, that symmetries are computed once
 // and their limit failures stored, and that a full queue refuses new
 // comparisons. Errors meant for the user are *gamequiv.Error values with
 // a code, and an error about one side of a comparison is a
@@ -31,6 +34,7 @@ import (
 
 	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
+	"github.com/gamequiv/gamequiv/grounding"
 )
 
 // Store is the storage the service works on; *store.DB implements it.
@@ -105,6 +109,8 @@ type Service struct {
 	onCancelRequested func(id int64)
 	// heavy holds one token per heavy computation running.
 	heavy chan struct{}
+	// compute runs the heavy computations (Config.Compute).
+	compute Compute
 	// symFlight holds the symmetry computations running, by game: a
 	// second request for the same game waits for the first's answer.
 	symFlight flight
@@ -129,6 +135,29 @@ type Config struct {
 	// running comparison is stored, so that a worker of this process stops
 	// it at once instead of at its next heartbeat (worker.Pool.Cancel).
 	OnCancelRequested func(id int64)
+	// Compute runs the heavy computations; nil runs them in this process.
+	// A server gives child processes (worker.Procs), whose memory it
+	// bounds and which it kills when the caller leaves.
+	Compute Compute
+}
+
+// Compute runs the heavy computations of the service: a game's symmetries
+// (as equiv.Symmetries) and the grounding of an upload (as GroundStats).
+// *worker.Procs implements it.
+type Compute interface {
+	Symmetries(ctx context.Context, src equiv.Source, lim equiv.Limits) (*equiv.SymmetryReport, error)
+	Ground(ctx context.Context, name string, gdl []byte, lim grounding.Limits) (gamequiv.GameStats, error)
+}
+
+// inProcess is the Compute of a service without one: this process.
+type inProcess struct{}
+
+func (inProcess) Symmetries(ctx context.Context, src equiv.Source, lim equiv.Limits) (*equiv.SymmetryReport, error) {
+	return equiv.Symmetries(ctx, src, lim)
+}
+
+func (inProcess) Ground(ctx context.Context, name string, gdl []byte, lim grounding.Limits) (gamequiv.GameStats, error) {
+	return GroundStats(ctx, name, gdl, lim)
 }
 
 // New returns the service over cfg.Store.
@@ -139,6 +168,10 @@ func New(cfg Config) *Service {
 		log:               cfg.Log,
 		onSymmetries:      cfg.OnSymmetries,
 		onCancelRequested: cfg.OnCancelRequested,
+		compute:           cfg.Compute,
+	}
+	if s.compute == nil {
+		s.compute = inProcess{}
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

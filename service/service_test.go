@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/gamequiv/gamequiv"
+	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/grounding"
 	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/service"
+	"github.com/gamequiv/gamequiv/service/worker"
 	"github.com/gamequiv/gamequiv/store/storetest"
 )
 
@@ -196,5 +198,54 @@ func TestCancelTellsLocalWorkers(t *testing.T) {
 	}
 	if !slices.Equal(told, []int64{running.ID}) {
 		t.Errorf("OnCancelRequested got %v, want [%d] (the running comparison only)", told, running.ID)
+	}
+}
+
+// failingCompute is a service.Compute whose computations fail with err.
+type failingCompute struct {
+	err   error
+	calls int
+}
+
+func (f *failingCompute) Symmetries(context.Context, equiv.Source, equiv.Limits) (*equiv.SymmetryReport, error) {
+	f.calls++
+	return nil, f.err
+}
+
+func (f *failingCompute) Ground(context.Context, string, []byte, grounding.Limits) (gamequiv.GameStats, error) {
+	f.calls++
+	return gamequiv.GameStats{}, f.err
+}
+
+// TestCompute_MemoryLimit: a heavy computation whose process was killed
+// past its memory bound (worker.Procs) is a limit failure naming the
+// setting: an upload gets ELIMIT, and a symmetry computation is stored as
+// that failure and answered from the store after.
+func TestCompute_MemoryLimit(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	killed := &worker.MemoryLimitError{Process: "heavy work process", RSS: 151 << 20, Max: 150 << 20, Setting: "heavy-max-rss"}
+	f := &failingCompute{err: fmt.Errorf("symmetries: %w", killed)}
+	svc := service.New(service.Config{Store: db, Compute: f})
+	ctx := context.Background()
+	want := "memory limit: the heavy work process used 151 MiB of memory, over the bound of 150 MiB (--heavy-max-rss); it was killed"
+
+	_, err := svc.AddGame(ctx, *upload("b", testgames.Buttons))
+	var de *gamequiv.Error
+	if !errors.As(err, &de) || de.Code != gamequiv.ELIMIT || de.Limit != "heavy-max-rss" || de.Message != want {
+		t.Fatalf("AddGame = %v, want ELIMIT heavy-max-rss %q", err, want)
+	}
+
+	g, _, err := db.CreateGame(ctx, "b", []byte(testgames.Buttons), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		_, err = svc.Symmetries(ctx, g.ID)
+		if !errors.As(err, &de) || de.Code != gamequiv.ELIMIT || de.Limit != "heavy-max-rss" || de.Message != want {
+			t.Fatalf("Symmetries (call %d) = %v, want ELIMIT heavy-max-rss %q", i+1, err, want)
+		}
+	}
+	if f.calls != 2 {
+		t.Errorf("computations: %d, want 2 (the upload, one symmetry computation: the failure is stored)", f.calls)
 	}
 }

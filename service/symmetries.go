@@ -72,7 +72,7 @@ func (s *Service) computeSymmetries(ctx context.Context, id int64) (json.RawMess
 	}
 	lim := s.limits.Game
 	lim.Timeout = s.limits.ComputeTimeout
-	rep, err := equiv.Symmetries(cctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim)
+	rep, err := s.compute.Symmetries(cctx, equiv.Source{Name: g.Name, GDL: g.GDL}, lim)
 	release()
 	if err != nil {
 		return nil, s.symmetryFailure(ctx, id, err)
@@ -90,14 +90,18 @@ func (s *Service) computeSymmetries(ctx context.Context, id int64) (json.RawMess
 }
 
 // limitOf reports whether err is a limit of the grounding or the search,
-// with the message to show and the name of the limit when it is known.
+// or of the process that ran the computation (its memory bound), with the
+// message to show and the name of the limit when it is known.
 func limitOf(err error) (detail, limit string, ok bool) {
 	var gl *grounding.LimitError
+	var de *gamequiv.Error
 	switch {
 	case errors.As(err, &gl):
 		return gl.Error(), gl.What, true
 	case equiv.IsLimit(err):
 		return err.Error(), "", true
+	case errors.As(err, &de) && de.Code == gamequiv.ELIMIT:
+		return de.Message, de.Limit, true
 	}
 	return "", "", false
 }

@@ -9,8 +9,10 @@
 // the web UI (package web) at every other path, starting at /. It runs the
 // queued comparisons on --workers workers, each in a child process of its
 // own at a lower OS priority (--worker-process, --worker-nice,
-// --worker-max-rss), and keeps the equivalence classes of the stored
-// games up to date in the background.
+// --worker-max-rss), grounds uploads and computes symmetries in child
+// processes too, one per --max-heavy slot, each bounded by
+// --heavy-max-rss, and keeps the equivalence classes of the stored games
+// up to date in the background.
 //
 // Every flag falls back to an environment variable (GAMEQUIV_ADDR,
 // GAMEQUIV_DATA, GAMEQUIV_DATABASE_URL, GAMEQUIV_WORKERS, GAMEQUIV_MAX_QUEUE,
@@ -35,7 +37,7 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == server.ChildCommand {
-		// A comparison process of a server (--worker-process).
+		// A child process of a server (--worker-process).
 		os.Exit(server.RunChild(os.Args[2:], testCompare()))
 	}
 	os.Exit(run())

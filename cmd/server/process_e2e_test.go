@@ -12,9 +12,22 @@ import (
 	"time"
 )
 
-// childPIDs returns the child processes of the server (its comparison
-// processes).
+// childPIDs returns the comparison processes of the server.
 func (p *proc) childPIDs() []int {
+	p.t.Helper()
+	return p.childrenOfKind("comparison")
+}
+
+// heavyPIDs returns the processes of the server that ground uploads and
+// compute symmetries.
+func (p *proc) heavyPIDs() []int {
+	p.t.Helper()
+	return p.childrenOfKind("heavy")
+}
+
+// childrenOfKind returns the server's child processes started with
+// "-kind kind".
+func (p *proc) childrenOfKind(kind string) []int {
 	p.t.Helper()
 	var pids []int
 	dir := "/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/task"
@@ -32,7 +45,10 @@ func (p *proc) childPIDs() []int {
 			if err != nil {
 				p.t.Fatal(err)
 			}
-			pids = append(pids, pid)
+			cmdline, err := os.ReadFile("/proc/" + f + "/cmdline")
+			if err == nil && strings.Contains(string(cmdline), "\x00-kind\x00"+kind+"\x00") {
+				pids = append(pids, pid)
+			}
 		}
 	}
 	return pids

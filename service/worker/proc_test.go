@@ -24,7 +24,7 @@ const childEnv = "GAMEQUIV_WORKER_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
-		err := worker.ServeChild(context.Background(), os.NewFile(3, "requests"), os.NewFile(4, "responses"), childCompare)
+		err := worker.ServeChild(context.Background(), os.NewFile(3, "requests"), os.NewFile(4, "responses"), worker.ChildFuncs{Compare: childCompare, Symmetries: childSymmetries, Ground: childGround})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -4,7 +4,9 @@
 // cancel requests back, and writes each outcome exactly once. Procs runs
 // the comparisons in child processes instead (proc.go), which the OS can
 // run at a lower priority than the server's requests and the pool can
-// kill.
+// kill; a server also runs its heavy request work (symmetries, grounding
+// uploads) in Procs of their own (service.Config.Compute), so that a byte
+// bound and a kill stop what the count limits do not.
 package worker
 
 import (

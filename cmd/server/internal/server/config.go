@@ -50,6 +50,12 @@ const (
 	DefaultWorkerNice = 10
 	// MaxWorkerNice is the largest nice value (the lowest priority).
 	MaxWorkerNice = 19
+	// DefaultHeavyMaxRSS bounds the resident memory of each process that
+	// grounds an upload or computes symmetries: a grounding run to the
+	// default count limits took about 290 MiB (BENCHMARKS.md, session
+	// 12), and 2 slots (a 2-core machine's default) stay within the
+	// issue's 2 GiB.
+	DefaultHeavyMaxRSS = 1 << 30
 )
 
 // DefaultWorkerProcess: comparisons run in child processes wherever the
@@ -127,6 +133,12 @@ type Config struct {
 	WorkerProcess bool
 	WorkerNice    int
 	WorkerMaxRSS  int64
+	// HeavyMaxRSS bounds the resident memory in bytes of each child
+	// process that grounds an upload or computes symmetries (one per
+	// MaxHeavy slot; with WorkerProcess only, the same rule as the
+	// comparisons): past it the child is killed and the request fails
+	// with a limit error naming the setting.
+	HeavyMaxRSS int64
 
 	// MaxBody caps request bodies, in bytes.
 	MaxBody int64
@@ -221,6 +233,7 @@ func DefaultConfig() Config {
 		RateBurst:       DefaultRateBurst,
 		RequestTimeout:  DefaultRequestTimeout,
 		MaxHeavy:        min(runtime.NumCPU(), defaultMaxHeavy),
+		HeavyMaxRSS:     DefaultHeavyMaxRSS,
 		MaxBatch:        api.DefaultMaxBatch,
 		MaxWait:         api.DefaultMaxWait,
 		WaitInterval:    api.DefaultWaitInterval,
@@ -299,6 +312,7 @@ var settings = []setting{
 	{"worker-process", "GAMEQUIV_WORKER_PROCESS"},
 	{"worker-nice", "GAMEQUIV_WORKER_NICE"},
 	{"worker-max-rss", "GAMEQUIV_WORKER_MAX_RSS"},
+	{"heavy-max-rss", "GAMEQUIV_HEAVY_MAX_RSS"},
 	{"max-body", "GAMEQUIV_MAX_BODY"},
 	{"max-gdl", "GAMEQUIV_MAX_GDL"},
 	{"max-queue", "GAMEQUIV_MAX_QUEUE"},
@@ -390,6 +404,8 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"`number` of SQLite's read-only connections beside its one writer, 0 for the store's default (4) [env GAMEQUIV_MAX_READ_CONNS]")
 	fs.IntVar(&cfg.MaxHeavy, "max-heavy", cfg.MaxHeavy,
 		"`number` of requests grounding an upload or computing symmetries at once, one per CPU up to 4 by default; more get 429 busy [env GAMEQUIV_MAX_HEAVY]")
+	fs.Int64Var(&cfg.HeavyMaxRSS, "heavy-max-rss", cfg.HeavyMaxRSS,
+		"bound on the resident memory in `bytes` of each child process grounding an upload or computing symmetries (one per --max-heavy slot, with --worker-process; Linux, read every 100ms): past it the process is killed, the upload gets 422 and the symmetries are stored as a limit failure [env GAMEQUIV_HEAVY_MAX_RSS]")
 	fs.IntVar(&cfg.MaxBatch, "max-batch", cfg.MaxBatch,
 		"`number` of games one POST /games/batch may hold; more get 400 [env GAMEQUIV_MAX_BATCH]")
 	fs.DurationVar(&cfg.MaxWait, "max-wait", cfg.MaxWait,
@@ -503,6 +519,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-db-conns, max-read-conns: must not be negative, got %d and %d", c.MaxDBConns, c.MaxReadConns)
 	case c.MaxHeavy < 1:
 		return fmt.Errorf("max-heavy: must be at least 1, got %d", c.MaxHeavy)
+	case c.HeavyMaxRSS < 1<<20:
+		return fmt.Errorf("heavy-max-rss: must be at least 1 MiB (1048576), got %d", c.HeavyMaxRSS)
 	case c.MaxBatch < 1:
 		return fmt.Errorf("max-batch: must be at least 1, got %d", c.MaxBatch)
 	case c.MaxWait <= 0:

@@ -33,7 +33,7 @@ var parseConfigTests = []struct {
 		want: config(func(c *server.Config) {
 			c.Addr, c.DataDir, c.Workers = "127.0.0.1:8080", "./data", max(1, runtime.NumCPU()-1)
 			c.GCPercent, c.MemoryLimit, c.ServeProcs = 400, server.DefaultMemoryLimit(), 1
-			c.WorkerProcess, c.WorkerNice, c.WorkerMaxRSS = true, 10, 0
+			c.WorkerProcess, c.WorkerNice, c.WorkerMaxRSS, c.HeavyMaxRSS = true, 10, 0, 1<<30
 			c.MaxBody, c.MaxGDL, c.MaxQueue, c.JobTimeout, c.Classify = 4<<20, 1<<20, 1000, 5*time.Minute, true
 			c.MaxBatch, c.MaxWait, c.WaitInterval, c.MaxHeavy = 100, time.Minute, 200*time.Millisecond, min(runtime.NumCPU(), 4)
 		}),
@@ -41,12 +41,12 @@ var parseConfigTests = []struct {
 	{
 		name: "Flags",
 		args: []string{"--addr", "0.0.0.0:9000", "--data=/srv/gq", "--database-url", "postgres://u@h/db", "--workers", "3",
-			"--gc-percent", "150", "--memory-limit", "1000000", "--serve-procs", "2", "--worker-process=false", "--worker-nice", "0", "--worker-max-rss", "-1", "--max-body", "1024", "--max-gdl", "512", "--max-queue", "7", "--rate-limit", "2.5", "--rate-burst", "4",
+			"--gc-percent", "150", "--memory-limit", "1000000", "--serve-procs", "2", "--worker-process=false", "--worker-nice", "0", "--worker-max-rss", "-1", "--heavy-max-rss", "200000000", "--max-body", "1024", "--max-gdl", "512", "--max-queue", "7", "--rate-limit", "2.5", "--rate-burst", "4",
 			"--request-timeout", "3s", "--max-heavy", "3", "--max-batch", "6", "--max-wait", "20s", "--wait-interval", "50ms", "--job-timeout", "90s", "--lease", "9s", "--max-attempts", "5",
 			"--max-atoms", "100", "--max-instances", "200", "--max-circuit-nodes", "300", "--ground-timeout", "2s",
 			"--max-candidates", "11", "--max-search-nodes", "-1", "--max-generator-words", "99", "--classify=false", "--log-level", "debug",
 			"--auth", "--public-read", "--session-ttl", "2h", "--secure-cookie", "--trusted-proxies", "10.0.0.0/8, 127.0.0.1"},
-		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3, GCPercent: 150, MemoryLimit: 1000000, ServeProcs: 2, WorkerMaxRSS: -1,
+		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3, GCPercent: 150, MemoryLimit: 1000000, ServeProcs: 2, WorkerMaxRSS: -1, HeavyMaxRSS: 200000000,
 			MaxBody: 1024, MaxGDL: 512, MaxQueue: 7, RateLimit: 2.5, RateBurst: 4,
 			RequestTimeout: 3 * time.Second, MaxHeavy: 3, MaxBatch: 6, MaxWait: 20 * time.Second, WaitInterval: 50 * time.Millisecond, JobTimeout: 90 * time.Second, Lease: 9 * time.Second, MaxAttempts: 5,
 			MaxAtoms: 100, MaxInstances: 200, MaxCircuitNodes: 300, GroundTimeout: 2 * time.Second,
@@ -66,6 +66,7 @@ var parseConfigTests = []struct {
 			"GAMEQUIV_WORKER_PROCESS":      "true",
 			"GAMEQUIV_WORKER_NICE":         "19",
 			"GAMEQUIV_WORKER_MAX_RSS":      "1073741824",
+			"GAMEQUIV_HEAVY_MAX_RSS":       "536870912",
 			"GAMEQUIV_MAX_BODY":            "2048",
 			"GAMEQUIV_MAX_GDL":             "1000",
 			"GAMEQUIV_MAX_QUEUE":           "0",
@@ -95,7 +96,7 @@ var parseConfigTests = []struct {
 			"GAMEQUIV_TRUSTED_PROXIES":     "::1",
 		},
 		want: server.Config{Addr: "127.0.0.1:0", DataDir: "/tmp/x", DatabaseURL: "postgresql://h/db", Workers: 5,
-			WorkerProcess: true, WorkerNice: 19, WorkerMaxRSS: 1 << 30,
+			WorkerProcess: true, WorkerNice: 19, WorkerMaxRSS: 1 << 30, HeavyMaxRSS: 1 << 29,
 			MaxBody: 2048, MaxGDL: 1000, MaxQueue: 0, RateLimit: 0, RateBurst: 1,
 			RequestTimeout: time.Minute, MaxHeavy: 1, MaxBatch: 7, MaxWait: 2 * time.Minute, WaitInterval: time.Second, JobTimeout: 10 * time.Second, Lease: time.Second, MaxAttempts: 2,
 			MaxAtoms: 10, MaxInstances: 20, MaxCircuitNodes: 30, GroundTimeout: 4 * time.Second,
@@ -142,6 +143,8 @@ var parseConfigErrorTests = []struct {
 	{"ErrWorkerNiceHuge", nil, map[string]string{"GAMEQUIV_WORKER_NICE": "20"}, "worker-nice: must be from 0 to 19"},
 	{"ErrServeProcsNegative", []string{"--serve-procs", "-1"}, nil, "serve-procs: must be from 0 to 64"},
 	{"ErrServeProcsHuge", nil, map[string]string{"GAMEQUIV_SERVE_PROCS": "65"}, "serve-procs: must be from 0 to 64"},
+	{"ErrHeavyMaxRSSZero", []string{"--heavy-max-rss", "0"}, nil, "heavy-max-rss: must be at least 1 MiB"},
+	{"ErrHeavyMaxRSSEnvSmall", nil, map[string]string{"GAMEQUIV_HEAVY_MAX_RSS": "1000"}, "heavy-max-rss: must be at least 1 MiB"},
 	{"ErrWorkersEnvNotNumber", nil, map[string]string{"GAMEQUIV_WORKERS": "many"}, "GAMEQUIV_WORKERS"},
 	{"ErrWorkersFlagNotNumber", []string{"--workers", "many"}, nil, "invalid value"},
 	{"ErrAddrEmpty", []string{"--addr", ""}, nil, "addr: must not be empty"},

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gamequiv/gamequiv/api"
+	"github.com/gamequiv/gamequiv/service"
 	"github.com/gamequiv/gamequiv/service/classes"
 	"github.com/gamequiv/gamequiv/service/worker"
 	"github.com/gamequiv/gamequiv/store"
@@ -53,6 +54,7 @@ type Main struct {
 	metrics    *telemetry.Metrics
 	classifier *classes.Classifier
 	procs      *worker.Procs // the comparison processes, if any
+	heavy      *worker.Procs // the processes of heavy request work, if any
 	ln         net.Listener
 	srv        *http.Server
 	done       chan struct{} // closed when Serve returns
@@ -117,6 +119,21 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("trusted-proxies: %w", err)
 	}
+	// Heavy request work (grounding uploads, computing symmetries) runs in
+	// child processes bounded in memory by the same rule as comparisons:
+	// wherever the comparisons do (--worker-process).
+	var compute service.Compute
+	if cfg.WorkerProcess {
+		if m.heavy, err = newHeavyProcs(cfg); err != nil {
+			return err
+		}
+		m.heavy.Log = m.Log
+		if err := m.heavy.Start(ctx); err != nil {
+			m.heavy = nil
+			return err
+		}
+		compute = m.heavy
+	}
 	// The pool is made below; a cancel before it exists has no job to stop.
 	var pool atomic.Pointer[worker.Pool]
 	handler := api.NewServer(api.Deps{
@@ -129,6 +146,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Log:     m.Log,
 		Metrics: m.metrics,
 		Access:  cfg.Access(),
+		Compute: compute,
 		Limits: api.Limits{
 			MaxBody:        cfg.MaxBody,
 			MaxGDL:         cfg.MaxGDL,
@@ -216,6 +234,8 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.Bool("worker_process", m.procs != nil),
 		slog.Int("worker_nice", cfg.WorkerNice),
 		slog.Int64("worker_max_rss", cfg.MaxRSS()),
+		slog.Bool("heavy_process", m.heavy != nil),
+		slog.Int64("heavy_max_rss", cfg.HeavyMaxRSS),
 		slog.Int("gomaxprocs", procs),
 		slog.Int("graph_workers", graphWorkers),
 		slog.Int("gc_percent", cfg.GCPercent),
@@ -289,6 +309,15 @@ func (m *Main) WorkerPIDs() []int {
 	return m.procs.PIDs()
 }
 
+// HeavyPIDs returns the process ids of the processes that ground uploads
+// and compute symmetries, for tests; none when that runs in this process.
+func (m *Main) HeavyPIDs() []int {
+	if m.heavy == nil {
+		return nil
+	}
+	return m.heavy.PIDs()
+}
+
 // Store returns the store, for tests; nil before Run.
 func (m *Main) Store() *store.DB { return m.db }
 
@@ -316,6 +345,9 @@ func (m *Main) Close() error {
 		}
 		if m.procs != nil {
 			m.procs.Close()
+		}
+		if m.heavy != nil {
+			m.heavy.Close() // the requests that used them have ended
 		}
 		if m.restoreRuntime != nil {
 			m.restoreRuntime()
