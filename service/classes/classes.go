@@ -101,6 +101,13 @@ type Classifier struct {
 	// error, a panic) is retried before it is marked with the error; 0
 	// means DefaultMaxAttempts.
 	MaxAttempts int
+	// MaxHeap, when positive, bounds the process's heap in bytes on the
+	// classifier's behalf (watchHeap): past it the garbage is collected,
+	// the prepared representatives dropped, and then the placements in
+	// progress stopped, each counting an attempt. HeapEvery is how often
+	// the heap is read; 0 means DefaultHeapEvery.
+	MaxHeap   int64
+	HeapEvery time.Duration
 
 	once     sync.Once
 	fast     *equiv.Placer
@@ -111,7 +118,7 @@ type Classifier struct {
 	compares atomic.Int64 // comparisons with representatives
 
 	mu       sync.Mutex
-	busy     map[int64]context.CancelFunc // games queued or being placed
+	busy     map[int64]context.CancelCauseFunc // games queued or being placed
 	attempts map[int64]int
 	pending  [][2]int64 // proven pairs of which neither game had a class
 }
@@ -165,7 +172,10 @@ func (c *Classifier) setDefaults() {
 	if c.Representatives <= 0 {
 		c.Representatives = DefaultRepresentatives
 	}
-	c.busy = map[int64]context.CancelFunc{}
+	if c.HeapEvery <= 0 {
+		c.HeapEvery = DefaultHeapEvery
+	}
+	c.busy = map[int64]context.CancelCauseFunc{}
 	c.attempts = map[int64]int{}
 	c.slowCh = make(chan task, slowQueue)
 	c.reps = &repCache{cap: c.Representatives, entries: map[int64]*repEntry{}, load: c.loadRepresentative}
@@ -195,6 +205,9 @@ func (c *Classifier) Run(ctx context.Context) {
 	c.defaults()
 	fastCh := make(chan task)
 	var wg sync.WaitGroup
+	if c.MaxHeap > 0 {
+		wg.Go(func() { c.watchHeap(ctx) })
+	}
 	for range c.Workers {
 		wg.Go(func() {
 			for t := range fastCh {
@@ -268,7 +281,7 @@ func (c *Classifier) claim(id int64) bool {
 	if _, ok := c.busy[id]; ok {
 		return false
 	}
-	c.busy[id] = func() {}
+	c.busy[id] = func(error) {}
 	return true
 }
 
@@ -287,10 +300,10 @@ func (c *Classifier) run(ctx context.Context, t task, slow bool) {
 		c.release(t.game.ID)
 		return
 	}
-	pctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	pctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	c.mu.Lock()
-	c.busy[t.game.ID] = cancel // Merge stops a placement it made moot
+	c.busy[t.game.ID] = cancel // Merge stops a placement it made moot, the heap bound any
 	c.mu.Unlock()
 	outcome, err := c.place(pctx, t, slow)
 	if outcome == "slow" {
@@ -307,8 +320,12 @@ func (c *Classifier) run(ctx context.Context, t task, slow bool) {
 		}
 		return
 	}
-	if ctx.Err() != nil || pctx.Err() != nil {
+	heap := errors.Is(context.Cause(pctx), errHeapBound)
+	if ctx.Err() != nil || pctx.Err() != nil && !heap {
 		return // shutting down, or Merge placed the game
+	}
+	if heap {
+		err = fmt.Errorf("stopped: the server's heap passed the classifier's bound of %d bytes while it was placed", c.MaxHeap)
 	}
 	c.mu.Lock()
 	c.attempts[t.game.ID]++
@@ -526,7 +543,7 @@ func (c *Classifier) join(ctx context.Context, game, class, via int64) {
 	}
 	c.mu.Lock()
 	if stop := c.busy[game]; stop != nil {
-		stop()
+		stop(nil)
 	}
 	c.mu.Unlock()
 	c.Log.Info("game placed", slog.Int64("game", game), slog.Int64("class", class), slog.String("outcome", "merged"), slog.Int64("proven_equivalent_to", via))

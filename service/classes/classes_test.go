@@ -3,6 +3,7 @@ package classes_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -326,5 +327,56 @@ func TestClassifier_StopsWithinASecond(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("Run still running 30 s after cancel")
+	}
+}
+
+// TestClassifierHeapBound: a placement that grows the heap past MaxHeap
+// is stopped and, after MaxAttempts, its game is marked with the reason;
+// a small game beside it is placed.
+func TestClassifierHeapBound(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	hog := addGame(t, db, "hog", "; grows the heap\n"+buttonsGDL)
+	small := addGame(t, db, "buttons", buttonsGDL)
+	cl := newClassifier(db)
+	cl.MaxAttempts = 2
+	cl.MaxHeap = 128 << 20
+	cl.HeapEvery = 5 * time.Millisecond
+	var hogRuns atomic.Int32
+	cl.Prepare = func(ctx context.Context, src equiv.Source, lim equiv.Limits, graph bool) (*equiv.Prepared, error) {
+		if src.Name != "hog" {
+			return equiv.Prepare(ctx, src, lim, graph)
+		}
+		hogRuns.Add(1)
+		var kept [][]byte
+		for len(kept) < 128 { // 1 GiB: far past the bound
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			b := make([]byte, 8<<20)
+			for i := range b {
+				if i%4096 == 0 {
+					b[i] = 1
+				}
+			}
+			kept = append(kept, b)
+			time.Sleep(2 * time.Millisecond)
+		}
+		return nil, fmt.Errorf("grew to %d MiB without being stopped", 8*len(kept))
+	}
+	run(t, cl)
+	waitPlaced(t, db)
+	g, err := db.GetGame(context.Background(), hog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(g.Error, "heap passed the classifier's bound") || hogRuns.Load() != 2 {
+		t.Errorf("hog: error %q after %d runs, want the heap bound after 2", g.Error, hogRuns.Load())
+	}
+	s, err := db.GetGame(context.Background(), small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ClassID == 0 || s.Error != "" {
+		t.Errorf("small game: class %d, error %q; want it placed", s.ClassID, s.Error)
 	}
 }

@@ -61,6 +61,25 @@ func (r *repCache) put(id int64, p *equiv.Prepared) {
 	r.evict()
 }
 
+// clear drops every prepared representative and returns how many there
+// were; they are prepared again when asked for.
+func (r *repCache) clear() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, e := range r.entries {
+		if e.mu.TryLock() { // one being loaded is in use
+			if e.prep != nil {
+				n++
+			}
+			e.prep = nil
+			e.mu.Unlock()
+		}
+	}
+	clear(r.entries)
+	return n
+}
+
 // evict drops least recently used entries beyond cap; r.mu is held.
 func (r *repCache) evict() {
 	for len(r.entries) > r.cap {

@@ -56,6 +56,10 @@ const (
 	// 12), and 2 slots (a 2-core machine's default) stay within the
 	// issue's 2 GiB.
 	DefaultHeavyMaxRSS = 1 << 30
+	// DefaultClassifyMaxHeap bounds the server's heap for the background
+	// classifier, which analyses and compares games in the server's own
+	// process (one amazonsSuicide upload took it to about 500 MiB).
+	DefaultClassifyMaxHeap = 1 << 30
 )
 
 // DefaultWorkerProcess: comparisons run in child processes wherever the
@@ -196,6 +200,10 @@ type Config struct {
 	ClassifyQuick          time.Duration
 	ClassifyGameTimeout    time.Duration
 	ClassifyCompareTimeout time.Duration
+	// ClassifyMaxHeap bounds the server's heap in bytes on the
+	// classifier's behalf (classes.Classifier.MaxHeap); 0 leaves it
+	// unbounded.
+	ClassifyMaxHeap int64
 
 	// Auth turns access control on: changes need an API token (see
 	// `gamequiv token`), and owners are recorded.
@@ -246,6 +254,7 @@ func DefaultConfig() Config {
 		GroundTimeout:   grounding.DefaultTimeout,
 		MaxCandidates:   equiv.DefaultMaxCandidates,
 		Classify:        true,
+		ClassifyMaxHeap: DefaultClassifyMaxHeap,
 		SessionTTL:      api.DefaultSessionTTL,
 		LogLevel:        DefaultLogLevel,
 	}
@@ -278,6 +287,23 @@ func (c Config) MaxRSS() int64 {
 		return c.WorkerMaxRSS
 	}
 	return c.MemoryLimit / int64(max(c.Workers, 1))
+}
+
+// ServerMemoryLimit is the soft memory limit (GOMEMLIMIT) of the server's
+// own process: MemoryLimit, lowered to ClassifyMaxHeap when the classifier
+// runs and the other heavy work runs in child processes (WorkerProcess).
+// The classifier's watchdog bounds live data; the limit makes the
+// collector keep garbage near that bound too (with GOGC 400 alone, one
+// amazonsSuicide analysis took the server to 525 MiB resident under a 64
+// MiB bound).
+func (c Config) ServerMemoryLimit() int64 {
+	if !c.Classify || !c.WorkerProcess || c.ClassifyMaxHeap <= 0 {
+		return c.MemoryLimit
+	}
+	if c.MemoryLimit <= 0 {
+		return c.ClassifyMaxHeap
+	}
+	return min(c.MemoryLimit, c.ClassifyMaxHeap)
 }
 
 // Access returns the access control the configuration sets.
@@ -340,6 +366,7 @@ var settings = []setting{
 	{"classify-quick", "GAMEQUIV_CLASSIFY_QUICK"},
 	{"classify-game-timeout", "GAMEQUIV_CLASSIFY_GAME_TIMEOUT"},
 	{"classify-compare-timeout", "GAMEQUIV_CLASSIFY_COMPARE_TIMEOUT"},
+	{"classify-max-heap", "GAMEQUIV_CLASSIFY_MAX_HEAP"},
 	{"auth", "GAMEQUIV_AUTH"},
 	{"public-read", "GAMEQUIV_PUBLIC_READ"},
 	{"session-ttl", "GAMEQUIV_SESSION_TTL"},
@@ -442,6 +469,8 @@ func ParseConfig(name string, args []string, getenv func(string) string, output 
 		"classifier's slow-lane budget for one game's analysis (grounding, graph, certificate); 0 for 1m; past it the game is marked with the limit [env GAMEQUIV_CLASSIFY_GAME_TIMEOUT]")
 	fs.DurationVar(&cfg.ClassifyCompareTimeout, "classify-compare-timeout", cfg.ClassifyCompareTimeout,
 		"classifier's slow-lane budget for one comparison with a class representative, 0 for 2m [env GAMEQUIV_CLASSIFY_COMPARE_TIMEOUT]")
+	fs.Int64Var(&cfg.ClassifyMaxHeap, "classify-max-heap", cfg.ClassifyMaxHeap,
+		"bound in `bytes` on the server's heap for the classifier, which analyses and compares games in the server's process: past it the classifier drops its prepared representatives, then stops its placements in progress (a game stopped at the bound on every attempt is marked with it); 0 for no bound [env GAMEQUIV_CLASSIFY_MAX_HEAP]")
 	fs.BoolVar(&cfg.Auth, "auth", cfg.Auth,
 		"access control: changes need an API token (gamequiv token create), games and comparisons record their owner, only the owner or an admin may rename, delete or cancel [env GAMEQUIV_AUTH]")
 	fs.BoolVar(&cfg.PublicRead, "public-read", cfg.PublicRead,
@@ -539,6 +568,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("ground-timeout: must be positive, got %s", c.GroundTimeout)
 	case c.MaxCandidates < 1:
 		return fmt.Errorf("max-candidates: must be at least 1, got %d", c.MaxCandidates)
+	case c.ClassifyMaxHeap < 0:
+		return fmt.Errorf("classify-max-heap: must not be negative, got %d", c.ClassifyMaxHeap)
 	case c.ClassifyWorkers < 0:
 		return fmt.Errorf("classify-workers: must not be negative, got %d", c.ClassifyWorkers)
 	case c.ClassifyQuick < 0 || c.ClassifyGameTimeout < 0 || c.ClassifyCompareTimeout < 0:

@@ -34,6 +34,7 @@ var parseConfigTests = []struct {
 			c.Addr, c.DataDir, c.Workers = "127.0.0.1:8080", "./data", max(1, runtime.NumCPU()-1)
 			c.GCPercent, c.MemoryLimit, c.ServeProcs = 400, server.DefaultMemoryLimit(), 1
 			c.WorkerProcess, c.WorkerNice, c.WorkerMaxRSS, c.HeavyMaxRSS = true, 10, 0, 1<<30
+			c.ClassifyMaxHeap = 1 << 30
 			c.MaxBody, c.MaxGDL, c.MaxQueue, c.JobTimeout, c.Classify = 4<<20, 1<<20, 1000, 5*time.Minute, true
 			c.MaxBatch, c.MaxWait, c.WaitInterval, c.MaxHeavy = 100, time.Minute, 200*time.Millisecond, min(runtime.NumCPU(), 4)
 		}),
@@ -44,9 +45,9 @@ var parseConfigTests = []struct {
 			"--gc-percent", "150", "--memory-limit", "1000000", "--serve-procs", "2", "--worker-process=false", "--worker-nice", "0", "--worker-max-rss", "-1", "--heavy-max-rss", "200000000", "--max-body", "1024", "--max-gdl", "512", "--max-queue", "7", "--rate-limit", "2.5", "--rate-burst", "4",
 			"--request-timeout", "3s", "--max-heavy", "3", "--max-batch", "6", "--max-wait", "20s", "--wait-interval", "50ms", "--job-timeout", "90s", "--lease", "9s", "--max-attempts", "5",
 			"--max-atoms", "100", "--max-instances", "200", "--max-circuit-nodes", "300", "--ground-timeout", "2s",
-			"--max-candidates", "11", "--max-search-nodes", "-1", "--max-generator-words", "99", "--classify=false", "--log-level", "debug",
+			"--max-candidates", "11", "--max-search-nodes", "-1", "--max-generator-words", "99", "--classify=false", "--classify-max-heap", "3000000", "--log-level", "debug",
 			"--auth", "--public-read", "--session-ttl", "2h", "--secure-cookie", "--trusted-proxies", "10.0.0.0/8, 127.0.0.1"},
-		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3, GCPercent: 150, MemoryLimit: 1000000, ServeProcs: 2, WorkerMaxRSS: -1, HeavyMaxRSS: 200000000,
+		want: server.Config{Addr: "0.0.0.0:9000", DataDir: "/srv/gq", DatabaseURL: "postgres://u@h/db", Workers: 3, GCPercent: 150, MemoryLimit: 1000000, ServeProcs: 2, WorkerMaxRSS: -1, HeavyMaxRSS: 200000000, ClassifyMaxHeap: 3000000,
 			MaxBody: 1024, MaxGDL: 512, MaxQueue: 7, RateLimit: 2.5, RateBurst: 4,
 			RequestTimeout: 3 * time.Second, MaxHeavy: 3, MaxBatch: 6, MaxWait: 20 * time.Second, WaitInterval: 50 * time.Millisecond, JobTimeout: 90 * time.Second, Lease: 9 * time.Second, MaxAttempts: 5,
 			MaxAtoms: 100, MaxInstances: 200, MaxCircuitNodes: 300, GroundTimeout: 2 * time.Second,
@@ -67,6 +68,7 @@ var parseConfigTests = []struct {
 			"GAMEQUIV_WORKER_NICE":         "19",
 			"GAMEQUIV_WORKER_MAX_RSS":      "1073741824",
 			"GAMEQUIV_HEAVY_MAX_RSS":       "536870912",
+			"GAMEQUIV_CLASSIFY_MAX_HEAP":   "0",
 			"GAMEQUIV_MAX_BODY":            "2048",
 			"GAMEQUIV_MAX_GDL":             "1000",
 			"GAMEQUIV_MAX_QUEUE":           "0",
@@ -143,6 +145,7 @@ var parseConfigErrorTests = []struct {
 	{"ErrWorkerNiceHuge", nil, map[string]string{"GAMEQUIV_WORKER_NICE": "20"}, "worker-nice: must be from 0 to 19"},
 	{"ErrServeProcsNegative", []string{"--serve-procs", "-1"}, nil, "serve-procs: must be from 0 to 64"},
 	{"ErrServeProcsHuge", nil, map[string]string{"GAMEQUIV_SERVE_PROCS": "65"}, "serve-procs: must be from 0 to 64"},
+	{"ErrClassifyMaxHeapNegative", []string{"--classify-max-heap", "-1"}, nil, "classify-max-heap: must not be negative"},
 	{"ErrHeavyMaxRSSZero", []string{"--heavy-max-rss", "0"}, nil, "heavy-max-rss: must be at least 1 MiB"},
 	{"ErrHeavyMaxRSSEnvSmall", nil, map[string]string{"GAMEQUIV_HEAVY_MAX_RSS": "1000"}, "heavy-max-rss: must be at least 1 MiB"},
 	{"ErrWorkersEnvNotNumber", nil, map[string]string{"GAMEQUIV_WORKERS": "many"}, "GAMEQUIV_WORKERS"},
@@ -214,4 +217,27 @@ func TestParseConfigHelp(t *testing.T) {
 
 func getenv(env map[string]string) func(string) string {
 	return func(k string) string { return env[k] }
+}
+
+// TestServerMemoryLimit: the classifier's heap bound lowers the server's
+// soft memory limit only while the classifier runs and the heavy work
+// runs in child processes.
+func TestServerMemoryLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		classify, processes bool
+		memory, heap, want  int64
+	}{
+		{"lowered", true, true, 8 << 30, 1 << 30, 1 << 30},
+		{"memory limit below the bound", true, true, 512 << 20, 1 << 30, 512 << 20},
+		{"runtime's limit", true, true, 0, 1 << 30, 1 << 30},
+		{"no bound", true, true, 8 << 30, 0, 8 << 30},
+		{"no classifier", false, true, 8 << 30, 1 << 30, 8 << 30},
+		{"comparisons in the server's process", true, false, 8 << 30, 1 << 30, 8 << 30},
+	} {
+		c := server.Config{Classify: tc.classify, WorkerProcess: tc.processes, MemoryLimit: tc.memory, ClassifyMaxHeap: tc.heap}
+		if got := c.ServerMemoryLimit(); got != tc.want {
+			t.Errorf("%s: ServerMemoryLimit() = %d, want %d", tc.name, got, tc.want)
+		}
+	}
 }

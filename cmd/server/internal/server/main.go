@@ -90,7 +90,7 @@ func (m *Main) Run(ctx context.Context) error {
 	dbKind, _ := DatabaseKind(cfg.DatabaseURL) // checked by Validate
 	cpus := runtime.GOMAXPROCS(0)
 	procs, graphWorkers := cfg.Procs(cpus)
-	m.restoreRuntime = setRuntime(cfg.GCPercent, cfg.MemoryLimit, procs)
+	m.restoreRuntime = setRuntime(cfg.GCPercent, cfg.ServerMemoryLimit(), procs)
 
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return fmt.Errorf("create data directory: %w", err)
@@ -210,7 +210,8 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 		m.classifier = &classes.Classifier{Store: m.db, Log: m.Log, Metrics: m.metrics, Limits: lim,
 			Workers: cw, QuickTimeout: cfg.ClassifyQuick,
-			GameTimeout: cfg.ClassifyGameTimeout, CompareTimeout: cfg.ClassifyCompareTimeout}
+			GameTimeout: cfg.ClassifyGameTimeout, CompareTimeout: cfg.ClassifyCompareTimeout,
+			MaxHeap: cfg.ClassifyMaxHeap}
 		pl.OnEquivalent = m.classifier.Merge
 		m.bg.Go(func() { m.classifier.Run(bgCtx) })
 	}
@@ -239,7 +240,7 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.Int("gomaxprocs", procs),
 		slog.Int("graph_workers", graphWorkers),
 		slog.Int("gc_percent", cfg.GCPercent),
-		slog.Int64("memory_limit", cfg.MemoryLimit),
+		slog.Int64("memory_limit", cfg.ServerMemoryLimit()),
 		slog.Bool("classify", cfg.Classify),
 		slog.Bool("auth", cfg.Auth),
 		slog.Bool("public_read", !cfg.Auth || cfg.PublicRead),
