@@ -302,7 +302,9 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		afterSweep := false
 		if sweep && c.opt.SweepConflictsBeforeBDD > 0 && !c.bdd.leads() {
 			o, err := c.sweepMiter(ctx, j, ca, cb, c.opt.SweepConflictsBeforeBDD)
-			if !errors.Is(err, errConflictBudget) {
+			// Past the budget, and past the CNF size limits (which BDDs
+			// do not have), the BDDs try.
+			if !errors.Is(err, errConflictBudget) && !errors.Is(err, ErrLimit) {
 				if err == nil {
 					c.bdd.swept()
 				}
