@@ -728,11 +728,15 @@ func (s *childServer) run(ctx context.Context, req request, f ChildFuncs) {
 		}
 		m.Report = raw
 	}
-	s.send(m)
-	// Give the job's memory back to the OS now: an idle child would
-	// otherwise keep the peak of its last job (a heavy work process kept
-	// 306 MiB after grounding amazonsSuicide, 45 MiB with this).
+	// Give the job's memory back to the OS before the answer: an idle
+	// child would otherwise keep the peak of its last job (a heavy work
+	// process kept 306 MiB after grounding amazonsSuicide, 45 MiB with
+	// this), and the parent reads the child's memory when the answer
+	// comes, to replace a child that stays large (review13: read before
+	// this, a job's passing peak replaced the child every time).
+	ans = nil
 	debug.FreeOSMemory()
+	s.send(m)
 }
 
 // runJob runs a job's operation, turning a panic into a *PanicError. Its

@@ -63,6 +63,12 @@ func childCompare(ctx context.Context, a, b equiv.Source, lim equiv.Limits) (*eq
 		return nil, ctx.Err()
 	case "panic":
 		panic("test panic")
+	case "transient": // 160 MiB during the job, none after it
+		b := make([]byte, 160<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		_ = b[len(b)-1]
 	case "real", "buttons":
 		return equiv.Compare(ctx, a, b, lim)
 	}
@@ -418,4 +424,27 @@ func alive(pid int) bool {
 	}
 	f := strings.Fields(string(raw))
 	return len(f) > 2 && f[2] != "Z"
+}
+
+// TestProcs_ChildKeptAfterTransientJob (found by review): a job that used
+// 160 MiB while it ran and keeps nothing does not get its child replaced
+// under a 256 MiB bound (the child gives its memory back before its
+// answer, which is when the parent reads it).
+func TestProcs_ChildKeptAfterTransientJob(t *testing.T) {
+	p := startProcs(t, 1, func(p *worker.Procs) { p.MaxRSS = 256 << 20; p.RSSEvery = time.Hour })
+	replaced := 0
+	for i := range 3 {
+		before := p.PIDs()
+		if _, err := p.Compare(context.Background(), src("transient"), src("b"), equiv.Limits{}); err != nil {
+			t.Fatal(err)
+		}
+		after := p.PIDs()
+		if len(after) == 0 || len(before) == 0 || after[0] != before[0] {
+			replaced++
+		}
+		t.Logf("job %d: pids %v -> %v", i, before, after)
+	}
+	if replaced > 0 {
+		t.Errorf("%d of 3 children replaced after a job that keeps no memory", replaced)
+	}
 }
