@@ -120,7 +120,9 @@ type Classifier struct {
 	mu       sync.Mutex
 	busy     map[int64]context.CancelCauseFunc // games queued or being placed
 	attempts map[int64]int
-	pending  [][2]int64 // proven pairs of which neither game had a class
+	suspects map[int64]bool // games stopped at the heap bound: placed alone next
+	solo     sync.RWMutex   // placements hold it shared, a suspect alone
+	pending  [][2]int64     // proven pairs of which neither game had a class
 }
 
 // task is a game for a lane; prep is its prepared form when the fast lane
@@ -177,6 +179,7 @@ func (c *Classifier) setDefaults() {
 	}
 	c.busy = map[int64]context.CancelCauseFunc{}
 	c.attempts = map[int64]int{}
+	c.suspects = map[int64]bool{}
 	c.slowCh = make(chan task, slowQueue)
 	c.reps = &repCache{cap: c.Representatives, entries: map[int64]*repEntry{}, load: c.loadRepresentative}
 	book := &storeBook{c: c}
@@ -300,6 +303,12 @@ func (c *Classifier) run(ctx context.Context, t task, slow bool) {
 		c.release(t.game.ID)
 		return
 	}
+	done, alone, base, err := c.admit(ctx, t.game.ID)
+	if err != nil {
+		c.release(t.game.ID)
+		return
+	}
+	defer done()
 	pctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	c.mu.Lock()
@@ -313,6 +322,7 @@ func (c *Classifier) run(ctx context.Context, t task, slow bool) {
 	if err == nil {
 		c.mu.Lock()
 		delete(c.attempts, t.game.ID)
+		delete(c.suspects, t.game.ID)
 		c.mu.Unlock()
 		c.count(outcome)
 		if outcome == "assigned" || outcome == "new_class" {
@@ -325,13 +335,26 @@ func (c *Classifier) run(ctx context.Context, t task, slow bool) {
 		return // shutting down, or Merge placed the game
 	}
 	if heap {
-		err = fmt.Errorf("stopped: the server's heap passed the classifier's bound of %d bytes while it was placed", c.MaxHeap)
+		if g, err := c.Store.GetGame(ctx, t.game.ID); err == nil && g.ClassID != 0 {
+			return // Merge placed it as the bound stopped it
+		}
+		if !alone || base > uint64(c.MaxHeap)/2 {
+			// Not shown to be this game's: place it again, alone.
+			c.mu.Lock()
+			c.suspects[t.game.ID] = true
+			c.mu.Unlock()
+			c.Log.Info("classifier heap bound: the game is placed again alone", slog.Int64("game", t.game.ID),
+				slog.Bool("was_alone", alone), slog.Uint64("heap_bytes_at_start", base))
+			return
+		}
+		err = fmt.Errorf("stopped: the server's heap passed the classifier's bound of %d bytes while it was placed alone", c.MaxHeap)
 	}
 	c.mu.Lock()
 	c.attempts[t.game.ID]++
 	n := c.attempts[t.game.ID]
 	if n >= c.MaxAttempts {
 		delete(c.attempts, t.game.ID)
+		delete(c.suspects, t.game.ID)
 	}
 	c.mu.Unlock()
 	c.Log.Warn("classify game", slog.Int64("game", t.game.ID), slog.Int("attempt", n), slog.Any("err", err))

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gamequiv/gamequiv"
 	"github.com/gamequiv/gamequiv/equiv"
 	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/service/classes"
@@ -331,8 +333,8 @@ func TestClassifier_StopsWithinASecond(t *testing.T) {
 }
 
 // TestClassifierHeapBound: a placement that grows the heap past MaxHeap
-// is stopped and, after MaxAttempts, its game is marked with the reason;
-// a small game beside it is placed.
+// is stopped, placed again alone and, after MaxAttempts stops alone, its
+// game is marked with the reason; a small game beside it is placed.
 func TestClassifierHeapBound(t *testing.T) {
 	db := storetest.OpenSQLite(t)
 	hog := addGame(t, db, "hog", "; grows the heap\n"+buttonsGDL)
@@ -369,8 +371,8 @@ func TestClassifierHeapBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(g.Error, "heap passed the classifier's bound") || hogRuns.Load() != 2 {
-		t.Errorf("hog: error %q after %d runs, want the heap bound after 2", g.Error, hogRuns.Load())
+	if !strings.Contains(g.Error, "heap passed the classifier's bound") || hogRuns.Load() != 3 {
+		t.Errorf("hog: error %q after %d runs, want the heap bound after 3 (one beside others, two alone)", g.Error, hogRuns.Load())
 	}
 	s, err := db.GetGame(context.Background(), small)
 	if err != nil {
@@ -379,4 +381,88 @@ func TestClassifierHeapBound(t *testing.T) {
 	if s.ClassID == 0 || s.Error != "" {
 		t.Errorf("small game: class %d, error %q; want it placed", s.ClassID, s.Error)
 	}
+}
+
+// heapBallast is heap that is not the classifier's (request handling, an
+// in-process computation).
+var heapBallast [][]byte
+
+// growHeap allocates n MiB of live data in 8 MiB blocks into *keep,
+// checking ctx between blocks.
+func growHeap(ctx context.Context, keep *[][]byte, n int) error {
+	for range n / 8 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b := make([]byte, 8<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		*keep = append(*keep, b)
+		time.Sleep(2 * time.Millisecond)
+	}
+	return nil
+}
+
+// TestClassifierHeapBoundSparesOthers (found by review): a game is never
+// marked because of heap that is not its own. A game placed beside a
+// placement that passes the bound is stopped with it but placed again
+// alone; while the server's heap is over the bound for another reason, no
+// placement starts, and the game is placed once the heap is back under it.
+func TestClassifierHeapBoundSparesOthers(t *testing.T) {
+	db := storetest.OpenSQLite(t)
+	hog := addGame(t, db, "hog", "; grows the heap\n"+buttonsGDL)
+	medium := addGame(t, db, "medium", "; takes 1.5 s\n"+renamed)
+	cl := newClassifier(db)
+	cl.MaxAttempts = 2
+	cl.MaxHeap = 64 << 20
+	cl.HeapEvery = 5 * time.Millisecond
+	cl.Workers = 2
+	cl.QuickTimeout = time.Minute
+	// Not the classifier's: over the bound until the placements began.
+	if err := growHeap(context.Background(), &heapBallast, 96); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { heapBallast = nil; runtime.GC() })
+	var started atomic.Int32
+	cl.Prepare = func(ctx context.Context, src equiv.Source, lim equiv.Limits, graph bool) (*equiv.Prepared, error) {
+		started.Add(1)
+		switch src.Name {
+		case "hog":
+			var kept [][]byte
+			if err := growHeap(ctx, &kept, 1024); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("grew to 1 GiB without being stopped")
+		case "medium":
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(1500 * time.Millisecond):
+			}
+		}
+		return equiv.Prepare(ctx, src, lim, graph)
+	}
+	run(t, cl)
+	time.Sleep(300 * time.Millisecond)
+	if n := started.Load(); n != 0 {
+		t.Errorf("%d placements started while the heap was over the bound", n)
+	}
+	heapBallast = nil
+	waitPlaced(t, db)
+	if g := getGameOK(t, db, medium); g.ClassID == 0 || g.Error != "" {
+		t.Errorf("medium game: class %d, error %q; want it placed", g.ClassID, g.Error)
+	}
+	if g := getGameOK(t, db, hog); !strings.Contains(g.Error, "while it was placed alone") {
+		t.Errorf("hog: error %q, want the heap bound", g.Error)
+	}
+}
+
+func getGameOK(t *testing.T, db *store.DB, id int64) *gamequiv.Game {
+	t.Helper()
+	g, err := db.GetGame(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -289,21 +289,35 @@ func (c Config) MaxRSS() int64 {
 	return c.MemoryLimit / int64(max(c.Workers, 1))
 }
 
+// ClassifierMaxHeap is the classifier's heap bound
+// (classes.Classifier.MaxHeap): ClassifyMaxHeap while the other heavy work
+// runs in child processes (WorkerProcess), none otherwise, since then
+// comparisons, uploads and symmetries share the server's heap and the
+// classifier could not tell its own use from theirs.
+func (c Config) ClassifierMaxHeap() int64 {
+	if !c.Classify || !c.WorkerProcess {
+		return 0
+	}
+	return c.ClassifyMaxHeap
+}
+
 // ServerMemoryLimit is the soft memory limit (GOMEMLIMIT) of the server's
-// own process: MemoryLimit, lowered to ClassifyMaxHeap when the classifier
-// runs and the other heavy work runs in child processes (WorkerProcess).
-// The classifier's watchdog bounds live data; the limit makes the
-// collector keep garbage near that bound too (with GOGC 400 alone, one
-// amazonsSuicide analysis took the server to 525 MiB resident under a 64
-// MiB bound).
+// own process: MemoryLimit, lowered to a quarter above the classifier's
+// heap bound when there is one. The classifier's watchdog bounds live
+// data; the limit makes the collector keep garbage near that bound too
+// (with GOGC 400 alone, one amazonsSuicide analysis took the server to
+// 457 MiB resident under a 256 MiB bound), and the quarter keeps it from
+// collecting without end while live data sits just under the bound.
 func (c Config) ServerMemoryLimit() int64 {
-	if !c.Classify || !c.WorkerProcess || c.ClassifyMaxHeap <= 0 {
+	bound := c.ClassifierMaxHeap()
+	if bound <= 0 {
 		return c.MemoryLimit
 	}
+	soft := bound + bound/4
 	if c.MemoryLimit <= 0 {
-		return c.ClassifyMaxHeap
+		return soft
 	}
-	return min(c.MemoryLimit, c.ClassifyMaxHeap)
+	return min(c.MemoryLimit, soft)
 }
 
 // Access returns the access control the configuration sets.

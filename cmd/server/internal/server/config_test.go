@@ -219,18 +219,18 @@ func getenv(env map[string]string) func(string) string {
 	return func(k string) string { return env[k] }
 }
 
-// TestServerMemoryLimit: the classifier's heap bound lowers the server's
-// soft memory limit only while the classifier runs and the heavy work
-// runs in child processes.
+// TestServerMemoryLimit: the classifier's heap bound applies, and lowers
+// the server's soft memory limit to a quarter above it, only while the
+// classifier runs and the heavy work runs in child processes.
 func TestServerMemoryLimit(t *testing.T) {
 	for _, tc := range []struct {
 		name                string
 		classify, processes bool
 		memory, heap, want  int64
 	}{
-		{"lowered", true, true, 8 << 30, 1 << 30, 1 << 30},
+		{"lowered", true, true, 8 << 30, 1 << 30, 5 << 28},
 		{"memory limit below the bound", true, true, 512 << 20, 1 << 30, 512 << 20},
-		{"runtime's limit", true, true, 0, 1 << 30, 1 << 30},
+		{"runtime's limit", true, true, 0, 1 << 30, 5 << 28},
 		{"no bound", true, true, 8 << 30, 0, 8 << 30},
 		{"no classifier", false, true, 8 << 30, 1 << 30, 8 << 30},
 		{"comparisons in the server's process", true, false, 8 << 30, 1 << 30, 8 << 30},
@@ -238,6 +238,13 @@ func TestServerMemoryLimit(t *testing.T) {
 		c := server.Config{Classify: tc.classify, WorkerProcess: tc.processes, MemoryLimit: tc.memory, ClassifyMaxHeap: tc.heap}
 		if got := c.ServerMemoryLimit(); got != tc.want {
 			t.Errorf("%s: ServerMemoryLimit() = %d, want %d", tc.name, got, tc.want)
+		}
+		wantBound := tc.heap
+		if !tc.classify || !tc.processes {
+			wantBound = 0
+		}
+		if got := c.ClassifierMaxHeap(); got != wantBound {
+			t.Errorf("%s: ClassifierMaxHeap() = %d, want %d", tc.name, got, wantBound)
 		}
 	}
 }

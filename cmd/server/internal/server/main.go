@@ -211,7 +211,7 @@ func (m *Main) Run(ctx context.Context) error {
 		m.classifier = &classes.Classifier{Store: m.db, Log: m.Log, Metrics: m.metrics, Limits: lim,
 			Workers: cw, QuickTimeout: cfg.ClassifyQuick,
 			GameTimeout: cfg.ClassifyGameTimeout, CompareTimeout: cfg.ClassifyCompareTimeout,
-			MaxHeap: cfg.ClassifyMaxHeap}
+			MaxHeap: cfg.ClassifierMaxHeap()}
 		pl.OnEquivalent = m.classifier.Merge
 		m.bg.Go(func() { m.classifier.Run(bgCtx) })
 	}
