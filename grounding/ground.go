@@ -123,6 +123,11 @@ type variant struct {
 	// exactProducts: a growing demand relation is split only when it is a
 	// product exactly (no demandProductSlack).
 	exactProducts bool
+	// workers of parallel domain rounds (parallel.go); 0: domainWorkers().
+	workers int
+	// parallelAlways runs every round with more than one join in parallel,
+	// however small (no minParallelFacts).
+	parallelAlways bool
 	// onEngine, when set, sees the engine after grounding (tests read its
 	// work counter).
 	onEngine func(*engine)
@@ -184,7 +189,13 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if !noDemand {
 		c.addDemand(sccs, factors)
 	}
-	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts, noShare: v.noShare}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts, noShare: v.noShare, workers: v.workers}
+	if e.workers == 0 {
+		e.workers = domainWorkers()
+	}
+	if !v.parallelAlways {
+		e.minParallel = minParallelFacts
+	}
 	e.facts = make([]*factSet, len(c.rels))
 	for i, r := range c.rels {
 		e.facts[i] = newFactSet(r.arity)
