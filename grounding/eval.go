@@ -206,6 +206,9 @@ type engine struct {
 	// minParallel is the delta facts from which a round runs in parallel
 	// (minParallelFacts; 0 in tests: every round).
 	minParallel int64
+	// ownIndexes, when set, holds the indexes this engine makes instead of
+	// the fact sets' own (circuit planner, parallel.go).
+	ownIndexes map[*factSet]map[string]*index
 	// parAccepted and parRedone count the worker results of parallel
 	// rounds that the merge took and that it ran again (tests).
 	parAccepted, parRedone int64
@@ -981,10 +984,21 @@ func (e *engine) distinct(b basic, bound []bool) int64 {
 // index returns the index of f over the given probes, creating it.
 func (e *engine) index(f *factSet, probes []probe) *index {
 	sig := probeSig(probes)
-	ix, ok := f.indexes[sig]
+	cache := f.indexes
+	if e.ownIndexes != nil {
+		if cache = e.ownIndexes[f]; cache == nil {
+			cache = map[string]*index{}
+			e.ownIndexes[f] = cache
+		}
+	}
+	ix, ok := cache[sig]
 	if !ok {
 		ix = &index{probes: probes, m: map[uint64][]int32{}}
-		f.indexes[sig] = ix
+		cache[sig] = ix
+		if e.ownIndexes != nil {
+			// The facts are final: built now, the index is only read later.
+			ix.update(e.ts, f)
+		}
 	}
 	return ix
 }

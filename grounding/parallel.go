@@ -140,3 +140,48 @@ func (e *engine) accept(j *roundJob, p *plan) (tuples [][]int32, ok bool) {
 	}
 	return j.res.tuples, true
 }
+
+// Circuit plans made ahead. The circuit phase's joins need one plan per
+// rule (makePlan in circuit mode), which reads only the final facts: a
+// planner goroutine makes them in the order the circuit phase asks for
+// them, on its own engine with its own indexes (built in full when made,
+// then only read, by the planner and by the joins of its plans) and its own
+// view of the terms (the circuit phase may intern terms; the planner reads
+// only terms that existed before). A plan depends only on the facts, so it
+// is the plan the circuit phase would have made itself.
+
+// planAhead starts making circuit plans for rules, in order; the plan of
+// rules[i] is then read with get(i), which waits for it.
+func (e *engine) planAhead(rules []*nrule) (get func(i int) *plan, stop func()) {
+	plans := make([]*plan, len(rules))
+	ready := make([]chan struct{}, len(rules))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	w := *e
+	ts := *e.ts
+	w.ts, w.key, w.tuple = &ts, nil, nil
+	w.ownIndexes = map[*factSet]map[string]*index{}
+	noDelta := func(int32) bool { return false }
+	var quit atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i, r := range rules {
+			if quit.Load() {
+				return
+			}
+			plans[i] = w.makePlan(r, -1, noDelta, true)
+			close(ready[i])
+		}
+	}()
+	get = func(i int) *plan {
+		<-ready[i]
+		return plans[i]
+	}
+	stop = func() {
+		quit.Store(true)
+		<-done
+	}
+	return get, stop
+}
