@@ -87,8 +87,15 @@ func (e *engine) runAhead(jobs []roundJob, plans map[[2]int]*plan) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var panicked atomic.Value // a worker's panic, raised again on the caller's goroutine
 	work := func() {
 		defer wg.Done()
+		defer func() {
+			if v := recover(); v != nil {
+				panicked.CompareAndSwap(nil, v)
+				next.Store(int64(len(todo)))
+			}
+		}()
 		w := *e
 		w.frozen, w.tuple, w.key = true, nil, nil
 		w.measureAt, w.stopped, w.outgrown = nil, nil, nil
@@ -110,6 +117,9 @@ func (e *engine) runAhead(jobs []roundJob, plans map[[2]int]*plan) {
 	}
 	work()
 	wg.Wait()
+	if v := panicked.Load(); v != nil {
+		panic(v)
+	}
 	// The round's span on n idle cores, at least its longest job.
 	var sum, longest int64
 	for _, i := range todo {
@@ -164,9 +174,15 @@ func (e *engine) planAhead(rules []*nrule) (get func(i int) *plan, stop func()) 
 	w.ownIndexes = map[*factSet]map[string]*index{}
 	noDelta := func(int32) bool { return false }
 	var quit atomic.Bool
+	var panicked any // the planner's panic, raised again by get
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer func() {
+			if v := recover(); v != nil {
+				panicked = v
+			}
+		}()
 		for i, r := range rules {
 			if quit.Load() {
 				return
@@ -176,8 +192,16 @@ func (e *engine) planAhead(rules []*nrule) (get func(i int) *plan, stop func()) 
 		}
 	}()
 	get = func(i int) *plan {
-		<-ready[i]
-		return plans[i]
+		select {
+		case <-ready[i]:
+			return plans[i]
+		case <-done:
+			if panicked != nil {
+				panic(panicked)
+			}
+			<-ready[i] // done after making plan i
+			return plans[i]
+		}
 	}
 	stop = func() {
 		quit.Store(true)
