@@ -10,6 +10,10 @@
 // driven (a demand that outgrows its relation is split into its factors),
 // recursion unrolled to its least fixpoint, disjunctions over "all but the
 // excluded" shared across head atoms), or Load for both.
+// The joins of a domain round run on several goroutines and their facts
+// are added in the sequential order, and the circuit's join plans are made
+// ahead on another (parallel.go): the Program is the same whatever the
+// scheduling, term and atom order included.
 // Alternatives exposes how a rule body's and/or/not is read, for tools that
 // rewrite descriptions.
 // Every resource is bounded by Limits; a bound that is reached comes back as

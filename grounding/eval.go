@@ -197,6 +197,25 @@ type engine struct {
 	lo, hi     []int32 // per relation: delta range of the current round
 	dropNeg    func(rel int32) bool
 	tuple      []int32
+	key        []byte // term lookups' key buffer (termStore.lookupKey)
+	// frozen: a worker of a parallel domain round (parallel.go), which
+	// reads the facts and terms and writes neither.
+	frozen bool
+	// workers is the goroutines of a parallel domain round (1: none).
+	workers int
+	// minParallel is the delta facts from which a round runs in parallel
+	// (minParallelFacts; 0 in tests: every round).
+	minParallel int64
+	// ownIndexes, when set, holds the indexes this engine makes instead of
+	// the fact sets' own (circuit planner, parallel.go).
+	ownIndexes map[*factSet]map[string]*index
+	// parAccepted and parRedone count the worker results of parallel
+	// rounds that the merge took and that it ran again (tests).
+	parAccepted, parRedone int64
+	// parWork is the join work of the accepted results, parSpan the sum
+	// over parallel rounds of their longest job or their work per worker,
+	// whichever is more (all jobs run, accepted or not).
+	parWork, parSpan int64
 	// memoProbe is the lookups after which a join memo that does not pay is
 	// dropped (see memoTable.useful): memoProbe unless a test sets it;
 	// negative keeps every memo.
@@ -965,10 +984,21 @@ func (e *engine) distinct(b basic, bound []bool) int64 {
 // index returns the index of f over the given probes, creating it.
 func (e *engine) index(f *factSet, probes []probe) *index {
 	sig := probeSig(probes)
-	ix, ok := f.indexes[sig]
+	cache := f.indexes
+	if e.ownIndexes != nil {
+		if cache = e.ownIndexes[f]; cache == nil {
+			cache = map[string]*index{}
+			e.ownIndexes[f] = cache
+		}
+	}
+	ix, ok := cache[sig]
 	if !ok {
 		ix = &index{probes: probes, m: map[uint64][]int32{}}
-		f.indexes[sig] = ix
+		cache[sig] = ix
+		if e.ownIndexes != nil {
+			// The facts are final: built now, the index is only read later.
+			ix.update(e.ts, f)
+		}
 	}
 	return ix
 }
@@ -1104,7 +1134,19 @@ func (e *engine) inst(b *binding, p pat) int32 {
 	for i, a := range p.args {
 		args[i] = e.inst(b, a)
 	}
-	t := e.ts.intern(p.fn, args)
+	var t int32
+	if e.frozen {
+		// A worker of a parallel round interns nothing (term ids must
+		// not depend on the scheduling): a new term sends its job back
+		// to the sequential merge.
+		var ok bool
+		if t, ok = e.ts.lookupKey(p.fn, args, &e.key); !ok {
+			e.fail(errFrozenTerm)
+			return 0
+		}
+	} else {
+		t = e.ts.intern(p.fn, args)
+	}
 	if d := e.ts.depth[t]; int(d) > e.lim.MaxTermDepth {
 		e.fail(&LimitError{What: "MaxTermDepth", Limit: int64(e.lim.MaxTermDepth), Got: int64(d)})
 	}
@@ -1127,7 +1169,7 @@ func (e *engine) lookupInst(b *binding, p pat) (int32, bool) {
 		}
 		args[i] = t
 	}
-	return e.ts.lookup(p.fn, args)
+	return e.ts.lookupKey(p.fn, args, &e.key)
 }
 
 func (e *engine) instArgs(b *binding, ps []pat) []int32 {
@@ -1314,13 +1356,18 @@ func (m *memoTable[V]) put(v V) {
 // Without one (domain mode) negated fluent atoms are ignored.
 func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joined {
 	r := p.rule
+	if b == nil && !e.domainPrologue(p) {
+		return noTuples
+	}
 	bd := &binding{vals: make([]int32, p.nvars)}
 	for i := range bd.vals {
 		bd.vals[i] = -1
 	}
-	for _, ci := range p.pre {
-		if !e.check(bd, &r.body[ci]) {
-			return noTuples
+	if b != nil {
+		for _, ci := range p.pre {
+			if !e.check(bd, &r.body[ci]) {
+				return noTuples
+			}
 		}
 	}
 	negLits := func(idx []int) Lit {
@@ -1335,18 +1382,6 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			}
 		}
 		return l
-	}
-	if b == nil {
-		// A rule whose head ranges over a product of independent atoms fails
-		// here, before its tuples are enumerated one by one.
-		if e.measureAt != nil && e.measureProduct(p) {
-			return noTuples
-		}
-		if n, ok := e.productSize(p, e.lim.MaxAtoms-e.atoms); ok && e.atoms+n > e.lim.MaxAtoms {
-			e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: e.rulesOf(r.head)})
-			e.stopped = &stoppedJoin{rel: r.head, n: n, groups: productHeadGroups(p)}
-			return noTuples
-		}
 	}
 	// Domain mode: the head tuples go straight into out, and a step state seen
 	// before can only derive tuples already there, so a visited set is enough.
@@ -1579,6 +1614,34 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	return res
 }
 
+// domainPrologue is what a domain join does before it enumerates: the
+// body's ground checks, and the head's product measured (measureProduct)
+// and counted against MaxAtoms (productSize). False: the join derives
+// nothing (e.err may say why).
+func (e *engine) domainPrologue(p *plan) bool {
+	r := p.rule
+	bd := &binding{vals: make([]int32, p.nvars)}
+	for i := range bd.vals {
+		bd.vals[i] = -1
+	}
+	for _, ci := range p.pre {
+		if !e.check(bd, &r.body[ci]) {
+			return false
+		}
+	}
+	// A rule whose head ranges over a product of independent atoms fails
+	// here, before its tuples are enumerated one by one.
+	if e.measureAt != nil && e.measureProduct(p) {
+		return false
+	}
+	if n, ok := e.productSize(p, e.lim.MaxAtoms-e.atoms); ok && e.atoms+n > e.lim.MaxAtoms {
+		e.fail(&LimitError{What: "MaxAtoms", Limit: e.lim.MaxAtoms, Got: e.atoms + n, Where: e.rulesOf(r.head)})
+		e.stopped = &stoppedJoin{rel: r.head, n: n, groups: productHeadGroups(p)}
+		return false
+	}
+	return true
+}
+
 // countMatch counts a circuit join match of rule r against the trial
 // budget (false when it ran out) and MaxInstances.
 func (e *engine) countMatch(r *nrule) bool {
@@ -1773,6 +1836,7 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 		}
 	}
 	plans := map[[2]int]*plan{}
+	var jobs []roundJob
 	for {
 		changed := false
 		e.rounds++
@@ -1785,24 +1849,39 @@ func (e *engine) fixpoint(rules []*nrule, inScope func(rel int32) bool) {
 		if !changed {
 			return
 		}
+		jobs = jobs[:0]
 		for ri, r := range rules {
 			for li, b := range r.body {
 				if b.kind != bPos || !inScope(b.rel) || e.lo[b.rel] >= e.hi[b.rel] {
 					continue
 				}
-				key := [2]int{ri, li}
-				p, ok := plans[key]
-				// A plan is made from the relation sizes of its first round;
-				// once they have grown much (the domains of chess grow from
-				// init's 70 to a million) it is made again (stale).
-				if !ok || e.stale(p) {
-					p = e.makePlan(r, li, inScope, false)
-					plans[key] = p
+				jobs = append(jobs, roundJob{key: [2]int{ri, li}})
+			}
+		}
+		e.runAhead(jobs, plans)
+		for i := range jobs {
+			j := &jobs[i]
+			p, ok := plans[j.key]
+			// A plan is made from the relation sizes of its first round;
+			// once they have grown much (the domains of chess grow from
+			// init's 70 to a million) it is made again (stale).
+			if !ok || e.stale(p) {
+				p = e.makePlan(rules[j.key[0]], j.key[1], inScope, false)
+				plans[j.key] = p
+			}
+			if tuples, ok := e.accept(j, p); ok {
+				for _, t := range tuples {
+					if e.err != nil {
+						return
+					}
+					e.addFact(p.rule.head, t)
 				}
+				e.checkpoint()
+			} else {
 				derive(p)
-				if e.err != nil {
-					return
-				}
+			}
+			if e.err != nil {
+				return
 			}
 		}
 	}

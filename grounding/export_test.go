@@ -81,3 +81,16 @@ func groundPasses(ctx context.Context, f *File, lim Limits, v variant) (*Program
 	p, err := groundVariant(ctx, f, lim, memoProbe, v)
 	return p, errs, work, err
 }
+
+// GroundWorkers is Ground with parallel domain rounds on the given number
+// of workers (1: none), every round in parallel however small if always;
+// it also returns how many worker results the merges took and how many
+// they ran again (parallel.go).
+func GroundWorkers(ctx context.Context, f *File, lim Limits, workers int, always bool) (p *Program, accepted, redone int64, err error) {
+	v := variant{workers: workers, parallelAlways: always, onEngine: func(e *engine) {
+		accepted += e.parAccepted
+		redone += e.parRedone
+	}}
+	p, err = groundVariant(ctx, f, lim, memoProbe, v)
+	return p, accepted, redone, err
+}

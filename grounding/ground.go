@@ -123,6 +123,11 @@ type variant struct {
 	// exactProducts: a growing demand relation is split only when it is a
 	// product exactly (no demandProductSlack).
 	exactProducts bool
+	// workers of parallel domain rounds (parallel.go); 0: domainWorkers().
+	workers int
+	// parallelAlways runs every round with more than one join in parallel,
+	// however small (no minParallelFacts).
+	parallelAlways bool
 	// onEngine, when set, sees the engine after grounding (tests read its
 	// work counter).
 	onEngine func(*engine)
@@ -184,7 +189,13 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if !noDemand {
 		c.addDemand(sccs, factors)
 	}
-	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts, noShare: v.noShare}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts, noShare: v.noShare, workers: v.workers}
+	if e.workers == 0 {
+		e.workers = domainWorkers()
+	}
+	if !v.parallelAlways {
+		e.minParallel = minParallelFacts
+	}
 	e.facts = make([]*factSet, len(c.rels))
 	for i, r := range c.rels {
 		e.facts[i] = newFactSet(r.arity)
@@ -448,6 +459,28 @@ func (g *grounder) circuit(p *Program) error {
 	litOf := func(rel, id int32) Lit { return lits[rel][id] }
 	noDelta := func(int32) bool { return false }
 	plans := map[*nrule]*plan{}
+	// The rules in the order evalComp plans them, planned ahead (parallel.go).
+	var order []*nrule
+	for _, comp := range g.sccs {
+		if c.rels[comp[0]].static || comp[0] == trueRel || comp[0] == doesRel {
+			continue
+		}
+		for _, rel := range comp {
+			for _, ri := range c.rels[rel].rules {
+				order = append(order, c.rules[ri])
+			}
+		}
+	}
+	ahead := map[*nrule]int{}
+	var planOf func(i int) *plan
+	if e.workers > 1 {
+		var stop func()
+		planOf, stop = e.planAhead(order)
+		defer stop()
+		for i, r := range order {
+			ahead[r] = i
+		}
+	}
 	// evalComp computes the literals of one component's atoms from the current ones.
 	evalComp := func(comp []int32) [][]Lit {
 		next := make([][]Lit, len(comp))
@@ -456,7 +489,10 @@ func (g *grounder) circuit(p *Program) error {
 			for _, ri := range c.rels[rel].rules {
 				r := c.rules[ri]
 				pl, ok := plans[r]
-				if !ok {
+				if i, planned := ahead[r]; !ok && planned {
+					pl = planOf(i)
+					plans[r] = pl
+				} else if !ok {
 					pl = e.makePlan(r, -1, noDelta, true)
 					plans[r] = pl
 				}

@@ -62,12 +62,18 @@ func (s *termStore) intern(fn int32, args []int32) int32 {
 
 // lookup returns the id of the term fn(args...) if it was ever interned.
 func (s *termStore) lookup(fn int32, args []int32) (int32, bool) {
-	k := s.key[:0]
+	return s.lookupKey(fn, args, &s.key)
+}
+
+// lookupKey is lookup with the caller's key buffer: with no intern running,
+// several goroutines may look terms up at once (parallel domain rounds).
+func (s *termStore) lookupKey(fn int32, args []int32, key *[]byte) (int32, bool) {
+	k := (*key)[:0]
 	k = binary.LittleEndian.AppendUint32(k, uint32(fn))
 	for _, a := range args {
 		k = binary.LittleEndian.AppendUint32(k, uint32(a))
 	}
-	s.key = k
+	*key = k
 	id, ok := s.index[string(k)]
 	return id, ok
 }
