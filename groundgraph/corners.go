@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Corners: the structure of a big function near the two canonical states.
@@ -94,6 +95,8 @@ type cornersWork struct {
 	// (one level past the first corners, at least fullCornerWeight) would
 	// have searched the next level.
 	wantMore bool
+	// buf holds the buffers of run and breakers (nil: fresh ones).
+	buf *cornerBufs
 	// plain makes run evaluate every level on the whole cone with
 	// coneSim.Flip, not on its ball cones (cornerreduce.go) with sparse
 	// flips (cornerflip.go): the same results, for tests.
@@ -136,6 +139,39 @@ const fullCornerWeight = 4
 // cornerBatchWords is the number of words evaluated at once.
 const cornerBatchWords = 64
 
+// cornerBufs are the large buffers of a corner search, reused by its runs
+// and, through cornerBufPool, by the next function's search: fresh ones
+// (a 512-byte vector per cone slot, a lane table of 4,096 entries) were a
+// quarter of the bytes that Tic-tac-toe against Number Scrabble allocated,
+// and so a quarter of its garbage collections.
+type cornerBufs struct {
+	sim                  *coneSim // the anchor's simulator of the last cone searched
+	ball, anchorIn, vals []uint64
+	laneMax              []int
+	laneRank             []int64
+}
+
+var cornerBufPool = sync.Pool{New: func() any { return new(cornerBufs) }}
+
+// bufs returns w's buffers.
+func (w *cornersWork) bufs() *cornerBufs {
+	if w.buf == nil {
+		w.buf = new(cornerBufs)
+	}
+	return w.buf
+}
+
+// zeroed returns (*buf)[:n], all zero, reallocated when too small.
+func zeroed[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	} else {
+		*buf = (*buf)[:n]
+		clear(*buf)
+	}
+	return *buf
+}
+
 // run enumerates the corners from one anchor. It returns them as
 // positions into w.props, or tooMany when there are more than w.max.
 //
@@ -154,7 +190,13 @@ func (w *cornersWork) atAnchor(anchor bool) (pos []int, s *coneSim, base uint64,
 		k, _ := slices.BinarySearch(cn.Inputs, q)
 		pos[j] = k
 	}
-	s = newConeSim(cn, cornerBatchWords)
+	bf := w.bufs()
+	if s = bf.sim; s == nil || s.Cone != cn {
+		s = &coneSim{Cone: cn, W: cornerBatchWords, Vals: zeroed(&bf.vals, cn.NumSlots()*cornerBatchWords)}
+		bf.sim = s
+	} else {
+		clear(s.Vals)
+	}
 	if anchor {
 		base = ^uint64(0)
 	}
@@ -205,8 +247,9 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		inOff[j] = (1 + k) * cornerBatchWords
 	}
 	const batchCap = 64 * cornerBatchWords
-	laneMax := make([]int, batchCap)    // largest element of each lane's subset, -1 if empty
-	laneRank := make([]int64, batchCap) // colex rank of each lane's subset
+	bf := w.bufs()
+	laneMax := zeroed(&bf.laneMax, batchCap)   // largest element of each lane's subset, -1 if empty
+	laneRank := zeroed(&bf.laneRank, batchCap) // colex rank of each lane's subset
 	res := make([]uint64, cornerBatchWords)
 	// prev is level k-1: bit r is set when the subset of colex rank r
 	// changes f; nil when none does.
@@ -235,7 +278,8 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		bd.val = func(slot int) bool { return anchorVals[slot/64]>>(slot%64)&1 == 1 }
 	}
 	// Input values at the anchor, for the levels' ball cones.
-	anchorIn := slices.Clone(s.Vals[:w.cn.FirstGate()*cornerBatchWords])
+	anchorIn := append(bf.anchorIn[:0], s.Vals[:w.cn.FirstGate()*cornerBatchWords]...)
+	bf.anchorIn = anchorIn
 	fullSim := s
 	coresTried := false
 	for k := 1; k <= d; k++ {
@@ -250,7 +294,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		// Level k reads only the gates that k flips may change.
 		s = fullSim
 		if bd != nil && !w.plain {
-			if bs := ballSim(w.cn, bd, k, anchorIn); bs != nil {
+			if bs := ballSim(w.cn, bd, k, anchorIn, &bf.ball); bs != nil {
 				s = bs
 				w.balls++
 			}
