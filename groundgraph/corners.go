@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync"
 )
 
 // Corners: the structure of a big function near the two canonical states.
@@ -140,7 +139,7 @@ const fullCornerWeight = 4
 const cornerBatchWords = 64
 
 // cornerBufs are the large buffers of a corner search, reused by its runs
-// and, through cornerBufPool, by the next function's search: fresh ones
+// and, through freeCornerBufs, by the next function's search: fresh ones
 // (a 512-byte vector per cone slot, a lane table of 4,096 entries) were a
 // quarter of the bytes that Tic-tac-toe against Number Scrabble allocated,
 // and so a quarter of its garbage collections.
@@ -151,7 +150,37 @@ type cornerBufs struct {
 	laneRank             []int64
 }
 
-var cornerBufPool = sync.Pool{New: func() any { return new(cornerBufs) }}
+// A free list of cornerBufs across Builds, not a sync.Pool: a small
+// game's heap is a few MB, so it is collected several times a
+// comparison, and every collection emptied the pool. It keeps at most
+// maxFreeCornerBufs buffers of at most maxFreeCornerBytes each: a big
+// game's buffers go to the collector.
+const (
+	maxFreeCornerBufs  = 4
+	maxFreeCornerBytes = 1 << 20
+)
+
+var freeCornerBufs = make(chan *cornerBufs, maxFreeCornerBufs)
+
+func getCornerBufs() *cornerBufs {
+	select {
+	case bf := <-freeCornerBufs:
+		return bf
+	default:
+		return new(cornerBufs)
+	}
+}
+
+func putCornerBufs(bf *cornerBufs) {
+	bf.sim = nil // its cone is the Build's
+	if 8*(cap(bf.ball)+cap(bf.anchorIn)+cap(bf.vals)+cap(bf.laneMax)+cap(bf.laneRank)) > maxFreeCornerBytes {
+		return
+	}
+	select {
+	case freeCornerBufs <- bf:
+	default:
+	}
+}
 
 // bufs returns w's buffers.
 func (w *cornersWork) bufs() *cornerBufs {
