@@ -175,8 +175,18 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 	}
 	lim.progress(Progress{Phase: "search", Fraction: 0.3, Step: "canonical search for a graph isomorphism"})
 	start := time.Now()
+	// Both searches below take the graphs in isomorph's form: converted
+	// once, not by each.
+	ga, err := isomorph.Convert(a.g)
+	if err != nil {
+		return orLimit(ctx, rep, fmt.Errorf("graph isomorphism: %w", err))
+	}
+	gb, err := isomorph.Convert(b.g)
+	if err != nil {
+		return orLimit(ctx, rep, fmt.Errorf("graph isomorphism: %w", err))
+	}
 	// One canonical search each first: most non-equivalent pairs end here.
-	f, err := isomorph.Find(ctx, a.g, b.g, lim.Search)
+	f, err := isomorph.Find(ctx, ga, gb, lim.Search)
 	if errors.Is(err, isomorph.ErrNotIsomorphic) {
 		rep.Stats.PhaseMs["search"] = ms(time.Since(start))
 		rep.Verdict = NotEquivalent
@@ -215,7 +225,7 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		}
 		return false, nil
 	}
-	for iso, err := range isomorph.SearchNodes(ctx, a.g, b.g, lim.Search, s.visit) {
+	for iso, err := range isomorph.SearchNodes(ctx, ga, gb, lim.Search, s.visit) {
 		if err != nil {
 			searchErr = err
 			break

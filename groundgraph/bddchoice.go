@@ -152,11 +152,8 @@ func (d *supportBDD) supportByChoice(ctx context.Context, cn *cone, nP int, srs 
 		}
 	}
 	// A proposition matters when it is a variable of some cofactor.
-	dep := d.d.Levels(roots...)
 	propDep = make([]bool, nP)
-	for k := range nP {
-		propDep[k] = dep[d.level[cn.Inputs[k]]]
-	}
+	d.levels(cn, roots, propDep)
 	// A role matters when two choices differing in it alone differ.
 	roleDep = make([]bool, len(srs))
 	stride := 1

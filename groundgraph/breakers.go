@@ -43,7 +43,7 @@ func (w *cornersWork) breakers(ctx context.Context, anchor bool, corners [][]int
 		m := len(slices.MaxFunc(corners, func(a, b []int) int { return len(a) - len(b) }))
 		if int64(len(w.cn.Fanin))*int64(n/64+1) <= int64(len(w.cn.Gates))*int64(len(corners)/64) {
 			bd := flipBounds(w.cn, s, pos, m+2, maxBoundWords)
-			if bs := ballSim(w.cn, bd, m+1, s.Vals[:w.cn.FirstGate()*cornerBatchWords]); bs != nil {
+			if bs := ballSim(w.cn, bd, m+1, s.Vals[:w.cn.FirstGate()*cornerBatchWords], &w.bufs().ball); bs != nil {
 				s = bs
 				w.balls++
 			}

@@ -742,6 +742,8 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 			return err
 		}
 		w := &cornersWork{cn: cn, d: ff.CornerRadius, max: b.opt.MaxCorners, countProps: b.opt.MaxCornerCountProps}
+		w.buf = getCornerBufs()
+		defer putCornerBufs(w.buf)
 		for _, in := range ff.Support[:ff.nProps] {
 			w.props = append(w.props, int32(in))
 		}

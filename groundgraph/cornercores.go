@@ -114,7 +114,9 @@ func flipCores(cn *cone, val func(slot int) bool, pos []int, d int) (cores []uin
 }
 
 // minimalSets sorts sets by size, drops duplicates and sets that hold
-// another, and returns what is left (in place).
+// another, and returns what is left (in place). A set is compared with the
+// kept sets of fewer members only (one of as many members holds it only
+// when equal, and equal sets are neighbours).
 func minimalSets(sets []uint64) []uint64 {
 	slices.SortFunc(sets, func(a, b uint64) int {
 		if c := bits.OnesCount64(a) - bits.OnesCount64(b); c != 0 {
@@ -123,9 +125,15 @@ func minimalSets(sets []uint64) []uint64 {
 		return cmp.Compare(a, b)
 	})
 	out := sets[:0]
+	smaller, size := 0, -1 // out[:smaller] have fewer members than size
 	for _, s := range sets {
+		if c := bits.OnesCount64(s); c != size {
+			smaller, size = len(out), c
+		} else if out[len(out)-1] == s {
+			continue
+		}
 		keep := true
-		for _, t := range out {
+		for _, t := range out[:smaller] {
 			if t&^s == 0 { // t ⊆ s
 				keep = false
 				break

@@ -123,13 +123,14 @@ func ballCone(cn *cone, bd *bounds, k int) *cone {
 
 // ballSim returns a simulator of ballCone(cn, bd, k) whose inputs are in
 // (the cone's input vectors at the anchor, cornerBatchWords words each),
-// or nil when the ball cone is the whole cone.
-func ballSim(cn *cone, bd *bounds, k int, in []uint64) *coneSim {
+// or nil when the ball cone is the whole cone. Its values live in *buf,
+// which it may reallocate: the simulator is void at the next use of buf.
+func ballSim(cn *cone, bd *bounds, k int, in []uint64, buf *[]uint64) *coneSim {
 	bc := ballCone(cn, bd, k)
 	if bc == cn {
 		return nil
 	}
-	s := newConeSim(bc, cornerBatchWords)
+	s := &coneSim{Cone: bc, W: cornerBatchWords, Vals: zeroed(buf, bc.NumSlots()*cornerBatchWords)}
 	copy(s.Vals, in)
 	return s
 }

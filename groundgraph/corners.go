@@ -94,6 +94,8 @@ type cornersWork struct {
 	// (one level past the first corners, at least fullCornerWeight) would
 	// have searched the next level.
 	wantMore bool
+	// buf holds the buffers of run and breakers (nil: fresh ones).
+	buf *cornerBufs
 	// plain makes run evaluate every level on the whole cone with
 	// coneSim.Flip, not on its ball cones (cornerreduce.go) with sparse
 	// flips (cornerflip.go): the same results, for tests.
@@ -136,6 +138,69 @@ const fullCornerWeight = 4
 // cornerBatchWords is the number of words evaluated at once.
 const cornerBatchWords = 64
 
+// cornerBufs are the large buffers of a corner search, reused by its runs
+// and, through freeCornerBufs, by the next function's search: fresh ones
+// (a 512-byte vector per cone slot, a lane table of 4,096 entries) were a
+// quarter of the bytes that Tic-tac-toe against Number Scrabble allocated,
+// and so a quarter of its garbage collections.
+type cornerBufs struct {
+	sim                  *coneSim // the anchor's simulator of the last cone searched
+	ball, anchorIn, vals []uint64
+	laneMax              []int
+	laneRank             []int64
+}
+
+// A free list of cornerBufs across Builds, not a sync.Pool: a small
+// game's heap is a few MB, so it is collected several times a
+// comparison, and every collection emptied the pool. It keeps at most
+// maxFreeCornerBufs buffers of at most maxFreeCornerBytes each: a big
+// game's buffers go to the collector.
+const (
+	maxFreeCornerBufs  = 4
+	maxFreeCornerBytes = 1 << 20
+)
+
+var freeCornerBufs = make(chan *cornerBufs, maxFreeCornerBufs)
+
+func getCornerBufs() *cornerBufs {
+	select {
+	case bf := <-freeCornerBufs:
+		return bf
+	default:
+		return new(cornerBufs)
+	}
+}
+
+func putCornerBufs(bf *cornerBufs) {
+	bf.sim = nil // its cone is the Build's
+	if 8*(cap(bf.ball)+cap(bf.anchorIn)+cap(bf.vals)+cap(bf.laneMax)+cap(bf.laneRank)) > maxFreeCornerBytes {
+		return
+	}
+	select {
+	case freeCornerBufs <- bf:
+	default:
+	}
+}
+
+// bufs returns w's buffers.
+func (w *cornersWork) bufs() *cornerBufs {
+	if w.buf == nil {
+		w.buf = new(cornerBufs)
+	}
+	return w.buf
+}
+
+// zeroed returns (*buf)[:n], all zero, reallocated when too small.
+func zeroed[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	} else {
+		*buf = (*buf)[:n]
+		clear(*buf)
+	}
+	return *buf
+}
+
 // run enumerates the corners from one anchor. It returns them as
 // positions into w.props, or tooMany when there are more than w.max.
 //
@@ -154,7 +219,13 @@ func (w *cornersWork) atAnchor(anchor bool) (pos []int, s *coneSim, base uint64,
 		k, _ := slices.BinarySearch(cn.Inputs, q)
 		pos[j] = k
 	}
-	s = newConeSim(cn, cornerBatchWords)
+	bf := w.bufs()
+	if s = bf.sim; s == nil || s.Cone != cn {
+		s = &coneSim{Cone: cn, W: cornerBatchWords, Vals: zeroed(&bf.vals, cn.NumSlots()*cornerBatchWords)}
+		bf.sim = s
+	} else {
+		clear(s.Vals)
+	}
 	if anchor {
 		base = ^uint64(0)
 	}
@@ -205,8 +276,9 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		inOff[j] = (1 + k) * cornerBatchWords
 	}
 	const batchCap = 64 * cornerBatchWords
-	laneMax := make([]int, batchCap)    // largest element of each lane's subset, -1 if empty
-	laneRank := make([]int64, batchCap) // colex rank of each lane's subset
+	bf := w.bufs()
+	laneMax := zeroed(&bf.laneMax, batchCap)   // largest element of each lane's subset, -1 if empty
+	laneRank := zeroed(&bf.laneRank, batchCap) // colex rank of each lane's subset
 	res := make([]uint64, cornerBatchWords)
 	// prev is level k-1: bit r is set when the subset of colex rank r
 	// changes f; nil when none does.
@@ -235,7 +307,8 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		bd.val = func(slot int) bool { return anchorVals[slot/64]>>(slot%64)&1 == 1 }
 	}
 	// Input values at the anchor, for the levels' ball cones.
-	anchorIn := slices.Clone(s.Vals[:w.cn.FirstGate()*cornerBatchWords])
+	anchorIn := append(bf.anchorIn[:0], s.Vals[:w.cn.FirstGate()*cornerBatchWords]...)
+	bf.anchorIn = anchorIn
 	fullSim := s
 	coresTried := false
 	for k := 1; k <= d; k++ {
@@ -250,7 +323,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 		// Level k reads only the gates that k flips may change.
 		s = fullSim
 		if bd != nil && !w.plain {
-			if bs := ballSim(w.cn, bd, k, anchorIn); bs != nil {
+			if bs := ballSim(w.cn, bd, k, anchorIn, &bf.ball); bs != nil {
 				s = bs
 				w.balls++
 			}
