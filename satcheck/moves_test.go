@@ -126,10 +126,10 @@ func TestVerifyMovesMalformed(t *testing.T) {
 	p := swapPQ(func(q *prog, p, pq grounding.Lit) grounding.Lit { return q.and(p, pq) })
 	c := mustChecker(t, p, p, satcheck.Options{})
 	for _, mv := range []satcheck.Moves{
-		{Roles: []int{0}, Inputs: []int32{0}, Images: []int32{1}},          // not a permutation
-		{Roles: []int{0}, Inputs: []int32{0, 2}, Images: []int32{2, 0}},    // proposition to action
-		{Roles: []int{0}, Inputs: []int32{1, 0}, Images: []int32{0, 1}},    // not ascending
-		{Roles: []int{0, 0}},                                               // roles
+		{Roles: []int{0}, Inputs: []int32{0}, Images: []int32{1}},       // not a permutation
+		{Roles: []int{0}, Inputs: []int32{0, 2}, Images: []int32{2, 0}}, // proposition to action
+		{Roles: []int{0}, Inputs: []int32{1, 0}, Images: []int32{0, 1}}, // not ascending
+		{Roles: []int{0, 0}}, // roles
 		{Roles: []int{0}, Inputs: []int32{0, 1}, Images: []int32{1, 0, 1}}, // lengths
 	} {
 		var me *satcheck.MappingError
