@@ -81,7 +81,9 @@ func TestVerifyMovesAgreesWithVerify(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Verdict != want.Verdict || got.Function != want.Function {
+		// The verdicts agree; the pair named may be another that differs
+		// (VerifyMoves tries the functions reading moved inputs first).
+		if got.Verdict != want.Verdict || (got.Verdict == satcheck.Different) != (got.Counterexample != nil) {
 			t.Fatalf("VerifyMoves = %v, Verify = %v", got, want)
 		}
 		return got.Verdict

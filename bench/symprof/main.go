@@ -32,6 +32,7 @@ func main() {
 	var once sync.Once
 	start := time.Now()
 	lim := equiv.Limits{Timeout: *timeout}
+	lim.Ground.Timeout = *timeout
 	lim.Progress = func(p equiv.Progress) {
 		if p.Phase != "verify" {
 			return
