@@ -138,6 +138,9 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	}
 	var known []isomorph.Sparse
 	for gi, sp := range grp.Generators {
+		if gi%256 == 255 {
+			lim.progress(Progress{Phase: "verify", Candidates: rep.Candidates, Fraction: 0.5, Step: "verifying the generators of the graph group"})
+		}
 		mv, ok, err := verify(sp)
 		if errors.Is(err, satcheck.ErrLimit) {
 			// Undecided within the SAT limits: not a seed; the search

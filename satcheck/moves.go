@@ -94,7 +94,7 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 		if o.model == nil {
 			continue
 		}
-		cex, err := c.counterexample(o, pr.fa.Lit, pr.fb.Lit, im, semanticsOf(pr.fa.Kind))
+		cex, err := c.movesCounterexample(o, pr, mv)
 		if err != nil {
 			return nil, fmt.Errorf("check %s: %w", pairName(p, p, pr), err)
 		}
@@ -109,6 +109,10 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 	}
 	return res, err
 }
+
+// movedSimWords is the number of 64-bit words refuteMoved simulates: half
+// of them choose moved actions, which is where a difference can be.
+const movedSimWords = 2
 
 // refuteMoved simulates the pair on random assignments where, in half of
 // them, each role whose actions σ moves does one of the moved ones: a
@@ -142,7 +146,7 @@ func (c *Checker) refuteMoved(pr pair, im []int32) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	w := c.opt.SimWords
+	w := min(c.opt.SimWords, movedSimWords)
 	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(pr.fa.Lit)<<32|uint64(pr.fb.Lit)))
 	vec := j.randomVectors(w, nil, rng)
 	for _, g := range j.groups {
@@ -170,6 +174,111 @@ func (c *Checker) refuteMoved(pr pair, im []int32) (outcome, error) {
 		return outcome{j: j, model: assignmentAt(vec, len(j.vars), w, bit)}, nil
 	}
 	return outcome{}, nil
+}
+
+// movesCounterexample is counterexample for VerifyMoves, at the cost of
+// the pair's cones rather than of the whole circuit (an evaluation of
+// amazonsSuicide's circuit, and three arrays over its inputs, per refuted
+// generator): it completes the separating assignment o.model into a state
+// and joint move of the program and re-evaluates both cones on it.
+func (c *Checker) movesCounterexample(o outcome, pr pair, mv Moves) (*Counterexample, error) {
+	a := c.a
+	j, model := o.j, o.model
+	// σ⁻¹ by the images, ascending.
+	type inv struct{ img, in int32 }
+	invs := make([]inv, len(mv.Inputs))
+	for k, i := range mv.Inputs {
+		invs[k] = inv{mv.Images[k], i}
+	}
+	slices.SortFunc(invs, func(x, y inv) int { return int(x.img) - int(y.img) })
+	pre := func(b int32) int32 {
+		if k, ok := slices.BinarySearchFunc(invs, b, func(x inv, b int32) int { return int(x.img) - int(b) }); ok {
+			return invs[k].in
+		}
+		return b
+	}
+	in := map[int32]bool{} // A inputs true
+	for v, x := range j.vars {
+		if !model[v] {
+			continue
+		}
+		if x.aIn >= 0 {
+			in[x.aIn] = true
+		} else {
+			in[pre(x.bIn)] = true
+		}
+	}
+	ce := &Counterexample{}
+	if semanticsOf(pr.fa.Kind) == oneHot {
+		ce.Moves = make([]int, len(a.p.Roles))
+		for r := range ce.Moves {
+			ce.Moves[r] = -1
+			var members []int32 // the role's group: B inputs some function reads
+			for _, g := range j.groups {
+				if int(g.role) == mv.Roles[r] {
+					members = g.members
+				}
+			}
+			for _, v := range members {
+				if x := j.vars[v]; model[v] {
+					if x.aIn >= 0 {
+						ce.Moves[r] = int(x.aIn - a.base[r])
+					} else {
+						ce.Moves[r] = int(pre(x.bIn) - a.base[r])
+					}
+				}
+			}
+			if ce.Moves[r] >= 0 || a.numActions(int32(r)) == 0 {
+				continue
+			}
+			// "Other": an action whose image no function reads.
+			for x := a.base[r]; x < a.base[r+1]; x++ {
+				b := imageOf(mv, x)
+				if _, read := slices.BinarySearchFunc(members, b, func(v, b int32) int { return int(j.vars[v].bIn - b) }); !read {
+					ce.Moves[r] = int(x - a.base[r])
+					in[x] = true
+					break
+				}
+			}
+			if ce.Moves[r] < 0 {
+				return nil, fmt.Errorf("satcheck: internal error: no free action for role %s in counterexample", a.p.Roles[r])
+			}
+		}
+	}
+	for i := range in {
+		if !a.isAction(i) {
+			ce.State = append(ce.State, int(i))
+		}
+	}
+	slices.Sort(ce.State)
+	one := []uint64{^uint64(0)}
+	eval := func(l grounding.Lit, val func(i int32) bool) (bool, error) {
+		if l.Node() == 0 {
+			return l == grounding.True, nil
+		}
+		cn, err := a.coneOf(l)
+		if err != nil {
+			return false, err
+		}
+		out, _ := cn.Simulate(1, func(k int) []uint64 {
+			if val(cn.Inputs[k]) {
+				return one
+			}
+			return nil
+		}, nil, nil)
+		return out[0]&1 == 1, nil
+	}
+	var err error
+	if ce.A, err = eval(pr.fa.Lit, func(i int32) bool { return in[i] }); err != nil {
+		return nil, err
+	}
+	if ce.B, err = eval(pr.fb.Lit, func(i int32) bool { return in[pre(i)] }); err != nil {
+		return nil, err
+	}
+	if ce.A == ce.B {
+		return nil, fmt.Errorf("satcheck: internal error: counterexample does not separate the functions (both %v)", ce.A)
+	}
+	return ce, nil
 }
 
 // denseMapping is the Mapping that mv describes.

@@ -14,6 +14,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gamequiv/gamequiv/equiv"
@@ -33,7 +34,13 @@ func main() {
 	start := time.Now()
 	lim := equiv.Limits{Timeout: *timeout}
 	lim.Ground.Timeout = *timeout
+	var last string
+	var lastAt time.Time
 	lim.Progress = func(p equiv.Progress) {
+		if k := p.Phase + ": " + p.Step; k != last || time.Since(lastAt) > 10*time.Second {
+			last, lastAt = k, time.Now()
+			log.Printf("%s (%d candidates, %d done) at %v wall, %.1f CPU s", k, p.Candidates, p.Done, time.Since(start).Round(time.Millisecond), cpuSeconds())
+		}
 		if p.Phase != "verify" {
 			return
 		}
@@ -78,7 +85,14 @@ func main() {
 	if rep != nil {
 		fmt.Printf("order %s graph %s generators %d candidates %d nodes %d phases %v\n", short(rep.Order), short(rep.GraphOrder), len(rep.Generators), rep.Candidates, rep.SearchNodes, rep.PhaseMs)
 	}
-	fmt.Printf("total %v\n", time.Since(start))
+	fmt.Printf("total %v wall, %.1f CPU s\n", time.Since(start), cpuSeconds())
+}
+
+// cpuSeconds is the process's user+sys time so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 func short(s string) string {
