@@ -3,6 +3,7 @@ package satcheck
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -83,6 +84,12 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 		open = append(open, pr)
 	}
 	proven := res.Checked
+	if k, cex := c.refuteByDiff(open, mv, res.VacuousNext); k >= 0 {
+		res.Verdict, res.Function, res.Counterexample = Different, pairName(p, p, open[k]), cex
+		res.Reason = c.describe(open[k], cex)
+		res.Stats = c.Stats()
+		return res, nil
+	}
 	for _, pr := range open {
 		if pr.fa.Kind == grounding.FuncNext && res.VacuousNext {
 			continue
@@ -701,5 +708,226 @@ type movesState struct {
 	index     *movesIndex
 
 	identity sync.Pool // *[]int32, the identity input map between uses
+
+	diffOnce sync.Once
+	diff     *diffBase // nil when the circuit is too large
 	sweeps   sync.Pool // *sweep, every img entry untouched between uses
+}
+
+// maxDiffNodes bounds the circuits whose base values VerifyMoves keeps
+// (one word per node) for its differential simulation.
+const maxDiffNodes = 1 << 24
+
+// diffBase is the value of every node of A's circuit on 64 random states
+// (one word, a state per bit) with every does-input false, and a default
+// action per role: the one whose input the fewest gates read.
+type diffBase struct {
+	val   []uint64
+	deflt []int32 // A input of role r's default action, -1 when it has none
+	rng   *rand.Rand
+}
+
+func (c *Checker) diffBaseOf() *diffBase {
+	c.diffOnce.Do(func() {
+		a := c.a
+		if a.c.NumNodes() > maxDiffNodes {
+			return
+		}
+		ix := c.movesIndex()
+		rng := rand.New(rand.NewPCG(c.opt.Seed, 0xd1ff))
+		d := &diffBase{val: make([]uint64, a.c.NumNodes()), deflt: make([]int32, len(a.p.Roles))}
+		for i := range a.nProps {
+			d.val[i+1] = rng.Uint64()
+		}
+		a.c.EvalWords(d.val, 1)
+		for r := range d.deflt {
+			d.deflt[r] = -1
+			for x := a.base[r]; x < a.base[r+1]; x++ {
+				n := x + 1
+				if d.deflt[r] < 0 || ix.foStart[n+1]-ix.foStart[n] < ix.foStart[d.deflt[r]+2]-ix.foStart[d.deflt[r]+1] {
+					d.deflt[r] = x
+				}
+			}
+		}
+		c.diff = d
+	})
+	return c.diff
+}
+
+// diffEval is one assignment given by the inputs it changes from the
+// base: the values of the nodes it changes, found by event-driven
+// simulation up their fanouts (a gate is re-evaluated only when a fanin
+// changed, and passes the change on only when its own value changes).
+type diffEval struct {
+	base    []uint64
+	val     map[int32]uint64
+	heap    []int32
+	queued  map[int32]bool
+	ix      *movesIndex
+	c       *grounding.Circuit
+	visits  int
+	tooMuch bool
+}
+
+func (e *diffEval) value(n int32) uint64 {
+	if v, ok := e.val[n]; ok {
+		return v
+	}
+	return e.base[n]
+}
+
+func (e *diffEval) lit(l grounding.Lit) uint64 {
+	return e.value(int32(l.Node())) ^ -uint64(l&1)
+}
+
+// run sets the inputs (nodes) to the words given and propagates.
+func (e *diffEval) run(inputs map[int32]uint64) {
+	sw := sweep{heap: e.heap}
+	push := func(n int32) {
+		for _, g := range e.ix.foList[e.ix.foStart[n]:e.ix.foStart[n+1]] {
+			if !e.queued[g] {
+				e.queued[g] = true
+				sw.heap = append(sw.heap, g)
+				for k := len(sw.heap) - 1; k > 0; {
+					up := (k - 1) / 2
+					if sw.heap[up] <= sw.heap[k] {
+						break
+					}
+					sw.heap[up], sw.heap[k] = sw.heap[k], sw.heap[up]
+					k = up
+				}
+			}
+		}
+	}
+	for n, v := range inputs {
+		if v != e.base[n] {
+			e.val[n] = v
+			push(n)
+		}
+	}
+	for len(sw.heap) > 0 {
+		if e.visits++; e.visits > maxSweepGates {
+			e.tooMuch = true
+			return
+		}
+		g := sw.pop()
+		v := ^uint64(0)
+		for _, l := range e.c.Fanins(int(g)) {
+			v &= e.lit(l)
+		}
+		if v != e.base[g] {
+			e.val[g] = v
+			push(g)
+		}
+	}
+	e.heap = sw.heap
+}
+
+// refuteByDiff evaluates the open pairs on 64 random states of the base:
+// legal, goal and terminal at a state s and their images at σs; next
+// functions at s with, in each role whose actions σ moves, a moved action
+// (else the role's default), and their images at the image of that. A
+// function that σ fixes differs from its image only where σ changes the
+// assignment, so this looks where differences are, at the cost of the
+// part of the circuit that σ's changes reach. It returns the index in open
+// of a pair that differs and its counterexample, or -1.
+func (c *Checker) refuteByDiff(open []pair, mv Moves, vacuousNext bool) (int, *Counterexample) {
+	d := c.diffBaseOf()
+	if d == nil || len(open) == 0 {
+		return -1, nil
+	}
+	a := c.a
+	ix := c.movesIndex()
+	newEval := func() *diffEval {
+		return &diffEval{base: d.val, val: map[int32]uint64{}, queued: map[int32]bool{}, ix: ix, c: a.c}
+	}
+	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(len(mv.Inputs))<<32|uint64(mv.Inputs[0])))
+	// States: σs moves the propositions' words.
+	sigmaProps := map[int32]uint64{}
+	for k, i := range mv.Inputs {
+		if !a.isAction(i) {
+			sigmaProps[mv.Images[k]+1] = d.val[i+1]
+		}
+	}
+	// Joint moves: a word per action input set.
+	movesA := map[int32]uint64{}
+	var movedRoles []int
+	for r := range a.p.Roles {
+		lo, _ := slices.BinarySearch(mv.Inputs, a.base[r])
+		hi, _ := slices.BinarySearch(mv.Inputs, a.base[r+1])
+		if hi > lo {
+			movedRoles = append(movedRoles, r)
+			for b := range 64 {
+				x := mv.Inputs[lo+rng.IntN(hi-lo)]
+				if len(movedRoles) > 1 && rng.IntN(2) == 0 && d.deflt[r] >= 0 && imageOf(mv, d.deflt[r]) == d.deflt[r] {
+					x = d.deflt[r]
+				}
+				movesA[x+1] |= 1 << b
+			}
+		} else if d.deflt[r] >= 0 {
+			movesA[d.deflt[r]+1] = ^uint64(0)
+		}
+	}
+	inA1 := map[int32]uint64{}
+	inB1 := map[int32]uint64{}
+	for n, v := range movesA {
+		inA1[n] = v
+		inB1[imageOf(mv, n-1)+1] |= v
+	}
+	for n, v := range sigmaProps {
+		inB1[n] = v
+	}
+	var b0, a1, b1 *diffEval
+	hasNext, hasState := false, false
+	for _, pr := range open {
+		if pr.fa.Kind == grounding.FuncNext {
+			hasNext = true
+		} else {
+			hasState = true
+		}
+	}
+	if hasState {
+		b0 = newEval()
+		b0.run(sigmaProps)
+	}
+	if hasNext && !vacuousNext {
+		a1, b1 = newEval(), newEval()
+		a1.run(inA1)
+		b1.run(inB1)
+	}
+	for k, pr := range open {
+		var va, vb uint64
+		switch {
+		case pr.fa.Kind != grounding.FuncNext && b0 != nil && !b0.tooMuch:
+			va, vb = d.val[pr.fa.Lit.Node()]^-uint64(pr.fa.Lit&1), b0.lit(pr.fb.Lit)
+		case pr.fa.Kind == grounding.FuncNext && a1 != nil && !a1.tooMuch && !b1.tooMuch:
+			va, vb = a1.lit(pr.fa.Lit), b1.lit(pr.fb.Lit)
+		default:
+			continue
+		}
+		if va == vb {
+			continue
+		}
+		bit := uint(bits.TrailingZeros64(va ^ vb))
+		ce := &Counterexample{A: va>>bit&1 == 1, B: vb>>bit&1 == 1}
+		for i := range a.nProps {
+			if d.val[i+1]>>bit&1 == 1 {
+				ce.State = append(ce.State, i)
+			}
+		}
+		if pr.fa.Kind == grounding.FuncNext {
+			ce.Moves = make([]int, len(a.p.Roles))
+			for r := range ce.Moves {
+				ce.Moves[r] = -1
+			}
+			for n, v := range movesA {
+				if v>>bit&1 == 1 {
+					r := a.role(n - 1)
+					ce.Moves[r] = int(n - 1 - a.base[r])
+				}
+			}
+		}
+		return k, ce
+	}
+	return -1, nil
 }

@@ -86,6 +86,9 @@ func TestVerifyMovesAgreesWithVerify(t *testing.T) {
 		if got.Verdict != want.Verdict || (got.Verdict == satcheck.Different) != (got.Counterexample != nil) {
 			t.Fatalf("VerifyMoves = %v, Verify = %v", got, want)
 		}
+		if got.Verdict == satcheck.Different {
+			checkCounterexample(t, p, m, got)
+		}
 		return got.Verdict
 	}
 	seen := map[satcheck.Verdict]int{}
@@ -138,5 +141,45 @@ func TestVerifyMovesMalformed(t *testing.T) {
 		if _, err := c.VerifyMoves(context.Background(), mv); !errors.As(err, &me) {
 			t.Errorf("VerifyMoves(%v) = %v, want a *MappingError", mv, err)
 		}
+	}
+}
+
+// checkCounterexample evaluates the named pair on the counterexample: A's
+// function at (s, j) and its image at (σs, σj) must be the values reported,
+// and differ.
+func checkCounterexample(t *testing.T, p *grounding.Program, m satcheck.Mapping, res *satcheck.Result) {
+	t.Helper()
+	ce := res.Counterexample
+	var pr *satcheck.Pair
+	for _, x := range satcheck.Pairs(p, p, m) {
+		if x.Name == res.Function {
+			pr = &x
+		}
+	}
+	if pr == nil {
+		t.Fatalf("no pair %q", res.Function)
+	}
+	im := m.InputMap(p, p)
+	in := make([]bool, p.Circuit.NumInputs)
+	for _, q := range ce.State {
+		in[q] = true
+	}
+	if pr.Kind == grounding.FuncNext {
+		base := len(p.Props)
+		for r, x := range ce.Moves {
+			in[base+x] = true
+			base += len(p.Actions[r])
+		}
+	} else if ce.Moves != nil {
+		t.Errorf("%s: moves in the counterexample of a function of the state", res.Function)
+	}
+	inB := make([]bool, len(in))
+	for i, v := range in {
+		inB[im[i]] = v
+	}
+	va := grounding.Value(p.Circuit.Eval(in, nil), pr.A)
+	vb := grounding.Value(p.Circuit.Eval(inB, nil), pr.B)
+	if va != ce.A || vb != ce.B || va == vb {
+		t.Errorf("%s: counterexample %v gives %v and %v, reported %v and %v", res.Function, ce, va, vb, ce.A, ce.B)
 	}
 }
