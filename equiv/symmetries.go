@@ -50,7 +50,9 @@ type SymmetryReport struct {
 // image, when two-move plays or the goals on states of the mapped
 // propositions and one more (cofactors.go) tell it apart, and cosets
 // already reached by the symmetries found are skipped.
-// The order is exact and every generator is verified in full.
+// The order is exact and every generator is verified in full, by what it
+// moves (satcheck.Checker.VerifyMoves): the functions it moves or whose
+// inputs it moves are compared, every other one is itself on fixed inputs.
 func Symmetries(ctx context.Context, src Source, lim Limits) (*SymmetryReport, error) {
 	lim = lim.WithDefaults()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
