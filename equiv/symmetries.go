@@ -165,7 +165,8 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		// starting from the generators that verified, pruning every coset
 		// in which a function and its inputs are all mapped and the
 		// function differs from its image.
-		lim.progress(Progress{Phase: "search", Fraction: 0.6, Step: "searching the graph group for the symmetries"})
+		lim.progress(Progress{Phase: "search", Fraction: 0.6, Candidates: rep.Candidates,
+			Step: fmt.Sprintf("searching the graph group for the symmetries (%d of its %d generators are)", len(known), len(grp.Generators))})
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
 		s.cells = newCellCheck(game{p, g}, game{p, g}, &lim)
 		s.probes = probes
