@@ -37,6 +37,9 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 	if c.a.p != c.b.p {
 		return nil, mappingErrorf("VerifyMoves needs a checker of a program against itself")
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a generator refuted by simulation never reaches verifyPairs' checks
+	}
 	a := c.a
 	p := a.p
 	res := &Result{}

@@ -183,3 +183,17 @@ func checkCounterexample(t *testing.T, p *grounding.Program, m satcheck.Mapping,
 		t.Errorf("%s: counterexample %v gives %v and %v, reported %v and %v", res.Function, ce, va, vb, ce.A, ce.B)
 	}
 }
+
+// TestVerifyMovesCancelled checks that a cancelled context stops
+// VerifyMoves even when simulation alone would refute the mapping (a
+// symmetry search calls it for tens of thousands of generators).
+func TestVerifyMovesCancelled(t *testing.T) {
+	p := swapPQ(func(q *prog, p, pq grounding.Lit) grounding.Lit { return q.and(p, pq.Not()) })
+	c := mustChecker(t, p, p, satcheck.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	swap := satcheck.Moves{Roles: []int{0}, Inputs: []int32{0, 1}, Images: []int32{1, 0}}
+	if _, err := c.VerifyMoves(ctx, swap); !errors.Is(err, context.Canceled) {
+		t.Fatalf("VerifyMoves(cancelled) = %v, want context.Canceled", err)
+	}
+}
