@@ -50,7 +50,9 @@ type SymmetryReport struct {
 // image, when two-move plays or the goals on states of the mapped
 // propositions and one more (cofactors.go) tell it apart, and cosets
 // already reached by the symmetries found are skipped.
-// The order is exact and every generator is verified in full.
+// The order is exact and every generator is verified in full, by what it
+// moves (satcheck.Checker.VerifyMoves): the functions it moves or whose
+// inputs it moves are compared, every other one is itself on fixed inputs.
 func Symmetries(ctx context.Context, src Source, lim Limits) (*SymmetryReport, error) {
 	lim = lim.WithDefaults()
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
@@ -101,48 +103,47 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	if probes != nil {
 		probes.setUpFixed(p, g, grp.Generators)
 	}
-	verify := func(perm isomorph.Perm) (satcheck.Mapping, bool, error) {
+	// Each automorphism is verified by what it moves (symmoves.go): the
+	// functions it fixes with all their inputs need no proof.
+	base := inputBases(p)
+	verify := func(sp isomorph.Sparse) (satcheck.Moves, bool, error) {
 		rep.Candidates++
-		m, err := g.Mapping(g, isomorph.Mapping(perm))
-		if errors.Is(err, groundgraph.ErrNotGameMapping) {
-			return m, false, nil // mixes roles: no symmetry
+		mv, ok, err := movesOf(g, base, sp)
+		if err != nil || !ok {
+			return mv, false, err // !ok: mixes roles, no symmetry
 		}
+		if probes != nil && probes.rejectsMoves(mv, base) {
+			return mv, false, nil
+		}
+		res, err := checker.VerifyMoves(ctx, mv)
 		if err != nil {
-			return m, false, err
+			return mv, false, err
 		}
-		if probes != nil && probes.rejects(m) {
-			return m, false, nil
-		}
-		res, err := checker.Verify(ctx, m)
-		if err != nil {
-			return m, false, err
-		}
-		return m, res.Verdict == satcheck.Equivalent, nil
+		return mv, res.Verdict == satcheck.Equivalent, nil
 	}
 	lim.progress(Progress{Phase: "verify", Fraction: 0.5, Step: "verifying the generators of the graph group"})
 	// Every generator is verified, not only up to the first that fails:
 	// those that verify are symmetries, and seed the subgroup search below.
 	// Verified generators are kept in their report form (what they move)
-	// only: a satcheck.Mapping holds every proposition and action, and a
-	// big game's group has thousands of generators.
+	// only: a big game's group has thousands of generators.
 	var names []*Mapping
 	roleSym := false
-	keep := func(m satcheck.Mapping) {
-		if !isIdentity(m) {
-			names = append(names, movedNames(p, m))
+	keep := func(mv satcheck.Moves) {
+		if !movesIdentity(mv) {
+			names = append(names, movedNamesOf(p, base, mv))
 		}
-		for r, rb := range m.Roles {
+		for r, rb := range mv.Roles {
 			if r != rb {
 				roleSym = true
 			}
 		}
 	}
 	var known []isomorph.Sparse
-	// Generators are sparse; each is expanded into one scratch
-	// permutation to be mapped and verified.
-	dense := make(isomorph.Perm, g.Order())
 	for gi, sp := range grp.Generators {
-		m, ok, err := verify(sp.Dense(dense))
+		if gi%256 == 255 {
+			lim.progress(Progress{Phase: "verify", Candidates: rep.Candidates, Fraction: 0.5, Step: "verifying the generators of the graph group"})
+		}
+		mv, ok, err := verify(sp)
 		if errors.Is(err, satcheck.ErrLimit) {
 			// Undecided within the SAT limits: not a seed; the search
 			// below decides the cosets it reaches.
@@ -152,7 +153,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 			return nil, fmt.Errorf("verify generator %d of the graph group: %w", gi, err)
 		}
 		if ok {
-			keep(m)
+			keep(mv)
 			known = append(known, sp)
 		}
 	}
@@ -164,7 +165,8 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		// starting from the generators that verified, pruning every coset
 		// in which a function and its inputs are all mapped and the
 		// function differs from its image.
-		lim.progress(Progress{Phase: "search", Fraction: 0.6, Step: "searching the graph group for the symmetries"})
+		lim.progress(Progress{Phase: "search", Fraction: 0.6, Candidates: rep.Candidates,
+			Step: fmt.Sprintf("searching the graph group for the symmetries (%d of its %d generators are)", len(known), len(grp.Generators))})
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
 		s.cells = newCellCheck(game{p, g}, game{p, g}, &lim)
 		s.probes = probes
@@ -206,7 +208,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 			if rep.Candidates >= lim.MaxCandidates {
 				return false, &isomorph.LimitError{What: "MaxCandidates", Limit: lim.MaxCandidates, Got: rep.Candidates + 1}
 			}
-			_, ok, err := verify(isomorph.Perm(partial))
+			_, ok, err := verify(isomorph.SparseOf(isomorph.Perm(partial)))
 			return ok, err
 		}
 		sub, err := grp.SubgroupFrom(ctx, known, test, lim.Search)
@@ -217,11 +219,14 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		rep.SearchNodes = sub.Stats.Nodes
 		names, roleSym = names[:0], false
 		for _, sp := range sub.Generators {
-			m, err := g.Mapping(g, isomorph.Mapping(sp.Dense(dense)))
+			mv, ok, err := movesOf(g, base, sp)
 			if err != nil {
 				return nil, err
 			}
-			keep(m)
+			if !ok {
+				return nil, fmt.Errorf("symmetries: a verified generator mixes roles")
+			}
+			keep(mv)
 		}
 	}
 	rep.Generators, rep.RoleSymmetric = names, roleSym
@@ -237,50 +242,6 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 func rejectsPerm(g *groundgraph.Graph, c *probeCheck, perm isomorph.Mapping) bool {
 	m, err := g.Mapping(g, perm)
 	return err == nil && c.rejects(m)
-}
-
-// movedNames names a symmetry by what it moves: every role, the
-// propositions it moves, and the actions it moves (all actions of a role
-// mapped to another role).
-func movedNames(p *grounding.Program, m satcheck.Mapping) *Mapping {
-	out := &Mapping{Roles: map[string]string{}, Propositions: map[string]string{}, Actions: map[string]map[string]string{}}
-	for r, rb := range m.Roles {
-		out.Roles[p.Roles[r]] = p.Roles[rb]
-		acts := map[string]string{}
-		for x, xb := range m.Actions[r] {
-			if rb != r || xb != x {
-				acts[p.Actions[r][x]] = p.Actions[rb][xb]
-			}
-		}
-		if len(acts) > 0 {
-			out.Actions[p.Roles[r]] = acts
-		}
-	}
-	for q, qb := range m.Props {
-		if qb != q {
-			out.Propositions[p.Props[q]] = p.Props[qb]
-		}
-	}
-	return out
-}
-
-func isIdentity(m satcheck.Mapping) bool {
-	for i, j := range m.Props {
-		if i != j {
-			return false
-		}
-	}
-	for r, acts := range m.Actions {
-		if m.Roles[r] != r {
-			return false
-		}
-		for i, j := range acts {
-			if i != j {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // shortNumber writes n in full up to 30 digits, else as its leading digits

@@ -34,7 +34,7 @@ type stabLvl struct {
 	orbit  []int32 // orbit elements in BFS order, orbit[0] == Base[i]
 	parent []int32 // per orbit index: index of the parent element
 	gen    []int32 // per orbit index: generator that maps parent to it
-	gens   []int32 // generators fixing Base[0:i]
+	gens   []int32 // generators fixing Base[0:i] (a prefix of one shared list)
 }
 
 // Automorphisms returns the automorphism group of g (colours included),
@@ -168,17 +168,28 @@ func (gr *Group) buildChainOnce() {
 		}
 	}
 	gr.chain = make([]stabLvl, len(gr.Base))
+	// The generators fixing Base[0:i] are those first moving a base point
+	// at level i or later: one list sorted by that level, of which each
+	// level keeps a prefix (a list per level cost levels × generators
+	// words: 31,920² on amazonsSuicide, beyond 6 GiB).
+	byMoved := make([]int32, len(gr.Generators))
+	for gi := range byMoved {
+		byMoved[gi] = int32(gi)
+	}
+	slices.SortStableFunc(byMoved, func(x, y int32) int { return gr.moved[y] - gr.moved[x] })
 	where := make([]int32, gr.n)
 	for v := range where {
 		where[v] = -1
 	}
 	for i, b := range gr.Base {
 		lv := &gr.chain[i]
-		for gi := range gr.Generators {
+		n, _ := slices.BinarySearchFunc(byMoved, i, func(gi int32, i int) int {
 			if gr.moved[gi] >= i {
-				lv.gens = append(lv.gens, int32(gi))
+				return -1
 			}
-		}
+			return 1
+		})
+		lv.gens = byMoved[:n:n]
 		lv.orbit = append(lv.orbit, b)
 		lv.parent = append(lv.parent, -1)
 		lv.gen = append(lv.gen, -1)

@@ -175,7 +175,15 @@ type cosetSearch struct {
 	detLevel []int
 	newly    [][]int32 // newly[j]: the vertices with detLevel j
 	partial  Mapping
-	prod     [][]int32 // prod[j]: the coset representative at level j
+	// cur is the coset representative at the level being searched; a
+	// child's differs only where its transversal element moves, so the
+	// changes are applied in place and undone on return (undo: pairs of
+	// vertex and old image) instead of keeping one n-word product per
+	// level (amazonsSuicide: 31,920 levels of 278,631 vertices, beyond
+	// 8 GiB).
+	cur      []int32
+	undo     []int32
+	pending  []int32
 	t        []int32
 	fixedBuf []int32
 	// hOrbit[j] is the length of the orbit of Base[j] under H's
@@ -266,7 +274,7 @@ func newCosetSearch(gr *Group, test CosetNodeTest, lim Limits) *cosetSearch {
 		cs.newly[j] = append(cs.newly[j], int32(v))
 	}
 	cs.partial = make(Mapping, gr.n)
-	cs.prod = make([][]int32, k+1)
+	cs.cur = make([]int32, gr.n)
 	cs.completeFrom = k
 	cs.hOrbit = make([]int, k)
 	for j := range cs.hOrbit {
@@ -298,8 +306,8 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 			cs.fixedBuf = append(cs.fixedBuf, v)
 		}
 	}
-	cs.level(from)
-	copy(cs.prod[from], f)
+	copy(cs.cur, f)
+	cs.undo = cs.undo[:0]
 	var root []Sparse
 	for _, g := range gens {
 		if fixesImages(g, f, cs.gr.Base[:from]) {
@@ -322,7 +330,7 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 		if !complete && j >= cs.completeFrom {
 			return cs.testRep(j, fixed, &found)
 		}
-		cs.node = Coset{Partial: cs.partial, Fixed: fixed, Complete: complete, cs: cs, level: j, rep: cs.prod[j]}
+		cs.node = Coset{Partial: cs.partial, Fixed: fixed, Complete: complete, cs: cs, level: j, rep: cs.cur}
 		ok, err := cs.test(&cs.node)
 		if err != nil || !ok {
 			return false, err
@@ -333,8 +341,7 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 			return true, nil
 		}
 		lv := cs.gr.chain[j]
-		cs.level(j + 1)
-		cur, next := cs.prod[j], cs.prod[j+1]
+		cur := cs.cur
 		b := cs.gr.Base[j]
 		var tried *markSet  // images of b equivalent under stab to one tried
 		var moving []Sparse // the elements of stab that move some image of b
@@ -373,10 +380,18 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 				}
 				tried.addOrbit(img, moving)
 			}
-			copy(next, cur)
-			cs.comp.moved(func(v, w int32) { next[v] = cur[w] })
+			// cur∘t, in place: the new images first (they read cur),
+			// then applied with the old ones kept for the undo.
+			cs.pending = cs.pending[:0]
+			cs.comp.moved(func(v, w int32) { cs.pending = append(cs.pending, v, cur[w]) })
+			mark := len(cs.undo)
+			for k := 0; k < len(cs.pending); k += 2 {
+				v := cs.pending[k]
+				cs.undo = append(cs.undo, v, cur[v])
+				cur[v] = cs.pending[k+1]
+			}
 			for _, v := range cs.newly[j+1] {
-				cs.partial[v] = next[v]
+				cs.partial[v] = cur[v]
 			}
 			var below []Sparse
 			for _, g := range stab {
@@ -388,6 +403,10 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 			for _, v := range cs.newly[j+1] {
 				cs.partial[v] = -1
 			}
+			for k := len(cs.undo) - 2; k >= mark; k -= 2 {
+				cur[cs.undo[k]] = cs.undo[k+1]
+			}
+			cs.undo = cs.undo[:mark]
 			if err != nil || ok {
 				return ok, err
 			}
@@ -405,7 +424,7 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 // (if rep∘h is accepted, so is rep = (rep∘h)∘h⁻¹), so rep is tested as a
 // complete element, with every vertex not yet fixed as newly fixed.
 func (cs *cosetSearch) testRep(j int, fixed []int32, found *Mapping) (bool, error) {
-	rep := cs.prod[j]
+	rep := cs.cur
 	rest := append(cs.restBuf[:0], fixed...)
 	for i := j + 1; i < len(cs.newly); i++ {
 		for _, v := range cs.newly[i] {
@@ -481,13 +500,6 @@ func (m *markSet) clear() {
 		m.in[v] = false
 	}
 	m.list = m.list[:0]
-}
-
-// level makes sure prod[j] is allocated.
-func (cs *cosetSearch) level(j int) {
-	if cs.prod[j] == nil {
-		cs.prod[j] = make([]int32, cs.gr.n)
-	}
 }
 
 // orbitSet is a set of points closed under a list of permutations.

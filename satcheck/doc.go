@@ -98,6 +98,14 @@
 // above. Verify completes a counterexample into a full state and joint move of
 // A and evaluates both circuits on it again before reporting it.
 //
+// VerifyMoves verifies a self-mapping of one program by what it moves, for
+// symmetry groups with thousands of generators: it carries σ through the
+// circuit from the moved inputs (structural hashing, stopping at gates σ
+// maps onto themselves), proves the pairs whose circuits σ maps onto their
+// images, looks for differences by event-driven simulation from one base
+// evaluation of the circuit, and checks the remaining pairs as Verify does.
+// Functions that σ fixes, with all their inputs, are not visited.
+//
 // # Worked example
 //
 // Program A has one role x with actions (mark 1..3) and propositions

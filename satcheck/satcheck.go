@@ -60,6 +60,10 @@ const (
 	DefaultSweepConflictsBeforeBDD = 4_096
 )
 
+// maxCacheBytes bounds the keys of a Checker's cache of decided pairs
+// (MaxCacheEntries bounds their number): past it the cache is emptied.
+const maxCacheBytes = 1 << 28
+
 // maxExhaustiveBits caps Options.ExhaustiveBits (a 2^20-row table is 128 KiB per node).
 const maxExhaustiveBits = 20
 

@@ -184,11 +184,22 @@ func (c *Checker) Verify(ctx context.Context, m Mapping) (*Result, error) {
 	}
 	im := m.inputMap(c.a.base, c.b.base, c.a.numInputs())
 	res.VacuousNext = c.a.emptyRole >= 0
+	return c.verifyPairs(ctx, res, pairs(a, b, m), im)
+}
+
+// verifyPairs compares the pairs ps, in order, under the input map im, and
+// completes res with the verdict and, when some pair differs, the first.
+func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []int32) (*Result, error) {
+	a, b := c.a.p, c.b.p
+	done := func(function, reason string) (*Result, error) {
+		res.Verdict, res.Function, res.Reason = Different, function, reason
+		res.Stats = c.Stats()
+		return res, nil
+	}
 	// Two passes give the same first failure as checking the pairs in order,
 	// with fewer SAT calls: the cheap stages run on every pair first, then SAT
 	// runs, in order, only on the undecided pairs before the first pair the
 	// cheap stages found different.
-	ps := pairs(a, b, m)
 	report := func() {
 		if c.opt.Progress != nil {
 			c.opt.Progress(res.Checked, len(ps))
@@ -305,39 +316,46 @@ func pairs(a, b *grounding.Program, m Mapping) []pair {
 			fb: grounding.Function{Kind: grounding.FuncNext, Index: q, Lit: b.Next[q]},
 		})
 	}
-	for r, ga := range a.Goals {
-		rb := m.Roles[r]
-		gb := b.Goals[rb]
-		var vals []int
-		for _, g := range ga {
-			vals = append(vals, g.Value)
-		}
-		for _, g := range gb {
-			vals = append(vals, g.Value)
-		}
-		slices.Sort(vals)
-		for _, v := range slices.Compact(vals) {
-			pr := pair{
-				fa: grounding.Function{Kind: grounding.FuncGoal, Role: r, Index: v, Lit: grounding.False},
-				fb: grounding.Function{Kind: grounding.FuncGoal, Role: rb, Index: v, Lit: grounding.False},
-			}
-			if i, ok := slices.BinarySearchFunc(ga, v, func(g grounding.Goal, v int) int { return g.Value - v }); ok {
-				pr.fa.Lit = ga[i].Lit
-			} else {
-				pr.missing = "A"
-			}
-			if i, ok := slices.BinarySearchFunc(gb, v, func(g grounding.Goal, v int) int { return g.Value - v }); ok {
-				pr.fb.Lit = gb[i].Lit
-			} else {
-				pr.missing = "B"
-			}
-			ps = append(ps, pr)
-		}
+	for r := range a.Goals {
+		ps = append(ps, goalPairs(a, b, r, m.Roles[r])...)
 	}
 	return append(ps, pair{
 		fa: grounding.Function{Kind: grounding.FuncTerminal, Lit: a.Terminal},
 		fb: grounding.Function{Kind: grounding.FuncTerminal, Lit: b.Terminal},
 	})
+}
+
+// goalPairs lists the goals of role r of a against those of role rb of b,
+// by value, each value of either side once (missing on one side: False).
+func goalPairs(a, b *grounding.Program, r, rb int) []pair {
+	ga, gb := a.Goals[r], b.Goals[rb]
+	var vals []int
+	for _, g := range ga {
+		vals = append(vals, g.Value)
+	}
+	for _, g := range gb {
+		vals = append(vals, g.Value)
+	}
+	slices.Sort(vals)
+	var ps []pair
+	for _, v := range slices.Compact(vals) {
+		pr := pair{
+			fa: grounding.Function{Kind: grounding.FuncGoal, Role: r, Index: v, Lit: grounding.False},
+			fb: grounding.Function{Kind: grounding.FuncGoal, Role: rb, Index: v, Lit: grounding.False},
+		}
+		if i, ok := slices.BinarySearchFunc(ga, v, func(g grounding.Goal, v int) int { return g.Value - v }); ok {
+			pr.fa.Lit = ga[i].Lit
+		} else {
+			pr.missing = "A"
+		}
+		if i, ok := slices.BinarySearchFunc(gb, v, func(g grounding.Goal, v int) int { return g.Value - v }); ok {
+			pr.fb.Lit = gb[i].Lit
+		} else {
+			pr.missing = "B"
+		}
+		ps = append(ps, pr)
+	}
+	return ps
 }
 
 // counterexample completes a separating assignment of the joint variables
