@@ -606,16 +606,20 @@ func (sw *sweep) pushFanouts(n int32) {
 		}
 		sw.touched = append(sw.touched, g)
 		sw.img[g] = queued
-		sw.heap = append(sw.heap, g)
-		// Sift up.
-		for k := len(sw.heap) - 1; k > 0; {
-			up := (k - 1) / 2
-			if sw.heap[up] <= sw.heap[k] {
-				break
-			}
-			sw.heap[up], sw.heap[k] = sw.heap[k], sw.heap[up]
-			k = up
+		sw.push(g)
+	}
+}
+
+// push adds gate g to the min-heap of gates to visit.
+func (sw *sweep) push(g int32) {
+	sw.heap = append(sw.heap, g)
+	for k := len(sw.heap) - 1; k > 0; {
+		up := (k - 1) / 2
+		if sw.heap[up] <= sw.heap[k] {
+			break
 		}
+		sw.heap[up], sw.heap[k] = sw.heap[k], sw.heap[up]
+		k = up
 	}
 }
 
@@ -790,15 +794,7 @@ func (e *diffEval) run(inputs map[int32]uint64) {
 		for _, g := range e.ix.foList[e.ix.foStart[n]:e.ix.foStart[n+1]] {
 			if !e.queued[g] {
 				e.queued[g] = true
-				sw.heap = append(sw.heap, g)
-				for k := len(sw.heap) - 1; k > 0; {
-					up := (k - 1) / 2
-					if sw.heap[up] <= sw.heap[k] {
-						break
-					}
-					sw.heap[up], sw.heap[k] = sw.heap[k], sw.heap[up]
-					k = up
-				}
+				sw.push(g)
 			}
 		}
 	}
