@@ -105,7 +105,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	}
 	// Each automorphism is verified by what it moves (symmoves.go): the
 	// functions it fixes with all their inputs need no proof.
-	base := inputBases(p)
+	base := p.ActionInputBases()
 	verify := func(sp isomorph.Sparse) (satcheck.Moves, bool, error) {
 		rep.Candidates++
 		mv, ok, err := movesOf(g, base, sp)

@@ -16,19 +16,6 @@ import (
 // per generator compared every reasoning function, ~130k on
 // amazonsSuicide, for each of its ~32k generators.
 
-// inputBases returns the circuit input of each role's first action
-// (propositions first, then the roles' actions in order).
-func inputBases(p *grounding.Program) []int32 {
-	base := make([]int32, len(p.Roles)+1)
-	n := int32(len(p.Props))
-	for r, as := range p.Actions {
-		base[r] = n
-		n += int32(len(as))
-	}
-	base[len(p.Roles)] = n
-	return base
-}
-
 // movesOf turns an automorphism of g, given by the vertices it moves, into
 // the self-mapping of g's program it induces, by what it moves; ok is false
 // when it maps an action outside its role's image (no game mapping).

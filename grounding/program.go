@@ -68,6 +68,20 @@ func (p *Program) InputOf(i int) (role, index int) {
 // ActionInputBase returns the input index of the first action of role r.
 func (p *Program) ActionInputBase(role int) int { return len(p.Props) + int(p.actionOffset[role]) }
 
+// ActionInputBases returns the first circuit input of each role's actions,
+// in role order, then the number of inputs: role r's actions are inputs
+// bases[r] to bases[r+1]-1.
+func (p *Program) ActionInputBases() []int32 {
+	base := make([]int32, len(p.Actions)+1)
+	n := int32(len(p.Props))
+	for r, as := range p.Actions {
+		base[r] = n
+		n += int32(len(as))
+	}
+	base[len(p.Actions)] = n
+	return base
+}
+
 // PropID returns the id of a proposition given its canonical KIF text.
 func (p *Program) PropID(name string) (int, bool) {
 	i, ok := p.propIndex[name]

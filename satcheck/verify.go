@@ -22,18 +22,7 @@ type Mapping struct {
 // i of a maps to (the inputMap argument of Checker.CheckFunc). It panics if m
 // does not fit the sizes of a and b.
 func (m Mapping) InputMap(a, b *grounding.Program) []int32 {
-	return m.inputMap(actionBases(a), actionBases(b), len(a.Props)+countActions(a))
-}
-
-func actionBases(p *grounding.Program) []int32 {
-	base := make([]int32, len(p.Actions)+1)
-	n := int32(len(p.Props))
-	for r, as := range p.Actions {
-		base[r] = n
-		n += int32(len(as))
-	}
-	base[len(p.Actions)] = n
-	return base
+	return m.inputMap(a.ActionInputBases(), b.ActionInputBases(), len(a.Props)+countActions(a))
 }
 
 func countActions(p *grounding.Program) int {
