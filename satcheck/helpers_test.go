@@ -411,11 +411,18 @@ func multiplier(q *prog, xs, ys []grounding.Lit) []grounding.Lit {
 // multipliers builds programs a and b over 2n propositions where a computes
 // bit k of x·y and b bit k of y·x: equal functions that are hard for SAT.
 func multipliers(n, k int) (a, b *grounding.Program, fa, fb grounding.Lit) {
+	a, b, fas, fbs := allMultiplierBits(n)
+	return a, b, fas[k], fbs[k]
+}
+
+// allMultiplierBits: programs a (x·y) and b (y·x) over 2n propositions, and
+// every product bit of each.
+func allMultiplierBits(n int) (a, b *grounding.Program, fa, fb []grounding.Lit) {
 	var props []string
 	for i := range 2 * n {
 		props = append(props, fmt.Sprintf("v%02d", i))
 	}
-	build := func(name string, swap bool) (*prog, grounding.Lit) {
+	build := func(name string, swap bool) (*prog, []grounding.Lit) {
 		q := newProg(name, nil, props, nil)
 		var xs, ys []grounding.Lit
 		for i := range n {
@@ -425,7 +432,7 @@ func multipliers(n, k int) (a, b *grounding.Program, fa, fb grounding.Lit) {
 		if swap {
 			xs, ys = ys, xs
 		}
-		return q, multiplier(q, xs, ys)[k]
+		return q, multiplier(q, xs, ys)
 	}
 	qa, fa := build("xy", false)
 	qb, fb := build("yx", true)

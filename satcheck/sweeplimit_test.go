@@ -10,30 +10,6 @@ import (
 	"github.com/gamequiv/gamequiv/satcheck"
 )
 
-// allMultiplierBits: programs a (x·y) and b (y·x) over 2n propositions, and
-// every product bit of each.
-func allMultiplierBits(n int) (a, b *grounding.Program, fa, fb []grounding.Lit) {
-	var props []string
-	for i := range 2 * n {
-		props = append(props, fmt.Sprintf("v%02d", i))
-	}
-	build := func(name string, swap bool) (*prog, []grounding.Lit) {
-		q := newProg(name, nil, props, nil)
-		var xs, ys []grounding.Lit
-		for i := range n {
-			xs = append(xs, grounding.InputLit(i))
-			ys = append(ys, grounding.InputLit(n+i))
-		}
-		if swap {
-			xs, ys = ys, xs
-		}
-		return q, multiplier(q, xs, ys)
-	}
-	qa, fa := build("xy", false)
-	qb, fb := build("yx", true)
-	return qa.done(), qb.done(), fa, fb
-}
-
 func limitOpt(maxClauses, budget int) satcheck.Options {
 	return satcheck.Options{
 		Mode:                    satcheck.NoStructure | satcheck.NoExhaustive | satcheck.NoCache | satcheck.NoSimulation,
