@@ -9,10 +9,14 @@ import (
 	"time"
 )
 
-// Defaults of ClassifyOptions.
+// Defaults of ClassifyOptions: large enough that every corpus game that
+// grounds under the default limits (chess and slaughter take about 40 s on
+// an idle 2-core machine) is analysed and compared, so a classification of
+// the whole corpus leaves only the games that do not ground undecided. The
+// server's slow lane uses the same budgets.
 const (
-	DefaultGameTimeout    = 10 * time.Second
-	DefaultCompareTimeout = 10 * time.Second
+	DefaultGameTimeout    = time.Minute
+	DefaultCompareTimeout = 2 * time.Minute
 )
 
 // StopGrace is how long Classify waits, once its context ended, for the

@@ -57,8 +57,8 @@ const (
 	DefaultPollMax         = time.Second
 	DefaultMaxAttempts     = 3
 	DefaultQuickTimeout    = 10 * time.Second
-	DefaultGameTimeout     = time.Minute
-	DefaultCompareTimeout  = 2 * time.Minute
+	DefaultGameTimeout     = equiv.DefaultGameTimeout
+	DefaultCompareTimeout  = equiv.DefaultCompareTimeout
 	DefaultSlowWorkers     = 1
 	DefaultRepresentatives = 64
 	// slowQueue bounds the games waiting for the slow lane; past it a game
