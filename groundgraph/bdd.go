@@ -38,6 +38,17 @@ const (
 	bddMinCallNodes = 1 << 16
 )
 
+// The bound of a trial call, made on a small cone before simulation
+// (simSupport): a function whose BDD is small or mostly built already is
+// settled at once, and one whose BDD would grow large costs a sixteenth
+// of the full bound before samples take over (connectFour's four goal and
+// terminal BDDs failed at the full bound, 90% of its graph phase, where
+// samples show every input).
+const (
+	bddTrialNodesPerGate = bddNodesPerGate / 16
+	bddTrialMinNodes     = bddMinCallNodes / 16
+)
+
 // bddFirstCacheEntries is a manager's first AND cache (12 bytes an
 // entry); begin grows it with the nodes the manager may hold, up to
 // grounding.DefaultBDDCacheEntries. A cache of the full size from the
@@ -86,9 +97,15 @@ func newSupportBDDLimits(lim grounding.BDDLimits, level, prop []int32) *supportB
 // bound: a function whose BDD blows up costs that much, and the manager
 // stays usable for the others.
 func (d *supportBDD) support(ctx context.Context, cn *cone) ([]bool, error) {
+	return d.supportWithin(ctx, cn, bddNodesPerGate, bddMinCallNodes)
+}
+
+// supportWithin is support with a call bound of perGate nodes per gate of
+// cn plus minNodes.
+func (d *supportBDD) supportWithin(ctx context.Context, cn *cone, perGate, minNodes int) ([]bool, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.begin(ctx, cn, bddNodesPerGate, bddMinCallNodes); err != nil {
+	if err := d.begin(ctx, cn, perGate, minNodes); err != nil {
 		return nil, err
 	}
 	lit, err := d.evalCone(ctx, cn, len(cn.Inputs))

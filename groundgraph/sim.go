@@ -22,6 +22,11 @@ import (
 // matter.
 var simRounds = []int{8, 128}
 
+// simAfterTrialMaxWork: a function of free propositions whose cone's
+// inputs times gates are at most this gets a trial BDD bound before
+// simulation (see simSupport).
+const simAfterTrialMaxWork = 1 << 16
+
 // simBias lists the probabilities that a proposition is true, used word by
 // word in turn: skewed words find witnesses that need many propositions
 // true (or false) at once.
@@ -105,15 +110,47 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	// functions share gets its BDD once, where simulation costs every
 	// function again (merrills: 72 of 92 s when the BDD came after it).
 	var boundary []sample
-	if len(srs) == 0 && len(props) == len(cn.Inputs) && b.bdd != nil {
-		dep, err := b.bdd.support(ctx, cn)
+	// A function of free propositions alone: its BDD mentions exactly the
+	// propositions it depends on (bdd.go), and a sub-circuit that many
+	// functions share gets its BDD once, where simulation costs every
+	// function again (merrills: 72 of 92 s when the BDD came after it).
+	bddTried := len(srs) > 0 || len(props) < len(cn.Inputs) || b.bdd == nil
+	tryBDD := func(perGate, minNodes int) (bool, error) {
+		if bddTried || st.done() {
+			return false, nil
+		}
+		dep, err := b.bdd.supportWithin(ctx, cn, perGate, minNodes)
 		switch {
 		case err == nil:
+			bddTried = true
 			b.supportBDDs.Add(1)
 			copy(st.propDep, dep)
-			return b.supportOf(props, srs, st), nil
-		case !errors.Is(err, errBDDLimit):
+			return true, nil
+		case errors.Is(err, errBDDLimit):
+			bddTried = perGate >= bddNodesPerGate
+			return false, nil
+		}
+		return false, err
+	}
+	if !bddTried {
+		// A small cone's BDD first gets a trial bound, and its full bound
+		// only after simulation: simulation of a small cone costs less than
+		// a BDD that outgrows its bound (connectFour's goals and terminal:
+		// 90% of its graph phase in four BDDs that failed, where samples
+		// show every input). A large cone's BDD gets its full bound at
+		// once: simulation flips every input, each costing up to the cone
+		// (merrills: 1,112 functions over a shared piece count of thousands
+		// of gates, whose BDD is built once and simulation costs each
+		// function again).
+		perGate, minNodes := bddNodesPerGate, bddMinCallNodes
+		if int64(len(props))*int64(len(cn.Gates)) <= simAfterTrialMaxWork {
+			perGate, minNodes = bddTrialNodesPerGate, bddTrialMinNodes
+		}
+		switch ok, err := tryBDD(perGate, minNodes); {
+		case err != nil:
 			return nil, err
+		case ok:
+			return b.supportOf(props, srs, st), nil
 		}
 	}
 	// A next function whose read roles have few joint choices: one BDD per
@@ -361,6 +398,12 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		}
 	}
 	switch ok, err := tryChoices(); {
+	case err != nil:
+		return nil, err
+	case ok:
+		return b.supportOf(props, srs, st), nil
+	}
+	switch ok, err := tryBDD(bddNodesPerGate, bddMinCallNodes); {
 	case err != nil:
 		return nil, err
 	case ok:

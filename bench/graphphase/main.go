@@ -49,7 +49,7 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	fmt.Printf("%-28s %9s %10s %10s %10s %10s %8s %s\n", "game", "ground_s", "graph_s", "graph_cpu", "support_s", "feature_s", "sat", "digest")
+	fmt.Printf("%-28s %9s %10s %10s %10s %10s %8s %8s %s\n", "game", "ground_s", "graph_s", "graph_cpu", "support_s", "feature_s", "sat", "bdd", "digest")
 	for _, path := range flag.Args() {
 		if err := run(path, *timeout, *repeat); err != nil {
 			fmt.Printf("%-28s error: %v\n", strings.TrimSuffix(filepath.Base(path), ".kif"), err)
@@ -146,8 +146,8 @@ func run(path string, timeout time.Duration, repeat int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-28s %9.3f %10.3f %10.3f %10.3f %10.3f %8d %s\n", name, ground.Seconds(), best.Seconds(), bestCPU.Seconds(),
-		st.Support.Seconds(), st.Features.Seconds(), st.DependsOnCalls, dg[:16])
+	fmt.Printf("%-28s %9.3f %10.3f %10.3f %10.3f %10.3f %8d %8d %s\n", name, ground.Seconds(), best.Seconds(), bestCPU.Seconds(),
+		st.Support.Seconds(), st.Features.Seconds(), st.DependsOnCalls, st.SupportBDDs, dg[:16])
 	return nil
 }
 
