@@ -54,6 +54,7 @@ var renameGames = []string{
 	"ggp-base/factoringApertureScience.kif",
 	"ggp-base/factoringImpossibleTurtleBrain.kif",
 	"ggp-base/ticTacToeSerial.kif",
+	"ggp-base/nineBoardTicTacToe.kif",
 	"ggp-base/pentago.kif",
 	"ggp-base/ghostMaze2p.kif",
 	"ggp-base/coloredtrails.kif",
