@@ -1210,8 +1210,13 @@ func (e *engine) check(b *binding, l *basic) bool {
 type joined struct {
 	tuples [][]int32
 	lits   []Lit
-	alts   [][]Lit    // alternatives per tuple until finish
-	keys   tupleTable // index of tuples, built once there are smallJoined
+	// Until finish, first[i] is tuple i's first alternative and more[i]
+	// the others: most tuples have one, and a slice of alternatives per
+	// tuple was a third of the grounder's heap objects. more stays nil
+	// until some tuple has a second one.
+	first []Lit
+	more  [][]Lit
+	keys  tupleTable // index of tuples, built once there are smallJoined
 }
 
 // smallJoined is the number of tuples a joined finds by a linear scan before
@@ -1222,6 +1227,23 @@ const smallJoined = 8
 // noTuples is the result of every join that derives nothing. It is shared:
 // never add to it.
 var noTuples = &joined{}
+
+// oneJoined is a finished joined of one tuple in one allocation: joins
+// return one per match at their last step and per memo hit.
+type oneJoined struct {
+	j     joined
+	tuple [1][]int32
+	lit   [1]Lit
+}
+
+// single returns the finished joined of tuple t, derived when l holds. t
+// is kept, not copied.
+func single(t []int32, l Lit) *joined {
+	o := &oneJoined{}
+	o.tuple[0], o.lit[0] = t, l
+	o.j.tuples, o.j.lits = o.tuple[:], o.lit[:]
+	return &o.j
+}
 
 func (j *joined) at(i int32) []int32 { return j.tuples[i] }
 
@@ -1239,34 +1261,79 @@ func (j *joined) index(t []int32) (int, bool) {
 	return int(i), ok
 }
 
+// insert adds tuple if it is new and returns its position. tuple is kept,
+// not copied.
+func (j *joined) insert(tuple []int32) (i int, isNew bool) {
+	if i, ok := j.index(tuple); ok {
+		return i, false
+	}
+	return j.push(tuple), true
+}
+
+// push adds tuple, which is not in j yet, and returns its position.
+func (j *joined) push(tuple []int32) int {
+	i := len(j.tuples)
+	j.tuples = append(j.tuples, tuple)
+	switch {
+	case j.keys.slots != nil:
+		j.keys.insert(tuple, int32(i), j.at)
+	case len(j.tuples) == smallJoined:
+		for k, u := range j.tuples {
+			j.keys.insert(u, int32(k), j.at)
+		}
+	}
+	return i
+}
+
 // add records that tuple is derived when l holds (an alternative to those
 // already recorded for it). tuple is kept, not copied.
 func (j *joined) add(tuple []int32, l Lit) {
-	i, ok := j.index(tuple)
-	if !ok {
-		i = len(j.tuples)
-		j.tuples = append(j.tuples, tuple)
-		j.alts = append(j.alts, nil)
-		switch {
-		case j.keys.slots != nil:
-			j.keys.insert(tuple, int32(i), j.at)
-		case len(j.tuples) == smallJoined:
-			for k, u := range j.tuples {
-				j.keys.insert(u, int32(k), j.at)
-			}
+	i, isNew := j.insert(tuple)
+	switch {
+	case isNew:
+		j.first = append(j.first, l)
+		if j.more != nil {
+			j.more = append(j.more, nil)
 		}
+	default:
+		if j.more == nil {
+			j.more = make([][]Lit, len(j.tuples))
+		}
+		j.more[i] = append(j.more[i], l)
 	}
-	j.alts[i] = append(j.alts[i], l)
 }
 
-// finish ORs the alternatives of every tuple.
+// finish ORs the alternatives of every tuple, in the order they were added.
 func (j *joined) finish(b *builder) *joined {
-	j.lits = make([]Lit, len(j.alts))
-	for i, a := range j.alts {
-		j.lits[i] = b.Or(a...)
+	j.lits = make([]Lit, len(j.first))
+	var alts []Lit
+	for i, l := range j.first {
+		alts = append(alts[:0], l)
+		if j.more != nil {
+			alts = append(alts, j.more[i]...)
+		}
+		j.lits[i] = b.Or(alts...)
 	}
-	j.alts = nil
+	j.first, j.more = nil, nil
 	return j
+}
+
+// tupleArena hands out copies of tuples from shared blocks: a join's head
+// tuples are many small slices that live as long as each other.
+type tupleArena struct{ block []int32 }
+
+// maxArenaBlock bounds the int32s of one arena block.
+const maxArenaBlock = 4096
+
+// copy returns a copy of t with no spare capacity.
+func (a *tupleArena) copy(t []int32) []int32 {
+	if len(a.block)+len(t) > cap(a.block) {
+		n := min(max(2*cap(a.block), 4*len(t)), maxArenaBlock)
+		a.block = make([]int32, 0, max(n, len(t)))
+	}
+	k := len(a.block)
+	a.block = append(a.block, t...)
+	return a.block[k:len(a.block):len(a.block)]
 }
 
 // memoTable maps the values of one step's live variables to V, while it
@@ -1386,6 +1453,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	// Domain mode: the head tuples go straight into out, and a step state seen
 	// before can only derive tuples already there, so a visited set is enough.
 	out := &joined{}
+	var arena tupleArena // the head tuples' copies
 	// visited (domain mode) and memo (circuit mode) per step, made at a
 	// step's first visit.
 	visited := make([]*memoTable[struct{}], len(p.steps))
@@ -1442,7 +1510,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		if l == False {
 			return noTuples
 		}
-		return &joined{tuples: [][]int32{slices.Clone(e.instArgs(bd, r.headArgs))}, lits: []Lit{l}}
+		return single(arena.copy(e.instArgs(bd, r.headArgs)), l)
 	}
 	rec = func(k int) *joined {
 		if b != nil && p.share != nil && k == p.share.k {
@@ -1457,15 +1525,13 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			for i, v := range p.share.w {
 				t[i] = bd.vals[v]
 			}
-			j := &joined{}
-			j.add(t, True)
-			return j.finish(b)
+			return single(t, True)
 		}
 		if k == len(p.steps) {
 			t := e.instArgs(bd, r.headArgs)
 			if b == nil {
 				if _, ok := out.index(t); !ok {
-					out.add(append([]int32(nil), t...), True)
+					out.push(arena.copy(t))
 					// Each new head tuple may become an atom: stop at the limit
 					// here, not after collecting them all.
 					if got := e.atoms + int64(len(out.tuples)); got > e.lim.MaxAtoms {
@@ -1475,9 +1541,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				}
 				return nil
 			}
-			j := &joined{}
-			j.add(append([]int32(nil), t...), True)
-			return j.finish(b)
+			return single(arena.copy(t), True)
 		}
 		s := &p.steps[k]
 		if b == nil && !e.noCuts && s.headBound && headDone() {
@@ -1499,8 +1563,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				if l == False {
 					return noTuples
 				}
-				j := &joined{tuples: [][]int32{slices.Clone(e.instArgs(bd, r.headArgs))}, lits: []Lit{l}}
-				return j
+				return single(arena.copy(e.instArgs(bd, r.headArgs)), l)
 			}
 		} else {
 			if memo[k] == nil {
