@@ -1,0 +1,62 @@
+package grounding
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestGateTable inserts gates past several growths, many with one hash
+// (so that they share a tag and a probe sequence), and finds each by its
+// fanins and none that was never inserted.
+func TestGateTable(t *testing.T) {
+	var fanins [][]Lit
+	at := func(g int) []Lit { return fanins[g] }
+	hash := func(fs []Lit) uint64 {
+		if fs[0]%4 == 0 {
+			return 42 << 32 // one tag for a quarter of them
+		}
+		return HashLits(fs)
+	}
+	var tab gateTable
+	for g := range 5000 {
+		fs := []Lit{Lit(g), Lit(g + 1)}
+		if _, ok := tab.find(hash(fs), fs, at); ok {
+			t.Fatalf("find(%v) before insert = true", fs)
+		}
+		fanins = append(fanins, fs)
+		tab.insert(hash(fs), int32(g))
+	}
+	for g, fs := range fanins {
+		if got, ok := tab.find(hash(fs), slices.Clone(fs), at); !ok || got != int32(g) {
+			t.Errorf("find(%v) = %d, %v, want %d", fs, got, ok, g)
+		}
+	}
+	for _, fs := range [][]Lit{{0, 2}, {4, 6}, {7, 9}} {
+		if got, ok := tab.find(hash(fs), fs, at); ok {
+			t.Errorf("find(%v) = %d, true for fanins never inserted", fs, got)
+		}
+	}
+}
+
+// TestTupleArena checks that arena copies equal their tuples, survive
+// changes to the source, and do not overlap: appending to one copy leaves
+// the next intact.
+func TestTupleArena(t *testing.T) {
+	var a tupleArena
+	var copies [][]int32
+	src := make([]int32, 0, 8)
+	for i := range 3000 {
+		src = append(src[:0], int32(i), int32(-i), int32(i%7))
+		copies = append(copies, a.copy(src[:1+i%3]))
+		src[0] = -1
+	}
+	for i := range copies {
+		_ = append(copies[i], 99, 99, 99)
+	}
+	for i, c := range copies {
+		want := []int32{int32(i), int32(-i), int32(i % 7)}[:1+i%3]
+		if !slices.Equal(c, want) {
+			t.Fatalf("copy %d = %v, want %v", i, c, want)
+		}
+	}
+}
