@@ -69,7 +69,49 @@ type index struct {
 	probes  []probe
 	built   int32
 	matched int32 // facts whose shape fits the probes
-	m       map[uint64][]int32
+	// keys numbers the probe hashes, and lists[keys[h]] places h's ids in
+	// pool: a slice per hash was a fifth of chess's heap objects. A full
+	// list moves to the end of pool with twice the room; a reader that
+	// holds the old ids sees them unchanged.
+	keys  map[uint64]int32
+	lists []idList
+	pool  []int32
+}
+
+// idList is where one hash's fact ids are in an index's pool.
+type idList struct{ start, n, room int32 }
+
+// minIDList is the room of a hash's first list.
+const minIDList = 2
+
+// ids returns the fact ids of probe hash h, ascending.
+func (ix *index) ids(h uint64) []int32 {
+	k, ok := ix.keys[h]
+	if !ok {
+		return nil
+	}
+	l := ix.lists[k]
+	return ix.pool[l.start : l.start+l.n : l.start+l.n]
+}
+
+// push appends fact id to the list of hash h.
+func (ix *index) push(h uint64, id int32) {
+	k, ok := ix.keys[h]
+	if !ok {
+		k = int32(len(ix.lists))
+		ix.keys[h] = k
+		ix.lists = append(ix.lists, idList{})
+	}
+	l := &ix.lists[k]
+	if l.n == l.room {
+		room := max(minIDList, 2*l.room)
+		start := int32(len(ix.pool))
+		ix.pool = append(ix.pool, make([]int32, room)...)
+		copy(ix.pool[start:], ix.pool[l.start:l.start+l.n])
+		l.start, l.room = start, room
+	}
+	ix.pool[l.start+l.n] = id
+	l.n++
 }
 
 func probeSig(ps []probe) string {
@@ -116,7 +158,7 @@ func factKey(ts *termStore, tuple []int32, ps []probe) (uint64, bool) {
 func (ix *index) update(ts *termStore, f *factSet) {
 	for ; ix.built < f.n; ix.built++ {
 		if k, ok := factKey(ts, f.tuple(ix.built), ix.probes); ok {
-			ix.m[k] = append(ix.m[k], ix.built)
+			ix.push(k, ix.built)
 			ix.matched++
 		}
 	}
@@ -956,13 +998,13 @@ func (e *engine) estimate(b basic, bound []bool) int64 {
 	}
 	ix := e.index(f, probes)
 	ix.update(e.ts, f)
-	if len(ix.m) == 0 {
+	if len(ix.keys) == 0 {
 		// No fact has the shape yet. In a domain round more may come
 		// (init has no cells of pentago's board): guess the relation's size,
 		// not zero, or the planner starts with a cross product of them.
 		return int64(f.n)
 	}
-	return (int64(ix.matched) + int64(len(ix.m)) - 1) / int64(len(ix.m))
+	return (int64(ix.matched) + int64(len(ix.keys)) - 1) / int64(len(ix.keys))
 }
 
 // distinct is the number of distinct keys of an atom's facts given the bound
@@ -978,7 +1020,7 @@ func (e *engine) distinct(b basic, bound []bool) int64 {
 	}
 	ix := e.index(f, probes)
 	ix.update(e.ts, f)
-	return int64(len(ix.m))
+	return int64(len(ix.keys))
 }
 
 // index returns the index of f over the given probes, creating it.
@@ -993,7 +1035,7 @@ func (e *engine) index(f *factSet, probes []probe) *index {
 	}
 	ix, ok := cache[sig]
 	if !ok {
-		ix = &index{probes: probes, m: map[uint64][]int32{}}
+		ix = &index{probes: probes, keys: map[uint64]int32{}}
 		cache[sig] = ix
 		if e.ownIndexes != nil {
 			// The facts are final: built now, the index is only read later.
@@ -1638,7 +1680,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 					h = mix(h, uint64(bd.vals[pr.v]))
 				}
 			}
-			for _, id := range s.ix.m[h] {
+			for _, id := range s.ix.ids(h) {
 				if id < lo {
 					continue
 				}

@@ -60,3 +60,35 @@ func TestTupleArena(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexLists pushes fact ids for interleaved hashes past several moves
+// of their lists and checks that each hash keeps its ids in order and that
+// ids taken earlier (as a join holds them while it recurses) do not change.
+func TestIndexLists(t *testing.T) {
+	ix := &index{keys: map[uint64]int32{}}
+	want := map[uint64][]int32{}
+	var held [][]int32
+	var heldWant [][]int32
+	for id := range int32(3000) {
+		h := uint64(id % 7 * id % 5) // hashes of very different list lengths
+		ix.push(h, id)
+		want[h] = append(want[h], id)
+		if id%97 == 0 {
+			held = append(held, ix.ids(h))
+			heldWant = append(heldWant, slices.Clone(want[h]))
+		}
+	}
+	for h, ids := range want {
+		if got := ix.ids(h); !slices.Equal(got, ids) {
+			t.Errorf("ids(%d) = %v, want %v", h, got, ids)
+		}
+	}
+	if got := ix.ids(1 << 40); got != nil {
+		t.Errorf("ids of a hash never pushed = %v", got)
+	}
+	for i := range held {
+		if !slices.Equal(held[i], heldWant[i]) {
+			t.Errorf("ids held before later pushes changed: %v, want %v", held[i], heldWant[i])
+		}
+	}
+}
