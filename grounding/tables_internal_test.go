@@ -65,15 +65,15 @@ func TestTupleArena(t *testing.T) {
 // of their lists and checks that each hash keeps its ids in order and that
 // ids taken earlier (as a join holds them while it recurses) do not change.
 func TestIndexLists(t *testing.T) {
-	ix := &index{keys: map[uint64]int32{}}
+	ix := newIndex(nil)
 	want := map[uint64][]int32{}
 	var held [][]int32
 	var heldWant [][]int32
-	for id := range int32(3000) {
+	for id := range int32(60000) { // hash 0 gets more than idBlock ids
 		h := uint64(id % 7 * id % 5) // hashes of very different list lengths
 		ix.push(h, id)
 		want[h] = append(want[h], id)
-		if id%97 == 0 {
+		if id%997 == 0 {
 			held = append(held, ix.ids(h))
 			heldWant = append(heldWant, slices.Clone(want[h]))
 		}
