@@ -1682,8 +1682,12 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				}
 			}
 			if ok && b == nil {
+				n := len(out.tuples)
 				rec(k + 1)
-				if !e.noCuts && (s.exists || s.headBound && headDone()) {
+				// headDone was false when this step began (above), and
+				// the facts do not change during a domain join: only a
+				// head tuple added since can make it true.
+				if !e.noCuts && (s.exists || s.headBound && len(out.tuples) > n && headDone()) {
 					bd.undo(mark)
 					return false
 				}
