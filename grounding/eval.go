@@ -1155,7 +1155,7 @@ type binding struct {
 // binding variables in b; on false the caller undoes the partial bindings.
 func (e *engine) matchArgs(b *binding, args []pat, tuple []int32) bool {
 	// Variables and constants, most arguments, are matched here: a call
-	// of match per argument was a tenth of chess's grounding CPU.
+	// of match per argument made matchArgs a tenth of chess's grounding CPU.
 	for i := range args {
 		a, t := &args[i], tuple[i]
 		switch {
