@@ -14,8 +14,18 @@ type gateTable struct {
 	n     int
 }
 
-// gateTag is the part of a fanin hash a slot keeps.
-func gateTag(h uint64) uint64 { return h >> 32 }
+// gateTag is the part of a fanin hash a slot keeps, mixed first
+// (murmur3's finalizer): HashLits's high bits alone cluster on gates of
+// neighbouring literals, and linear probing then walks long runs
+// (pancakes88 took 13 CPU s instead of 1.8 in gateTable).
+func gateTag(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h >> 32
+}
 
 // find returns the gate with fanins fs (hash h), or false; fanins returns
 // a gate's fanins.

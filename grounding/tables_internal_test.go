@@ -38,6 +38,33 @@ func TestGateTable(t *testing.T) {
 	}
 }
 
+// TestGateTableSpread inserts the gates of neighbouring literals, as joins
+// make them (pairs and triples of nearby inputs), with their real hashes,
+// and requires short probe runs: the slot a gate lands in is on average
+// within two of the slot its tag chooses.
+func TestGateTableSpread(t *testing.T) {
+	var tab gateTable
+	var fanins [][]Lit
+	for i := range Lit(50000) {
+		fs := []Lit{2 * i, 2*i + 2}
+		if i%2 == 1 {
+			fs = append(fs, 2*i+5)
+		}
+		fanins = append(fanins, fs)
+		tab.insert(HashLits(fs), int32(len(fanins)-1))
+	}
+	mask := uint64(len(tab.slots) - 1)
+	var dist uint64
+	for i, s := range tab.slots {
+		if s != 0 {
+			dist += (uint64(i) - (s>>32)&mask) & mask
+		}
+	}
+	if avg := float64(dist) / float64(tab.n); avg > 2 {
+		t.Errorf("gates lie %.1f slots past their home slot on average, want at most 2", avg)
+	}
+}
+
 // TestTupleArena checks that arena copies equal their tuples, survive
 // changes to the source, and do not overlap: appending to one copy leaves
 // the next intact.
