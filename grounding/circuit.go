@@ -119,18 +119,20 @@ const maxFlatten = 64
 // builder grows a Circuit with structural hashing.
 type builder struct {
 	c        Circuit
-	buckets  map[uint64]int32 // hash of fanins -> most recent gate with that hash
-	chain    []int32          // chain[gate-firstGate]: previous gate with the same hash, or -1
-	maxNodes int              // limit on NumNodes, placeholder inputs included
-	extra    int              // placeholder inputs: not counted against MaxCircuitNodes
+	gates    gateTable // the gates by their fanins
+	maxNodes int       // limit on NumNodes, placeholder inputs included
+	extra    int       // placeholder inputs: not counted against MaxCircuitNodes
 	err      error
 	scratch  []Lit
+	// orScratch holds Or's negated literals: Or is called once per
+	// derived atom and per join result.
+	orScratch []Lit
 }
 
 // newBuilder starts a circuit of numInputs real and extra placeholder inputs
 // with at most maxNodes nodes besides the placeholders.
 func newBuilder(numInputs, extra, maxNodes int) *builder {
-	b := &builder{maxNodes: maxNodes + extra, extra: extra, buckets: make(map[uint64]int32)}
+	b := &builder{maxNodes: maxNodes + extra, extra: extra}
 	numInputs += extra
 	b.c.NumInputs = numInputs
 	b.c.Start = make([]int32, numInputs+2)
@@ -193,13 +195,8 @@ func (b *builder) And(ls ...Lit) Lit {
 		return buf[0]
 	}
 	h := HashLits(buf)
-	first := int32(b.c.NumInputs + 1)
-	if g, ok := b.buckets[h]; ok {
-		for ; g >= 0; g = b.chain[g-first] {
-			if slices.Equal(b.c.Fanins(int(g)), buf) {
-				return Lit(g) << 1
-			}
-		}
+	if g, ok := b.gates.find(h, buf, b.c.Fanins); ok {
+		return Lit(g) << 1
 	}
 	n := b.c.NumNodes()
 	if n >= b.maxNodes {
@@ -209,21 +206,17 @@ func (b *builder) And(ls ...Lit) Lit {
 	}
 	b.c.Fanin = append(b.c.Fanin, buf...)
 	b.c.Start = append(b.c.Start, int32(len(b.c.Fanin)))
-	prev, ok := b.buckets[h]
-	if !ok {
-		prev = -1
-	}
-	b.chain = append(b.chain, prev)
-	b.buckets[h] = int32(n)
+	b.gates.insert(h, int32(n))
 	return Lit(n) << 1
 }
 
 // Or returns a literal for the disjunction of ls (False when empty).
 func (b *builder) Or(ls ...Lit) Lit {
-	neg := make([]Lit, len(ls))
-	for i, l := range ls {
-		neg[i] = l.Not()
+	neg := b.orScratch[:0]
+	for _, l := range ls {
+		neg = append(neg, l.Not())
 	}
+	b.orScratch = neg // And copies what it keeps
 	return b.And(neg...).Not()
 }
 
@@ -412,8 +405,15 @@ func compact(c *Circuit, roots []*Lit, numInputs int) Circuit {
 			stack = append(stack, l.Node())
 		}
 	}
+	nodes, fanins := 0, 0
+	for g := 0; g < n; g++ {
+		if live[g] {
+			nodes++
+			fanins += len(c.Fanins(g))
+		}
+	}
 	renum := make([]int32, n)
-	out := Circuit{NumInputs: numInputs, Start: make([]int32, 1, n+1)}
+	out := Circuit{NumInputs: numInputs, Start: make([]int32, 1, nodes+1), Fanin: make([]Lit, 0, fanins)}
 	for g := 0; g < n; g++ {
 		if !live[g] {
 			renum[g] = -1

@@ -69,7 +69,79 @@ type index struct {
 	probes  []probe
 	built   int32
 	matched int32 // facts whose shape fits the probes
-	m       map[uint64][]int32
+	// keys numbers the probe hashes, and lists[keys[h]] holds h's ids: the
+	// first inline (most hashes have one), more in blocks; a slice per
+	// hash was a fifth of chess's heap objects. A full list moves to fresh
+	// room twice its size; a reader that holds the old ids sees them
+	// unchanged.
+	keys   map[uint64]int32
+	lists  []idList
+	blocks [][]int32
+	cur    int32 // the block short lists get room from; -1: none yet
+}
+
+// idList is one hash's fact ids: first[0] alone, or n of them in
+// blocks[block] from start, with room for room.
+type idList struct {
+	first                 [1]int32
+	block, start, n, room int32
+}
+
+// idBlock is the int32s of an index block; a longer list gets its own.
+const idBlock = 1 << 14
+
+func newIndex(probes []probe) *index {
+	return &index{probes: probes, keys: map[uint64]int32{}, cur: -1}
+}
+
+// ids returns the fact ids of probe hash h, ascending.
+func (ix *index) ids(h uint64) []int32 {
+	k, ok := ix.keys[h]
+	if !ok {
+		return nil
+	}
+	l := &ix.lists[k]
+	if l.n == 1 {
+		return l.first[:]
+	}
+	return ix.blocks[l.block][l.start : l.start+l.n : l.start+l.n]
+}
+
+// push appends fact id to the list of hash h.
+func (ix *index) push(h uint64, id int32) {
+	k, ok := ix.keys[h]
+	if !ok {
+		ix.keys[h] = int32(len(ix.lists))
+		ix.lists = append(ix.lists, idList{first: [1]int32{id}, n: 1, room: 1})
+		return
+	}
+	l := &ix.lists[k]
+	if l.n == l.room {
+		old := l.first[:]
+		if l.n > 1 {
+			old = ix.blocks[l.block][l.start : l.start+l.n]
+		}
+		l.room = 2 * max(l.room, 2)
+		l.block, l.start = ix.alloc(l.room)
+		copy(ix.blocks[l.block][l.start:], old)
+	}
+	ix.blocks[l.block][l.start+l.n] = id
+	l.n++
+}
+
+// alloc returns room for n ids: a block and where in it.
+func (ix *index) alloc(n int32) (block, start int32) {
+	if n > idBlock {
+		ix.blocks = append(ix.blocks, make([]int32, n))
+		return int32(len(ix.blocks) - 1), 0
+	}
+	if ix.cur < 0 || len(ix.blocks[ix.cur])+int(n) > idBlock {
+		ix.blocks = append(ix.blocks, make([]int32, 0, idBlock))
+		ix.cur = int32(len(ix.blocks) - 1)
+	}
+	b := ix.blocks[ix.cur]
+	ix.blocks[ix.cur] = b[:len(b)+int(n)]
+	return ix.cur, int32(len(b))
 }
 
 func probeSig(ps []probe) string {
@@ -116,7 +188,7 @@ func factKey(ts *termStore, tuple []int32, ps []probe) (uint64, bool) {
 func (ix *index) update(ts *termStore, f *factSet) {
 	for ; ix.built < f.n; ix.built++ {
 		if k, ok := factKey(ts, f.tuple(ix.built), ix.probes); ok {
-			ix.m[k] = append(ix.m[k], ix.built)
+			ix.push(k, ix.built)
 			ix.matched++
 		}
 	}
@@ -956,13 +1028,13 @@ func (e *engine) estimate(b basic, bound []bool) int64 {
 	}
 	ix := e.index(f, probes)
 	ix.update(e.ts, f)
-	if len(ix.m) == 0 {
+	if len(ix.keys) == 0 {
 		// No fact has the shape yet. In a domain round more may come
 		// (init has no cells of pentago's board): guess the relation's size,
 		// not zero, or the planner starts with a cross product of them.
 		return int64(f.n)
 	}
-	return (int64(ix.matched) + int64(len(ix.m)) - 1) / int64(len(ix.m))
+	return (int64(ix.matched) + int64(len(ix.keys)) - 1) / int64(len(ix.keys))
 }
 
 // distinct is the number of distinct keys of an atom's facts given the bound
@@ -978,7 +1050,7 @@ func (e *engine) distinct(b basic, bound []bool) int64 {
 	}
 	ix := e.index(f, probes)
 	ix.update(e.ts, f)
-	return int64(len(ix.m))
+	return int64(len(ix.keys))
 }
 
 // index returns the index of f over the given probes, creating it.
@@ -993,7 +1065,7 @@ func (e *engine) index(f *factSet, probes []probe) *index {
 	}
 	ix, ok := cache[sig]
 	if !ok {
-		ix = &index{probes: probes, m: map[uint64][]int32{}}
+		ix = newIndex(probes)
 		cache[sig] = ix
 		if e.ownIndexes != nil {
 			// The facts are final: built now, the index is only read later.
@@ -1082,8 +1154,25 @@ type binding struct {
 // matchArgs matches the arguments of an atom against a fact's tuple,
 // binding variables in b; on false the caller undoes the partial bindings.
 func (e *engine) matchArgs(b *binding, args []pat, tuple []int32) bool {
-	for i, a := range args {
-		if !e.match(b, a, tuple[i]) {
+	// Variables and constants, most arguments, are matched here: a call
+	// of match per argument made matchArgs a tenth of chess's grounding CPU.
+	for i := range args {
+		a, t := &args[i], tuple[i]
+		switch {
+		case a.v >= 0:
+			if v := b.vals[a.v]; v >= 0 {
+				if v != t {
+					return false
+				}
+				continue
+			}
+			b.vals[a.v] = t
+			b.trail = append(b.trail, a.v)
+		case a.t >= 0:
+			if a.t != t {
+				return false
+			}
+		case !e.match(b, *a, t):
 			return false
 		}
 	}
@@ -1210,8 +1299,13 @@ func (e *engine) check(b *binding, l *basic) bool {
 type joined struct {
 	tuples [][]int32
 	lits   []Lit
-	alts   [][]Lit    // alternatives per tuple until finish
-	keys   tupleTable // index of tuples, built once there are smallJoined
+	// Until finish, first[i] is tuple i's first alternative and more[i]
+	// the others: most tuples have one, and a slice of alternatives per
+	// tuple was a third of the grounder's heap objects. more stays nil
+	// until some tuple has a second one.
+	first []Lit
+	more  [][]Lit
+	keys  tupleTable // index of tuples, built once there are smallJoined
 }
 
 // smallJoined is the number of tuples a joined finds by a linear scan before
@@ -1222,6 +1316,23 @@ const smallJoined = 8
 // noTuples is the result of every join that derives nothing. It is shared:
 // never add to it.
 var noTuples = &joined{}
+
+// oneJoined is a finished joined of one tuple in one allocation: joins
+// return one per match at their last step and per memo hit.
+type oneJoined struct {
+	j     joined
+	tuple [1][]int32
+	lit   [1]Lit
+}
+
+// single returns the finished joined of tuple t, derived when l holds. t
+// is kept, not copied.
+func single(t []int32, l Lit) *joined {
+	o := &oneJoined{}
+	o.tuple[0], o.lit[0] = t, l
+	o.j.tuples, o.j.lits = o.tuple[:], o.lit[:]
+	return &o.j
+}
 
 func (j *joined) at(i int32) []int32 { return j.tuples[i] }
 
@@ -1239,34 +1350,79 @@ func (j *joined) index(t []int32) (int, bool) {
 	return int(i), ok
 }
 
+// insert adds tuple if it is new and returns its position. tuple is kept,
+// not copied.
+func (j *joined) insert(tuple []int32) (i int, isNew bool) {
+	if i, ok := j.index(tuple); ok {
+		return i, false
+	}
+	return j.push(tuple), true
+}
+
+// push adds tuple, which is not in j yet, and returns its position.
+func (j *joined) push(tuple []int32) int {
+	i := len(j.tuples)
+	j.tuples = append(j.tuples, tuple)
+	switch {
+	case j.keys.slots != nil:
+		j.keys.insert(tuple, int32(i), j.at)
+	case len(j.tuples) == smallJoined:
+		for k, u := range j.tuples {
+			j.keys.insert(u, int32(k), j.at)
+		}
+	}
+	return i
+}
+
 // add records that tuple is derived when l holds (an alternative to those
 // already recorded for it). tuple is kept, not copied.
 func (j *joined) add(tuple []int32, l Lit) {
-	i, ok := j.index(tuple)
-	if !ok {
-		i = len(j.tuples)
-		j.tuples = append(j.tuples, tuple)
-		j.alts = append(j.alts, nil)
-		switch {
-		case j.keys.slots != nil:
-			j.keys.insert(tuple, int32(i), j.at)
-		case len(j.tuples) == smallJoined:
-			for k, u := range j.tuples {
-				j.keys.insert(u, int32(k), j.at)
-			}
+	i, isNew := j.insert(tuple)
+	switch {
+	case isNew:
+		j.first = append(j.first, l)
+		if j.more != nil {
+			j.more = append(j.more, nil)
 		}
+	default:
+		if j.more == nil {
+			j.more = make([][]Lit, len(j.tuples))
+		}
+		j.more[i] = append(j.more[i], l)
 	}
-	j.alts[i] = append(j.alts[i], l)
 }
 
-// finish ORs the alternatives of every tuple.
+// finish ORs the alternatives of every tuple, in the order they were added.
 func (j *joined) finish(b *builder) *joined {
-	j.lits = make([]Lit, len(j.alts))
-	for i, a := range j.alts {
-		j.lits[i] = b.Or(a...)
+	j.lits = make([]Lit, len(j.first))
+	var alts []Lit
+	for i, l := range j.first {
+		alts = append(alts[:0], l)
+		if j.more != nil {
+			alts = append(alts, j.more[i]...)
+		}
+		j.lits[i] = b.Or(alts...)
 	}
-	j.alts = nil
+	j.first, j.more = nil, nil
 	return j
+}
+
+// tupleArena hands out copies of tuples from shared blocks: a join's head
+// tuples are many small slices that live as long as each other.
+type tupleArena struct{ block []int32 }
+
+// maxArenaBlock bounds the int32s of one arena block.
+const maxArenaBlock = 4096
+
+// copy returns a copy of t with no spare capacity.
+func (a *tupleArena) copy(t []int32) []int32 {
+	if len(a.block)+len(t) > cap(a.block) {
+		n := min(max(2*cap(a.block), 4*len(t)), maxArenaBlock)
+		a.block = make([]int32, 0, max(n, len(t)))
+	}
+	k := len(a.block)
+	a.block = append(a.block, t...)
+	return a.block[k:len(a.block):len(a.block)]
 }
 
 // memoTable maps the values of one step's live variables to V, while it
@@ -1386,6 +1542,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	// Domain mode: the head tuples go straight into out, and a step state seen
 	// before can only derive tuples already there, so a visited set is enough.
 	out := &joined{}
+	var arena tupleArena // the head tuples' copies
 	// visited (domain mode) and memo (circuit mode) per step, made at a
 	// step's first visit.
 	visited := make([]*memoTable[struct{}], len(p.steps))
@@ -1442,7 +1599,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 		if l == False {
 			return noTuples
 		}
-		return &joined{tuples: [][]int32{slices.Clone(e.instArgs(bd, r.headArgs))}, lits: []Lit{l}}
+		return single(arena.copy(e.instArgs(bd, r.headArgs)), l)
 	}
 	rec = func(k int) *joined {
 		if b != nil && p.share != nil && k == p.share.k {
@@ -1457,15 +1614,13 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			for i, v := range p.share.w {
 				t[i] = bd.vals[v]
 			}
-			j := &joined{}
-			j.add(t, True)
-			return j.finish(b)
+			return single(t, True)
 		}
 		if k == len(p.steps) {
 			t := e.instArgs(bd, r.headArgs)
 			if b == nil {
 				if _, ok := out.index(t); !ok {
-					out.add(append([]int32(nil), t...), True)
+					out.push(arena.copy(t))
 					// Each new head tuple may become an atom: stop at the limit
 					// here, not after collecting them all.
 					if got := e.atoms + int64(len(out.tuples)); got > e.lim.MaxAtoms {
@@ -1475,9 +1630,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				}
 				return nil
 			}
-			j := &joined{}
-			j.add(append([]int32(nil), t...), True)
-			return j.finish(b)
+			return single(arena.copy(t), True)
 		}
 		s := &p.steps[k]
 		if b == nil && !e.noCuts && s.headBound && headDone() {
@@ -1499,8 +1652,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				if l == False {
 					return noTuples
 				}
-				j := &joined{tuples: [][]int32{slices.Clone(e.instArgs(bd, r.headArgs))}, lits: []Lit{l}}
-				return j
+				return single(arena.copy(e.instArgs(bd, r.headArgs)), l)
 			}
 		} else {
 			if memo[k] == nil {
@@ -1530,8 +1682,12 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 				}
 			}
 			if ok && b == nil {
+				n := len(out.tuples)
 				rec(k + 1)
-				if !e.noCuts && (s.exists || s.headBound && headDone()) {
+				// headDone was false when this step began (above), and
+				// the facts do not change during a domain join: only a
+				// head tuple added since can make it true.
+				if !e.noCuts && (s.exists || s.headBound && len(out.tuples) > n && headDone()) {
 					bd.undo(mark)
 					return false
 				}
@@ -1575,7 +1731,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 					h = mix(h, uint64(bd.vals[pr.v]))
 				}
 			}
-			for _, id := range s.ix.m[h] {
+			for _, id := range s.ix.ids(h) {
 				if id < lo {
 					continue
 				}

@@ -34,8 +34,16 @@ func TestJoinedIndex(t *testing.T) {
 				if !ok || got != i {
 					t.Errorf("index(%d) = %d, %v", i, got, ok)
 				}
-				if len(j.alts[i]) != i%3+1 {
-					t.Errorf("tuple %d has %d alternatives, want %d", i, len(j.alts[i]), i%3+1)
+				alts := []Lit{j.first[i]}
+				if j.more != nil {
+					alts = append(alts, j.more[i]...)
+				}
+				var wantAlts []Lit
+				for round := range i%3 + 1 {
+					wantAlts = append(wantAlts, Lit(2*i+round))
+				}
+				if !slices.Equal(alts, wantAlts) {
+					t.Errorf("tuple %d has alternatives %v, want %v", i, alts, wantAlts)
 				}
 			}
 			if _, ok := j.index([]int32{int32(n), 0}); ok {

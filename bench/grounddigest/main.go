@@ -6,7 +6,10 @@
 //
 // Usage:
 //
-//	go run ./bench/grounddigest [-ground-timeout 1m] [-lenient-unsafe] [-cpuprofile f] game.kif...
+//	go run ./bench/grounddigest [-ground-timeout 1m] [-lenient-unsafe] [-cpuprofile f] [-memprofile f] [-mallocs] game.kif...
+//
+// -mallocs adds the heap objects and bytes each grounding allocated, a
+// measure of allocation work that a loaded machine does not blur.
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 	"hash"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -35,7 +39,12 @@ func main() {
 	flag.IntVar(&lim.MaxCircuitNodes, "max-circuit-nodes", 0, "MaxCircuitNodes (0: default)")
 	flag.BoolVar(&lim.LenientUnsafe, "lenient-unsafe", false, "read unsafe variables leniently")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the groundings to this file")
+	memprofile := flag.String("memprofile", "", "write an allocation profile of the groundings to this file")
+	mallocs := flag.Bool("mallocs", false, "print the heap objects and bytes each grounding allocated")
 	flag.Parse()
+	if *memprofile != "" {
+		defer writeMemProfile(*memprofile)
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -57,9 +66,17 @@ func main() {
 			fail = true
 			continue
 		}
+		var m0, m1 runtime.MemStats
+		if *mallocs {
+			runtime.ReadMemStats(&m0)
+		}
 		c0, t0 := cpu(), time.Now()
 		p, err := grounding.Load(context.Background(), path, src, lim)
 		wall, c := time.Since(t0), cpu()-c0
+		if *mallocs {
+			runtime.ReadMemStats(&m1)
+			fmt.Printf("%s allocated %d objects %d MiB\n", name, m1.Mallocs-m0.Mallocs, (m1.TotalAlloc-m0.TotalAlloc)>>20)
+		}
 		if err != nil {
 			fmt.Printf("%s error: %v (%.2f s wall, %.2f s CPU)\n", name, firstLine(err.Error()), wall.Seconds(), c.Seconds())
 			fail = true
@@ -75,6 +92,20 @@ func main() {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// writeMemProfile writes the allocation profile (every allocation since
+// the start, sampled at the default rate) to path.
+func writeMemProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
 }
 
 // cpu is the process's user plus system time.

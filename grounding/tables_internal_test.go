@@ -1,0 +1,121 @@
+package grounding
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestGateTable inserts gates past several growths, many with one hash
+// (so that they share a tag and a probe sequence), and finds each by its
+// fanins and none that was never inserted.
+func TestGateTable(t *testing.T) {
+	var fanins [][]Lit
+	at := func(g int) []Lit { return fanins[g] }
+	hash := func(fs []Lit) uint64 {
+		if fs[0]%4 == 0 {
+			return 42 << 32 // one tag for a quarter of them
+		}
+		return HashLits(fs)
+	}
+	var tab gateTable
+	for g := range 5000 {
+		fs := []Lit{Lit(g), Lit(g + 1)}
+		if _, ok := tab.find(hash(fs), fs, at); ok {
+			t.Fatalf("find(%v) before insert = true", fs)
+		}
+		fanins = append(fanins, fs)
+		tab.insert(hash(fs), int32(g))
+	}
+	for g, fs := range fanins {
+		if got, ok := tab.find(hash(fs), slices.Clone(fs), at); !ok || got != int32(g) {
+			t.Errorf("find(%v) = %d, %v, want %d", fs, got, ok, g)
+		}
+	}
+	for _, fs := range [][]Lit{{0, 2}, {4, 6}, {7, 9}} {
+		if got, ok := tab.find(hash(fs), fs, at); ok {
+			t.Errorf("find(%v) = %d, true for fanins never inserted", fs, got)
+		}
+	}
+}
+
+// TestGateTableSpread inserts the gates of neighbouring literals, as joins
+// make them (pairs and triples of nearby inputs), with their real hashes,
+// and requires short probe runs: the slot a gate lands in is on average
+// within two of the slot its tag chooses.
+func TestGateTableSpread(t *testing.T) {
+	var tab gateTable
+	var fanins [][]Lit
+	for i := range Lit(50000) {
+		fs := []Lit{2 * i, 2*i + 2}
+		if i%2 == 1 {
+			fs = append(fs, 2*i+5)
+		}
+		fanins = append(fanins, fs)
+		tab.insert(HashLits(fs), int32(len(fanins)-1))
+	}
+	mask := uint64(len(tab.slots) - 1)
+	var dist uint64
+	for i, s := range tab.slots {
+		if s != 0 {
+			dist += (uint64(i) - (s>>32)&mask) & mask
+		}
+	}
+	if avg := float64(dist) / float64(tab.n); avg > 2 {
+		t.Errorf("gates lie %.1f slots past their home slot on average, want at most 2", avg)
+	}
+}
+
+// TestTupleArena checks that arena copies equal their tuples, survive
+// changes to the source, and do not overlap: appending to one copy leaves
+// the next intact.
+func TestTupleArena(t *testing.T) {
+	var a tupleArena
+	var copies [][]int32
+	src := make([]int32, 0, 8)
+	for i := range 3000 {
+		src = append(src[:0], int32(i), int32(-i), int32(i%7))
+		copies = append(copies, a.copy(src[:1+i%3]))
+		src[0] = -1
+	}
+	for i := range copies {
+		_ = append(copies[i], 99, 99, 99)
+	}
+	for i, c := range copies {
+		want := []int32{int32(i), int32(-i), int32(i % 7)}[:1+i%3]
+		if !slices.Equal(c, want) {
+			t.Fatalf("copy %d = %v, want %v", i, c, want)
+		}
+	}
+}
+
+// TestIndexLists pushes fact ids for interleaved hashes past several moves
+// of their lists and checks that each hash keeps its ids in order and that
+// ids taken earlier (as a join holds them while it recurses) do not change.
+func TestIndexLists(t *testing.T) {
+	ix := newIndex(nil)
+	want := map[uint64][]int32{}
+	var held [][]int32
+	var heldWant [][]int32
+	for id := range int32(60000) { // hash 0 gets more than idBlock ids
+		h := uint64(id % 7 * id % 5) // hashes of very different list lengths
+		ix.push(h, id)
+		want[h] = append(want[h], id)
+		if id%997 == 0 {
+			held = append(held, ix.ids(h))
+			heldWant = append(heldWant, slices.Clone(want[h]))
+		}
+	}
+	for h, ids := range want {
+		if got := ix.ids(h); !slices.Equal(got, ids) {
+			t.Errorf("ids(%d) = %v, want %v", h, got, ids)
+		}
+	}
+	if got := ix.ids(1 << 40); got != nil {
+		t.Errorf("ids of a hash never pushed = %v", got)
+	}
+	for i := range held {
+		if !slices.Equal(held[i], heldWant[i]) {
+			t.Errorf("ids held before later pushes changed: %v, want %v", held[i], heldWant[i])
+		}
+	}
+}
