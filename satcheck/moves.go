@@ -159,6 +159,20 @@ func (c *Checker) refuteMoved(pr pair, im []int32) (outcome, error) {
 	w := min(c.opt.SimWords, movedSimWords)
 	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(pr.fa.Lit)<<32|uint64(pr.fb.Lit)))
 	vec := j.randomVectors(w, nil, rng)
+	j.chooseMoved(vec, w, rng)
+	va, vb := simulatePair(ca, cb, j, vec, w)
+	if bit := firstDiff(va, vb, 64*w); bit >= 0 {
+		c.stats.simRefuted.Add(1)
+		return outcome{j: j, model: assignmentAt(vec, len(j.vars), w, bit)}, nil
+	}
+	return outcome{}, nil
+}
+
+// chooseMoved rewrites the odd words of vec (w words per variable of j):
+// each role group with moved members (a variable whose A input and B
+// input differ: in a self-comparison, an action that the mapping moves)
+// does one of them, chosen at random, in every row of those words.
+func (j *joint) chooseMoved(vec []uint64, w int, rng *rand.Rand) {
 	for _, g := range j.groups {
 		var moved []int32
 		for _, v := range g.members {
@@ -178,12 +192,6 @@ func (c *Checker) refuteMoved(pr pair, im []int32) (outcome, error) {
 			}
 		}
 	}
-	va, vb := simulatePair(ca, cb, j, vec, w)
-	if bit := firstDiff(va, vb, 64*w); bit >= 0 {
-		c.stats.simRefuted.Add(1)
-		return outcome{j: j, model: assignmentAt(vec, len(j.vars), w, bit)}, nil
-	}
-	return outcome{}, nil
 }
 
 // movesCounterexample is counterexample for VerifyMoves, at the cost of
