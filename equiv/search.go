@@ -50,6 +50,9 @@ type search struct {
 	refuteAt      int64
 	cosetVerify   func(satcheck.Mapping) (bool, error)
 	err           error
+	// pruneMoved's scratch: the moved vertices of a root, and those with
+	// their images.
+	movedBuf, touchedBuf []int32
 }
 
 // refuteKey is refute's question: a literal of A against one of B, with
@@ -163,7 +166,27 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 		return true
 	}
 	s.countNode()
-	for _, v := range fixed {
+	if s.pruneFuncs(partial, fixed) {
+		return true
+	}
+	if s.pairsActive() && s.pairsRefute(partial, fixed) {
+		s.pruned++
+		s.pairPruned++
+		return true
+	}
+	if s.pairsActive() && s.cornerPairsRefute(partial, fixed) {
+		s.pruned++
+		s.cornerPruned++
+		return true
+	}
+	return false
+}
+
+// pruneFuncs checks the functions whose need contains a vertex of vs, each
+// once per node (check when all of it is mapped, else refute); it returns
+// true to cut the subtree.
+func (s *search) pruneFuncs(partial isomorph.Mapping, vs []int32) bool {
+	for _, v := range vs {
 		for _, f := range s.byVertex[v] {
 			if s.stamp[f] == s.nodes {
 				continue
@@ -203,16 +226,6 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 				return true
 			}
 		}
-	}
-	if s.pairsActive() && s.pairsRefute(partial, fixed) {
-		s.pruned++
-		s.pairPruned++
-		return true
-	}
-	if s.pairsActive() && s.cornerPairsRefute(partial, fixed) {
-		s.pruned++
-		s.cornerPruned++
-		return true
 	}
 	return false
 }

@@ -186,7 +186,11 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 					return false, nil
 				}
 			}
-			if s.prune(partial, c.Fixed) {
+			prune := s.prune
+			if c.Root {
+				prune = s.pruneMoved // c.Fixed is every mapped vertex
+			}
+			if prune(partial, c.Fixed) {
 				return false, s.err
 			}
 			if !complete && cofactors.refutes(c.Level(), partial) {

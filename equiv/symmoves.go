@@ -161,3 +161,40 @@ func (c *probeCheck) rejectsMoves(mv satcheck.Moves, base []int32) bool {
 	}
 	return false
 }
+
+// pruneMoved is prune at the root of a coset search of Symmetries, where
+// fixed lists every vertex whose image is determined. A function can
+// differ from its image under a self-mapping only if the mapping moves
+// its own vertex or one of its inputs, or one of its inputs is the image
+// of a moved vertex: any other is itself on the same inputs, in check and
+// in refute's restricted space alike. So only the functions next to a
+// moved vertex or to its image are checked. prune checked every function
+// next to fixed, all of them at a root: each of amazonsSuicide's 31,920
+// levels began with ~130k function checks.
+func (s *search) pruneMoved(partial isomorph.Mapping, fixed []int32) bool {
+	if s.err != nil {
+		return true
+	}
+	s.countNode()
+	s.movedBuf, s.touchedBuf = s.movedBuf[:0], s.touchedBuf[:0]
+	for _, v := range fixed {
+		if w := partial[v]; w >= 0 && w != v {
+			s.movedBuf = append(s.movedBuf, v)
+			s.touchedBuf = append(s.touchedBuf, v, w)
+		}
+	}
+	if s.pruneFuncs(partial, s.touchedBuf) {
+		return true
+	}
+	if s.pairsActive() && s.pairsRefute(partial, s.movedBuf) {
+		s.pruned++
+		s.pairPruned++
+		return true
+	}
+	if s.pairsActive() && s.cornerPairsRefute(partial, s.movedBuf) {
+		s.pruned++
+		s.cornerPruned++
+		return true
+	}
+	return false
+}
