@@ -89,6 +89,7 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 	proven := res.Checked
 	if k, cex := c.refuteByDiff(open, mv, res.VacuousNext); k >= 0 {
 		res.Verdict, res.Function, res.Counterexample = Different, pairName(p, p, open[k]), cex
+		res.Differs = &open[k].fa
 		res.Reason = c.describe(open[k], cex)
 		res.Stats = c.Stats()
 		return res, nil
@@ -109,6 +110,7 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 			return nil, fmt.Errorf("check %s: %w", pairName(p, p, pr), err)
 		}
 		res.Verdict, res.Function, res.Counterexample = Different, pairName(p, p, pr), cex
+		res.Differs = &pr.fa
 		res.Reason = c.describe(pr, cex)
 		res.Stats = c.Stats()
 		return res, nil
