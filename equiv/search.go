@@ -50,6 +50,12 @@ type search struct {
 	refuteAt      int64
 	cosetVerify   func(satcheck.Mapping) (bool, error)
 	err           error
+	// pruneMoved's scratch: the moved vertices of a root, and those with
+	// their images.
+	movedBuf, touchedBuf []int32
+	// witnesses[v]: functions that differed from their images under a
+	// rejected generator of the graph group moving vertex v (Symmetries).
+	witnesses map[int32][]int32
 }
 
 // refuteKey is refute's question: a literal of A against one of B, with
@@ -163,46 +169,8 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 		return true
 	}
 	s.countNode()
-	for _, v := range fixed {
-		for _, f := range s.byVertex[v] {
-			if s.stamp[f] == s.nodes {
-				continue
-			}
-			s.stamp[f] = s.nodes
-			var ok bool
-			var err error
-			switch {
-			case s.ready(partial, int(f)):
-				ok, err = s.check(partial, int(f))
-			case s.ownMapped(partial, int(f)):
-				ok, err = s.refute(partial, int(f))
-			default:
-				continue
-			}
-			if err != nil {
-				// A limit or cancellation: stop the search and report it. A
-				// limit on one check leaves that function to the final Verify.
-				if errors.Is(err, satcheck.ErrLimit) {
-					continue
-				}
-				if errors.Is(err, satcheck.ErrInvalidMapping) {
-					// The partial mapping mixes roles (actions of one role
-					// onto two roles' actions, which the ground graph need
-					// not rule out): no completion is a game mapping.
-					s.pruned++
-					if s.firstFailure == "" {
-						s.firstFailure = err.Error()
-					}
-					return true
-				}
-				s.err = err
-				return true
-			}
-			if !ok {
-				s.pruned++
-				return true
-			}
-		}
+	if s.pruneFuncs(partial, fixed) {
+		return true
 	}
 	if s.pairsActive() && s.pairsRefute(partial, fixed) {
 		s.pruned++
@@ -212,6 +180,64 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 	if s.pairsActive() && s.cornerPairsRefute(partial, fixed) {
 		s.pruned++
 		s.cornerPruned++
+		return true
+	}
+	return false
+}
+
+// pruneFuncs checks the functions whose need contains a vertex of vs, each
+// once per node (check when all of it is mapped, else refute); it returns
+// true to cut the subtree.
+func (s *search) pruneFuncs(partial isomorph.Mapping, vs []int32) bool {
+	for _, v := range vs {
+		for _, f := range s.byVertex[v] {
+			if s.pruneFunc(partial, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pruneFunc checks function f unless it was considered at this node
+// already: check when all of it is mapped, refute when its own vertex is;
+// it returns true to cut the subtree.
+func (s *search) pruneFunc(partial isomorph.Mapping, f int32) bool {
+	if s.stamp[f] == s.nodes {
+		return false
+	}
+	s.stamp[f] = s.nodes
+	var ok bool
+	var err error
+	switch {
+	case s.ready(partial, int(f)):
+		ok, err = s.check(partial, int(f))
+	case s.ownMapped(partial, int(f)):
+		ok, err = s.refute(partial, int(f))
+	default:
+		return false
+	}
+	if err != nil {
+		// A limit or cancellation: stop the search and report it. A
+		// limit on one check leaves that function to the final Verify.
+		if errors.Is(err, satcheck.ErrLimit) {
+			return false
+		}
+		if errors.Is(err, satcheck.ErrInvalidMapping) {
+			// The partial mapping mixes roles (actions of one role
+			// onto two roles' actions, which the ground graph need
+			// not rule out): no completion is a game mapping.
+			s.pruned++
+			if s.firstFailure == "" {
+				s.firstFailure = err.Error()
+			}
+			return true
+		}
+		s.err = err
+		return true
+	}
+	if !ok {
+		s.pruned++
 		return true
 	}
 	return false

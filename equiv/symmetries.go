@@ -106,6 +106,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 	// Each automorphism is verified by what it moves (symmoves.go): the
 	// functions it fixes with all their inputs need no proof.
 	base := p.ActionInputBases()
+	witnesses := newWitnessTable(p)
 	verify := func(sp isomorph.Sparse) (satcheck.Moves, bool, error) {
 		rep.Candidates++
 		mv, ok, err := movesOf(g, base, sp)
@@ -118,6 +119,9 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		res, err := checker.VerifyMoves(ctx, mv)
 		if err != nil {
 			return mv, false, err
+		}
+		if res.Differs != nil {
+			witnesses.add(sp, *res.Differs)
 		}
 		return mv, res.Verdict == satcheck.Equivalent, nil
 	}
@@ -170,6 +174,7 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
 		s.cells = newCellCheck(game{p, g}, game{p, g}, &lim)
 		s.probes = probes
+		s.witnesses = witnesses.by
 		cofactors := newCofactorCheck(s)
 		test := func(c *isomorph.Coset) (bool, error) {
 			partial, complete := c.Partial, c.Complete
@@ -186,7 +191,11 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 					return false, nil
 				}
 			}
-			if s.prune(partial, c.Fixed) {
+			prune := s.prune
+			if c.Root {
+				prune = s.pruneMoved // c.Fixed is every mapped vertex
+			}
+			if prune(partial, c.Fixed) {
 				return false, s.err
 			}
 			if !complete && cofactors.refutes(c.Level(), partial) {

@@ -29,6 +29,11 @@ type Coset struct {
 	Partial  Mapping
 	Fixed    []int32
 	Complete bool
+	// Root is set at the root of a coset search (a level of Subgroup, or
+	// FindInCoset): Fixed then lists every vertex whose image is
+	// determined, not only those determined at this node, so a test may
+	// look at what the representative moves instead of all of Fixed.
+	Root bool
 
 	cs    *cosetSearch
 	level int
@@ -315,8 +320,11 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 		}
 	}
 	var found Mapping
+	first := true
 	var rec func(j int, fixed []int32, stab []Sparse) (bool, error)
 	rec = func(j int, fixed []int32, stab []Sparse) (bool, error) {
+		atRoot := first
+		first = false
 		cs.stats.Nodes++
 		if cs.stats.Nodes > cs.maxNodes {
 			return false, &LimitError{What: "search nodes", Limit: cs.maxNodes, Got: cs.stats.Nodes}
@@ -328,9 +336,9 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 		}
 		complete := j == len(cs.gr.Base)
 		if !complete && j >= cs.completeFrom {
-			return cs.testRep(j, fixed, &found)
+			return cs.testRep(j, fixed, atRoot, &found)
 		}
-		cs.node = Coset{Partial: cs.partial, Fixed: fixed, Complete: complete, cs: cs, level: j, rep: cs.cur}
+		cs.node = Coset{Partial: cs.partial, Fixed: fixed, Complete: complete, Root: atRoot, cs: cs, level: j, rep: cs.cur}
 		ok, err := cs.test(&cs.node)
 		if err != nil || !ok {
 			return false, err
@@ -423,7 +431,7 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 // completeFrom): the coset holds an accepted element exactly when rep does
 // (if rep∘h is accepted, so is rep = (rep∘h)∘h⁻¹), so rep is tested as a
 // complete element, with every vertex not yet fixed as newly fixed.
-func (cs *cosetSearch) testRep(j int, fixed []int32, found *Mapping) (bool, error) {
+func (cs *cosetSearch) testRep(j int, fixed []int32, root bool, found *Mapping) (bool, error) {
 	rep := cs.cur
 	rest := append(cs.restBuf[:0], fixed...)
 	for i := j + 1; i < len(cs.newly); i++ {
@@ -440,7 +448,7 @@ func (cs *cosetSearch) testRep(j int, fixed []int32, found *Mapping) (bool, erro
 			}
 		}
 	}()
-	cs.node = Coset{Partial: cs.partial, Fixed: rest, Complete: true, cs: cs, level: len(cs.gr.Base), rep: rep}
+	cs.node = Coset{Partial: cs.partial, Fixed: rest, Complete: true, Root: root, cs: cs, level: len(cs.gr.Base), rep: rep}
 	ok, err := cs.test(&cs.node)
 	if err != nil || !ok {
 		return false, err

@@ -298,3 +298,66 @@ func TestSubgroupCells(t *testing.T) {
 	}
 	t.Logf("search nodes: %d with cell counts, %d without", cellNodes, plainNodes)
 }
+
+// TestCosetRoot: a node with Root set lists in Fixed every vertex its
+// partial mapping determines, and a test that looks only at the moved
+// vertices of a root's Fixed (as Symmetries' does) finds the same
+// subgroup as one that looks at all of them.
+func TestCosetRoot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	roots := 0
+	for _, tc := range subgroupGraphs {
+		g := tc.graph(t)
+		gr, err := isomorph.Automorphisms(context.Background(), g, isomorph.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := make([]bool, g.Order())
+		for trial := range 20 {
+			set := make([]bool, g.Order())
+			for v := range set {
+				set[v] = rng.IntN(3) == 0
+			}
+			checks := 0
+			plain := mapsSetTo(set, set, &checks)
+			want, err := gr.Subgroup(context.Background(), plain, isomorph.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var moved []int32
+			test := func(c *isomorph.Coset) (bool, error) {
+				fixed := c.Fixed
+				if c.Root {
+					roots++
+					clear(in)
+					for _, v := range c.Fixed {
+						in[v] = true
+					}
+					for v, w := range c.Partial {
+						if w >= 0 && !in[v] {
+							t.Fatalf("%s/%d: root's Fixed omits vertex %d, mapped to %d", tc.name, trial, v, w)
+						}
+					}
+					moved = moved[:0]
+					for _, v := range c.Fixed {
+						if c.Partial[v] != int32(v) {
+							moved = append(moved, v)
+						}
+					}
+					fixed = moved
+				}
+				return plain(c.Partial, fixed, c.Complete)
+			}
+			got, err := gr.SubgroupNodes(context.Background(), test, isomorph.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Order.Cmp(want.Order) != 0 {
+				t.Fatalf("%s/%d: order %v looking at a root's moved vertices, %v at all", tc.name, trial, got.Order, want.Order)
+			}
+		}
+	}
+	if roots == 0 {
+		t.Error("no node had Root set")
+	}
+}

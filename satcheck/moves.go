@@ -89,6 +89,7 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 	proven := res.Checked
 	if k, cex := c.refuteByDiff(open, mv, res.VacuousNext); k >= 0 {
 		res.Verdict, res.Function, res.Counterexample = Different, pairName(p, p, open[k]), cex
+		res.Differs = &open[k].fa
 		res.Reason = c.describe(open[k], cex)
 		res.Stats = c.Stats()
 		return res, nil
@@ -109,6 +110,7 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 			return nil, fmt.Errorf("check %s: %w", pairName(p, p, pr), err)
 		}
 		res.Verdict, res.Function, res.Counterexample = Different, pairName(p, p, pr), cex
+		res.Differs = &pr.fa
 		res.Reason = c.describe(pr, cex)
 		res.Stats = c.Stats()
 		return res, nil
@@ -159,6 +161,20 @@ func (c *Checker) refuteMoved(pr pair, im []int32) (outcome, error) {
 	w := min(c.opt.SimWords, movedSimWords)
 	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(pr.fa.Lit)<<32|uint64(pr.fb.Lit)))
 	vec := j.randomVectors(w, nil, rng)
+	j.chooseMoved(vec, w, rng)
+	va, vb := simulatePair(ca, cb, j, vec, w)
+	if bit := firstDiff(va, vb, 64*w); bit >= 0 {
+		c.stats.simRefuted.Add(1)
+		return outcome{j: j, model: assignmentAt(vec, len(j.vars), w, bit)}, nil
+	}
+	return outcome{}, nil
+}
+
+// chooseMoved rewrites the odd words of vec (w words per variable of j):
+// each role group with moved members (a variable whose A input and B
+// input differ: in a self-comparison, an action that the mapping moves)
+// does one of them, chosen at random, in every row of those words.
+func (j *joint) chooseMoved(vec []uint64, w int, rng *rand.Rand) {
 	for _, g := range j.groups {
 		var moved []int32
 		for _, v := range g.members {
@@ -178,12 +194,6 @@ func (c *Checker) refuteMoved(pr pair, im []int32) (outcome, error) {
 			}
 		}
 	}
-	va, vb := simulatePair(ca, cb, j, vec, w)
-	if bit := firstDiff(va, vb, 64*w); bit >= 0 {
-		c.stats.simRefuted.Add(1)
-		return outcome{j: j, model: assignmentAt(vec, len(j.vars), w, bit)}, nil
-	}
-	return outcome{}, nil
 }
 
 // movesCounterexample is counterexample for VerifyMoves, at the cost of

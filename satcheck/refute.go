@@ -82,6 +82,16 @@ func (c *Checker) Refutes(ctx context.Context, kind grounding.FuncKind, fa, fb g
 	w := c.opt.SimWords
 	rng := rand.New(rand.NewPCG(c.opt.Seed, uint64(fa)<<32|uint64(fb)))
 	vec := j.randomVectors(w, nil, rng)
+	if c.a.p == c.b.p {
+		// A self-mapping (the subgroup search of Symmetries): f can
+		// differ from its image only where the mapping changes the
+		// assignment, and a role choosing among thousands of mapped
+		// actions almost never picks a moved one (amazons: a coset that
+		// swaps two moves whose cell functions differ was never refuted
+		// by simulation). Half the words make each role do a moved
+		// action, as refuteMoved does for VerifyMoves.
+		j.chooseMoved(vec, w, rng)
+	}
 	va, vb := simulatePair(ca, cb, j, vec, w)
 	if firstDiff(va, vb, 64*w) >= 0 {
 		c.stats.simRefuted.Add(1)

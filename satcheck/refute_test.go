@@ -2,10 +2,12 @@ package satcheck_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/satcheck"
 )
 
 // refuteTests map some inputs of std's programs to themselves and leave the
@@ -124,5 +126,46 @@ func TestRefutesNeverOnAnExtension(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRefutesMovedAction: next(p) is "r does a0, or q holds and r does
+// none of a1..a(n-1)", read by all of r's 8,192 actions (a frame
+// condition, as amazons' cell functions read every move). Under the
+// self-mapping that swaps a0 and a1 and fixes the rest, next(p) differs
+// from itself exactly when r does a0 or a1: 2 of 8,192 choices, which
+// random simulation almost never makes; Refutes must still find it.
+func TestRefutesMovedAction(t *testing.T) {
+	const n = 8192
+	acts := make([]string, n)
+	for i := range acts {
+		acts[i] = fmt.Sprintf("a%d", i)
+	}
+	q := newProg("frame", []string{"r"}, []string{"p", "q"}, [][]string{acts})
+	others := make([]grounding.Lit, 0, n-1)
+	for _, a := range acts[1:] {
+		others = append(others, q.d("r", a))
+	}
+	f := q.or(q.d("r", "a0"), q.and(q.t("q"), q.or(others...).Not()))
+	q.p.Next[q.propID("p")] = f
+	p := q.done()
+	im := make([]int32, p.Circuit.NumInputs)
+	bMapped := make([]bool, len(im))
+	for i := range im {
+		im[i] = int32(i)
+		bMapped[i] = true
+	}
+	a0, a1 := q.actionInput("r", "a0"), q.actionInput("r", "a1")
+	im[a0], im[a1] = int32(a1), int32(a0)
+	c := mustChecker(t, p, p, satcheck.Options{})
+	got, err := c.Refutes(context.Background(), grounding.FuncNext, f, f, im, bMapped)
+	if err != nil || !got {
+		t.Fatalf("Refutes(next p, swap a0 a1) = %v, %v, want true", got, err)
+	}
+	// The identity is never refuted.
+	im[a0], im[a1] = int32(a0), int32(a1)
+	got, err = c.Refutes(context.Background(), grounding.FuncNext, f, f, im, bMapped)
+	if err != nil || got {
+		t.Fatalf("Refutes(next p, identity) = %v, %v, want false", got, err)
 	}
 }

@@ -61,6 +61,9 @@ type Result struct {
 	// Counterexample separates the named pair of functions (nil for shape and
 	// init failures).
 	Counterexample *Counterexample
+	// Differs is A's function of the named pair (nil when the failure is
+	// not a compared pair: shape, init, a goal value on one side only).
+	Differs *grounding.Function
 	// Checked counts the function pairs compared (and found equal before the failure).
 	Checked int
 	// VacuousNext is set when some role has no action: then no joint move
@@ -257,6 +260,7 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 		return nil, fmt.Errorf("check %s: %w", pairName(a, b, pr), err)
 	}
 	res.Counterexample = cex
+	res.Differs = &pr.fa
 	return done(pairName(a, b, pr), c.describe(pr, cex))
 }
 

@@ -1,0 +1,134 @@
+package equiv
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/isomorph"
+	"github.com/gamequiv/gamequiv/satcheck"
+)
+
+// TestPruneMovedChecksTouchedFunctions: at a root of Symmetries' coset
+// search every mapped vertex is in fixed; pruneMoved must check exactly
+// the functions next to a vertex the mapping moves (or to the image of
+// one), which on tic-tac-toe under each generator of its graph group (a
+// symmetry: nothing is refuted, so every candidate is checked) are fewer
+// than all, and prune checks them all.
+func TestPruneMovedChecksTouchedFunctions(t *testing.T) {
+	ctx := context.Background()
+	p, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
+	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grp, err := isomorph.Automorphisms(ctx, g, isomorph.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker, err := satcheck.NewChecker(p, p, satcheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limits{}.WithDefaults()
+	all := make([]int32, g.Order())
+	for v := range all {
+		all[v] = int32(v)
+	}
+	if len(grp.Generators) == 0 {
+		t.Fatal("tic-tac-toe's graph group has no generators")
+	}
+	// stamped counts the functions s considered at its last node.
+	stamped := func(s *search) int {
+		n := 0
+		for f := range s.funcs {
+			if s.stamp[f] == s.nodes {
+				n++
+			}
+		}
+		return n
+	}
+	for gi, sp := range grp.Generators {
+		partial := isomorph.Mapping(sp.Dense(make(isomorph.Perm, g.Order())))
+		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+		if s.pruneMoved(partial, all) {
+			t.Fatalf("generator %d: pruneMoved refutes a symmetry", gi)
+		}
+		want := 0
+		for _, need := range s.need {
+			for _, v := range need {
+				if partial[v] != v {
+					want++
+					break
+				}
+			}
+		}
+		if got := stamped(s); got != want {
+			t.Errorf("generator %d: pruneMoved checked %d functions, want the %d next to a moved vertex", gi, got, want)
+		}
+		full := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+		if full.prune(partial, all) {
+			t.Fatalf("generator %d: prune refutes a symmetry", gi)
+		}
+		if got, all := stamped(s), stamped(full); got >= all {
+			t.Errorf("generator %d: pruneMoved checked %d functions, prune %d: none skipped", gi, got, all)
+		}
+	}
+}
+
+// TestPruneMovedWitnessFirst: a function recorded as a witness for a
+// moved vertex is checked before the others at a root: with the function
+// that refutes a swap of two of tic-tac-toe's cells recorded, pruneMoved
+// refutes the swap after checking that one function alone (without it,
+// after others).
+func TestPruneMovedWitnessFirst(t *testing.T) {
+	ctx := context.Background()
+	p, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
+	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker, err := satcheck.NewChecker(p, p, satcheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limits{}.WithDefaults()
+	all := make([]int32, g.Order())
+	partial := make(isomorph.Mapping, g.Order())
+	for v := range all {
+		all[v] = int32(v)
+		partial[v] = int32(v)
+	}
+	// Swap the first and the last proposition.
+	u, w := int32(g.PropVertex(0)), int32(g.PropVertex(len(p.Props)-1))
+	partial[u], partial[w] = w, u
+	stamped := func(s *search) (n int) {
+		for f := range s.funcs {
+			if s.stamp[f] == s.nodes {
+				n++
+			}
+		}
+		return n
+	}
+	s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+	if !s.pruneMoved(partial, all) {
+		t.Fatal("pruneMoved does not refute the swap of two propositions")
+	}
+	refuter := int32(-1)
+	for f, n := range s.failures {
+		if n > 0 {
+			refuter = int32(f)
+		}
+	}
+	if stamped(s) < 2 || refuter < 0 {
+		t.Fatalf("without witnesses pruneMoved checked %d functions (refuter %d), want the refuter after others", stamped(s), refuter)
+	}
+	s = newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+	s.witnesses = map[int32][]int32{w: {refuter}}
+	if !s.pruneMoved(partial, all) {
+		t.Fatal("pruneMoved with the witness does not refute the swap")
+	}
+	if got := stamped(s); got != 1 {
+		t.Errorf("pruneMoved with the witness checked %d functions, want 1", got)
+	}
+}
