@@ -278,6 +278,7 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 	rep.Stats.FuncChecks = st.Checks
 	rep.Stats.SearchNodes = s.nodes
 	rep.Stats.Pruned = s.pruned
+	rep.Stats.Backjumps = s.backjumps
 	rep.Stats.PhaseMs["verify"] = ms(verifyTime + s.checkTime)
 	rep.Stats.PhaseMs["search"] = ms(time.Since(start) - verifyTime - s.checkTime)
 	if c := s.coset; c.done {

@@ -72,21 +72,14 @@ func TestSymmetriesTicTacToe(t *testing.T) {
 // early checks failed, the reason names the function that failed most. The
 // factoring puzzle's goal needs corners of 4 to show its blocks; without
 // corners its renamed copy prunes on terminal or the goal until the node
-// limit.
+// limit (without backjumps: with them it finds the mapping within the
+// limit, TestBackjumpsDecideWithinNodeLimit).
 func TestUnknownNamesPruningFunction(t *testing.T) {
-	a := source(t, "ggp-base/factoringTheTurk.kif")
-	f, err := grounding.Parse(a.Name, a.GDL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := mutate.Equivalent(f, 1, mutate.Options{Ops: mutate.RenameSymbols})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := equiv.Source{Name: "renamed", GDL: []byte(v.File.String())}
+	a, b := factoringRenamed(t)
 	rep, err := equiv.Compare(context.Background(), a, b, equiv.Limits{
-		Graph:  groundgraph.Options{MaxCornerWeight: -1},
-		Search: isomorph.Limits{MaxNodes: 300},
+		Graph:      groundgraph.Options{MaxCornerWeight: -1},
+		Search:     isomorph.Limits{MaxNodes: 300},
+		NoBackjump: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +88,47 @@ func TestUnknownNamesPruningFunction(t *testing.T) {
 	if rep.Verdict != equiv.Unknown || !named || !strings.Contains(rep.Reason, "pruned subtrees") {
 		t.Errorf("verdict %s: %s; want unknown naming terminal or a goal, which read the blocks", rep.Verdict, rep.Reason)
 	}
+}
+
+// factoringRenamed is factoringTheTurk and its seed-1 renamed copy.
+func factoringRenamed(t *testing.T) (a, b equiv.Source) {
+	t.Helper()
+	a = source(t, "ggp-base/factoringTheTurk.kif")
+	f, err := grounding.Parse(a.Name, a.GDL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := mutate.Equivalent(f, 1, mutate.Options{Ops: mutate.RenameSymbols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, equiv.Source{Name: "renamed", GDL: []byte(v.File.String())}
+}
+
+// TestBackjumpsDecideWithinNodeLimit: TestUnknownNamesPruningFunction's
+// comparison with backjumps. The refutations there (terminal or the goal
+// differing under the partial mapping, shown by a state of a few mapped
+// blocks) depend on blocks fixed far above the refuted node; backjumping to
+// them leaves the wrong subtrees at once, and the mapping is found and
+// verified within the 300 nodes that the search without them spends
+// refuting one subtree node by node. Over a minute of CPU: not under
+// -short.
+func TestBackjumpsDecideWithinNodeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a minute of CPU")
+	}
+	a, b := factoringRenamed(t)
+	rep, err := equiv.Compare(context.Background(), a, b, equiv.Limits{
+		Graph:  groundgraph.Options{MaxCornerWeight: -1},
+		Search: isomorph.Limits{MaxNodes: 300},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != equiv.Equivalent || rep.Stats.Backjumps == 0 {
+		t.Errorf("verdict %s after %d nodes and %d backjumps: %s; want equivalent, with backjumps", rep.Verdict, rep.Stats.SearchNodes, rep.Stats.Backjumps, rep.Reason)
+	}
+	t.Logf("%d nodes, %d pruned, %d backjumps, %v", rep.Stats.SearchNodes, rep.Stats.Pruned, rep.Stats.Backjumps, rep.Stats.PhaseMs)
 }
 
 // TestMixedRoleIsomorphisms compares ad_game_2x2 with its seed-1 mutant,

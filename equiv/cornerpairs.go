@@ -385,6 +385,7 @@ func (s *search) cornerPairsOf(partial isomorph.Mapping, f int32, fb grounding.L
 			nb, wb, okb := c.sides[1].count(fb, bi, bj)
 			c.work += wa + wb
 			if oka && okb && na != nb {
+				s.refutedBy(f, s.inputVertex(i), s.inputVertex(j))
 				s.failures[f]++
 				if s.firstFailure == "" {
 					s.firstFailure = s.a.p.FunctionName(s.funcs[f]) + " has a different number of corners holding two propositions than its image"

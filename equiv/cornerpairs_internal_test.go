@@ -138,3 +138,51 @@ func TestCornerPairCheckRefutes(t *testing.T) {
 		})
 	}
 }
+
+// TestCornerPairRefutationBackjumps: the corner counts that refute quad_5x5's
+// diagonal sent to neighbours depend only on the two cells and the goal's
+// role, so the refutation must name the depth at which the later of them
+// was fixed (3), not the node's (7), where a third cell was mapped.
+func TestCornerPairRefutationBackjumps(t *testing.T) {
+	ctx := context.Background()
+	p := loadCorpus(t, "ggp-base/quad_5x5.kif")
+	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limits{}.WithDefaults()
+	s := newSearch(ctx, game{p, g}, game{p, g}, nil, &lim, &Report{})
+	s.corners = newCornerPairCheck(game{p, g}, game{p, g})
+	partial := make(isomorph.Mapping, g.Order())
+	for v := range partial {
+		partial[v] = -1
+	}
+	s.fixDepth = make([]int32, g.Order())
+	var fixed []int32
+	for r := range p.Roles {
+		v := g.RoleVertex(r)
+		partial[v] = int32(v)
+		fixed = append(fixed, int32(v))
+	}
+	for _, m := range []struct {
+		a, b  string
+		depth int32
+	}{
+		{"(cell r2 c2 x)", "(cell r2 c2 x)", 1},
+		{"(cell r3 c3 x)", "(cell r2 c3 x)", 3},
+		{"(cell r5 c5 o)", "(cell r5 c5 o)", 7},
+	} {
+		i, _ := p.PropID(m.a)
+		j, _ := p.PropID(m.b)
+		partial[g.PropVertex(i)] = int32(g.PropVertex(j))
+		s.fixDepth[g.PropVertex(i)] = m.depth
+		fixed = append(fixed, int32(g.PropVertex(i)))
+	}
+	s.depthsOn, s.jumpTo = true, 7
+	if !s.cornerPairsRefute(partial, fixed) {
+		t.Fatal("cornerPairsRefute did not refute a diagonal sent to neighbours")
+	}
+	if s.jumpTo != 3 {
+		t.Errorf("backjump depth %d, want 3 (the depth that fixed (cell r3 c3 x))", s.jumpTo)
+	}
+}

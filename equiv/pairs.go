@@ -240,6 +240,7 @@ func (s *search) pairsDiffer(f int32, fb grounding.Lit, i int32, us, ubs []int32
 	case x < 0:
 		return false, false
 	}
+	s.refutedBy(f, s.inputVertex(i), s.inputVertex(us[x]))
 	s.failures[f]++
 	if s.firstFailure == "" {
 		s.firstFailure = s.a.p.FunctionName(fn) + " treats two propositions together unlike its image"

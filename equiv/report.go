@@ -36,11 +36,14 @@ type Stats struct {
 	SearchNodes int64              `json:"search_nodes"`
 	CosetNodes  int64              `json:"coset_nodes,omitempty"` // nodes of the coset search, when it ran
 	Pruned      int64              `json:"pruned"`
-	SATCalls    int64              `json:"sat_calls"`
-	FuncChecks  int64              `json:"function_checks"`
-	Nodes       [2]int             `json:"nodes"`
-	Edges       [2]int             `json:"edges"`
-	Functions   int                `json:"functions"`
+	// Backjumps counts the pruned nodes whose refutation also refuted an
+	// ancestor's remaining subtree (search.go, refutedBy).
+	Backjumps  int64  `json:"backjumps,omitempty"`
+	SATCalls   int64  `json:"sat_calls"`
+	FuncChecks int64  `json:"function_checks"`
+	Nodes      [2]int `json:"nodes"`
+	Edges      [2]int `json:"edges"`
+	Functions  int    `json:"functions"`
 }
 
 // Report is the result of Compare.
@@ -91,6 +94,10 @@ type Limits struct {
 	// NoPairCheck turns off the search's refutation on pair types
 	// (pairs.go); for measuring it, not for use.
 	NoPairCheck bool `json:"-"`
+	// NoBackjump makes a refuted search node refute only itself, not the
+	// ancestor whose mapping already decides the refutation (search.go,
+	// refutedBy); for measuring it, not for use.
+	NoBackjump bool `json:"-"`
 	// NoProbeCheck turns off the search's refutation by two-move plays
 	// from the initial state (probes.go); for measuring it, not for use.
 	NoProbeCheck bool `json:"-"`

@@ -35,6 +35,7 @@ type search struct {
 	firstFailure  string
 	failures      []int64 // failures[f]: partial mappings pruned because f differs from its image
 	bMapped       []bool  // bMapped[i]: B's input i is the image of a mapped input of A
+	bPre          []int32 // bPre[i]: the vertex of A mapped onto B's input i, where bMapped[i]
 	bMappedAt     int64   // the node bMapped was computed at
 	cells         *cellCheck
 	cellPruned    int64 // subtrees pruned by cells.refutes
@@ -46,7 +47,7 @@ type search struct {
 	cofPruned     int64 // cosets pruned by Symmetries' cofactorCheck
 	pairs         pairState
 	coset         *coset
-	refuted       map[refuteKey]bool // refute's answers at node refuteAt
+	refuted       map[refuteKey]refuteAnswer // refute's answers at node refuteAt
 	refuteAt      int64
 	cosetVerify   func(satcheck.Mapping) (bool, error)
 	err           error
@@ -56,6 +57,24 @@ type search struct {
 	// witnesses[v]: functions that differed from their images under a
 	// rejected generator of the graph group moving vertex v (Symmetries).
 	witnesses map[int32][]int32
+
+	// fixDepth[v]: the depth of the node of Compare's search that fixed
+	// vertex v of A on the current path (valid while v is mapped; nil in
+	// the coset searches, which have no depths). jumpTo is the depth of
+	// the shallowest ancestor the current node's refutation also refutes
+	// (backjump): the node's own depth unless a check found that only
+	// vertices fixed higher up decide it.
+	fixDepth  []int32
+	depthsOn  bool // fixDepth holds for the partial mapping being checked
+	jumpTo    int
+	backjumps int64 // refutations that skipped an ancestor's subtree
+}
+
+// refuteAnswer is refute's answer, with the depth its refutation is blamed
+// on (witnessDepth; -1: the node's own).
+type refuteAnswer struct {
+	refuted bool
+	depth   int32
 }
 
 // refuteKey is refute's question: a literal of A against one of B, with
@@ -117,8 +136,56 @@ func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *L
 
 // visit is the isomorph.NodeFunc of Compare: the checks of single
 // functions first, then, when they pass, the check on cell-constant
-// assignments (cells.go).
+// assignments (cells.go). A refutation that depends only on vertices
+// fixed above the node refutes their ancestor's whole subtree (refutedBy,
+// isomorph.Node.Backjump).
 func (s *search) visit(n *isomorph.Node) bool {
+	if s.fixDepth == nil {
+		s.fixDepth = make([]int32, s.a.g.Order())
+	}
+	d := n.Depth()
+	for _, v := range n.Fixed {
+		s.fixDepth[v] = int32(d)
+	}
+	s.jumpTo = d
+	if s.visitChecks(n) {
+		if s.jumpTo < d && !s.lim.NoBackjump {
+			s.backjumps++
+			n.Backjump(s.jumpTo)
+		}
+		return true
+	}
+	return false
+}
+
+// refutedBy records that the current refutation depends only on the
+// images of function f and of the vertices vs: the backjump depth is the
+// deepest depth at which one of them was fixed.
+func (s *search) refutedBy(f int32, vs ...int32) {
+	if !s.depthsOn {
+		return
+	}
+	d := int32(0)
+	for _, v := range vs {
+		d = max(d, s.fixDepth[v])
+	}
+	s.refutedAt(f, d)
+}
+
+// refutedAt is refutedBy for vertices fixed at depth d or above.
+func (s *search) refutedAt(f int32, d int32) {
+	if !s.depthsOn {
+		return
+	}
+	if s.funcs[f].Kind != grounding.FuncTerminal {
+		// The terminal's image does not depend on the mapping.
+		d = max(d, s.fixDepth[s.need[f][0]])
+	}
+	s.jumpTo = min(s.jumpTo, int(d))
+}
+
+// visitChecks runs the checks of visit; true prunes.
+func (s *search) visitChecks(n *isomorph.Node) bool {
 	if c := s.coset; c != nil {
 		if c.found != nil || c.proven || c.err != nil {
 			return true // decided by the coset search: unwind
@@ -136,7 +203,11 @@ func (s *search) visit(n *isomorph.Node) bool {
 		s.probePruned++
 		return true
 	}
-	if s.prune(n.Partial, n.Fixed) {
+	// Only prune's refutations name what they depend on (refutedBy).
+	s.depthsOn = true
+	pruned := s.prune(n.Partial, n.Fixed)
+	s.depthsOn = false
+	if pruned {
 		return true
 	}
 	if !s.cellsActive() {
@@ -285,20 +356,23 @@ func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
 		clear(s.refuted)
 		s.refuteAt = s.nodes
 	}
-	refuted, seen := s.refuted[key]
+	ans, seen := s.refuted[key]
 	if !seen {
-		var err error
-		refuted, err = s.checker.Refutes(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap, s.bMapped)
+		refuted, w, err := s.checker.RefutesWitness(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap, s.bMapped)
 		if err != nil {
 			return true, err
 		}
+		ans = refuteAnswer{refuted: refuted, depth: s.witnessDepth(w)}
 		if s.refuted == nil {
-			s.refuted = map[refuteKey]bool{}
+			s.refuted = map[refuteKey]refuteAnswer{}
 		}
-		s.refuted[key] = refuted
+		s.refuted[key] = ans
 	}
-	if !refuted {
+	if !ans.refuted {
 		return true, nil
+	}
+	if ans.depth >= 0 {
+		s.refutedAt(int32(f), ans.depth)
 	}
 	s.failures[f]++
 	if s.firstFailure == "" {
@@ -307,16 +381,45 @@ func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
 	return false, nil
 }
 
+// witnessDepth is the deepest depth at which a vertex of A that the
+// separating assignment w depends on was fixed: the inputs of A true in w
+// and the preimages of the inputs of B true in w (satcheck.Separation).
+// -1 when there is no witness or no depths.
+func (s *search) witnessDepth(w *satcheck.Separation) int32 {
+	if w == nil || !s.depthsOn {
+		return -1
+	}
+	d := int32(0)
+	for _, in := range w.A {
+		d = max(d, s.fixDepth[s.inputVertex(in)])
+	}
+	for _, in := range w.B {
+		d = max(d, s.fixDepth[s.bPre[in]])
+	}
+	return d
+}
+
+// inputVertex is the vertex of A's circuit input in.
+func (s *search) inputVertex(in int32) int32 {
+	role, idx := s.a.p.InputOf(int(in))
+	if role < 0 {
+		return int32(s.a.g.PropVertex(idx))
+	}
+	return int32(s.a.g.ActionVertex(role, idx))
+}
+
 // markImage fills bMapped for the current node.
 func (s *search) markImage(partial isomorph.Mapping) {
 	pa := s.a.p
 	if s.bMapped == nil {
 		s.bMapped = make([]bool, s.b.p.NumInputs())
+		s.bPre = make([]int32, s.b.p.NumInputs())
 	}
 	clear(s.bMapped)
 	for in := range pa.NumInputs() {
 		if img, ok := s.image(partial, in); ok && img >= 0 {
 			s.bMapped[img] = true
+			s.bPre[img] = s.inputVertex(int32(in))
 		}
 	}
 	s.bMappedAt = s.nodes
@@ -342,6 +445,7 @@ func (s *search) check(partial isomorph.Mapping, f int) (bool, error) {
 	}
 	equal, err := s.checker.CheckFunc(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap)
 	if err == nil && !equal {
+		s.refutedBy(int32(f), s.need[f]...)
 		s.failures[f]++
 		if s.firstFailure == "" {
 			s.firstFailure = s.a.p.FunctionName(fn) + " has no equal counterpart under the partial mapping"

@@ -181,6 +181,19 @@ type Node struct {
 // Depth is the number of individualizations from the root to the node.
 func (n *Node) Depth() int { return int(n.depth) }
 
+// Backjump widens the node's refutation (visit returning true) to its
+// ancestor at depth k (0 <= k <= Depth): the visit function has found that
+// what refutes the node depends only on the mapping of vertices fixed at
+// depth k or above, so every node below that ancestor fails too, and the
+// search skips the ancestor's remaining subtree instead of refuting its
+// nodes one by one (conflict-directed backjumping). At k = 0 the search
+// ends. It has no effect unless visit returns true.
+func (n *Node) Backjump(k int) {
+	if n.hs != nil && k < n.hs.jump {
+		n.hs.jump = max(k, 0)
+	}
+}
+
 // CellsG writes to dst[v], for every vertex v of g, the start position of
 // v's cell in g's partition at the node (g's reference partition at the
 // same depth). CellH gives h's. Cells with the same start are matched:
@@ -317,6 +330,9 @@ type hSearch struct {
 	fixed []int32 // g-vertices fixed, node by node
 	stamp []uint32
 	epoch uint32
+	// jump is the depth Node.Backjump asked for at the node being visited
+	// (math.MaxInt32: none).
+	jump int
 }
 
 type hLevel struct {
@@ -407,7 +423,15 @@ func (hs *hSearch) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if !alive || !hs.accept(len(hs.fixed), d+1) {
+		if !alive {
+			continue
+		}
+		if hs.jump = math.MaxInt32; !hs.accept(len(hs.fixed), d+1) {
+			if hs.jump <= d {
+				// The ancestor at depth jump is refuted: drop the levels
+				// of its children and go on with its next sibling.
+				depth = hs.jump
+			}
 			continue
 		}
 		if p.discrete() {

@@ -519,3 +519,55 @@ func TestSearchNodesCells(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNodesBackjump: a visit function that refutes every node mapping
+// vertex 0 anywhere but onto 0, but only once three vertices are mapped (a
+// check that sees the wrong choice late), yields the same isomorphisms with
+// and without Node.Backjump to the depth that fixed vertex 0, and with it
+// refutes each wrong image of vertex 0 once instead of once per node of
+// its subtree.
+func TestSearchNodesBackjump(t *testing.T) {
+	g := mustNew(t, 6, nil, nil) // S6: 720 isomorphisms onto itself
+	run := func(jump bool) (found, refuted int) {
+		fixDepth := make([]int, g.Order())
+		visit := func(n *isomorph.Node) bool {
+			mapped := 0
+			for _, v := range n.Fixed {
+				fixDepth[v] = n.Depth()
+			}
+			for _, w := range n.Partial {
+				if w >= 0 {
+					mapped++
+				}
+			}
+			if n.Partial[0] <= 0 || mapped < 3 {
+				return false
+			}
+			refuted++
+			if jump {
+				n.Backjump(fixDepth[0])
+			}
+			return true
+		}
+		for m, err := range isomorph.SearchNodes(ctx, g, g, isomorph.Limits{}, visit) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m[0] != 0 {
+				t.Fatalf("yielded %v, which maps 0 to %d", m, m[0])
+			}
+			found++
+		}
+		return found, refuted
+	}
+	foundAll, refutedAll := run(false)
+	found, refuted := run(true)
+	if foundAll != 120 || found != 120 {
+		t.Errorf("found %d isomorphisms without backjumps and %d with, want 120 (the stabiliser of a point)", foundAll, found)
+	}
+	// Vertex 0 is individualized on the reference path; its five wrong
+	// images are each refuted once.
+	if refuted != 5 || refutedAll <= refuted {
+		t.Errorf("refuted %d nodes with backjumps (want 5) and %d without (want more)", refuted, refutedAll)
+	}
+}

@@ -22,59 +22,108 @@ import (
 // so false means "not refuted", never "equal". When some role has no mapped
 // action there is no such joint move, and nothing is refuted.
 func (c *Checker) Refutes(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool) (bool, error) {
+	refuted, _, err := c.refutes(ctx, kind, fa, fb, inputMap, bMapped)
+	return refuted, err
+}
+
+// Separation is an assignment on which Refutes found fa and fb to differ,
+// for a function of the state: the inputs of A that are true (all mapped)
+// and the inputs of B that are true and are images of inputs A's function
+// does not read; every other input of either is false. A bijection that
+// agrees with the partial mapping on these inputs (and on the preimages of
+// the B ones) maps A's state onto B's, so it differs on f whatever it does
+// elsewhere: a search can blame the refutation on them alone.
+type Separation struct {
+	A, B []int32
+}
+
+// RefutesWitness is Refutes with the separating assignment when one was
+// found for a legal, goal or terminal function (nil otherwise: a next
+// function's witness also fixes moves).
+func (c *Checker) RefutesWitness(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool) (bool, *Separation, error) {
+	refuted, x, err := c.refutes(ctx, kind, fa, fb, inputMap, bMapped)
+	if !refuted || err != nil || x.j == nil || semanticsOf(kind) != noMoves {
+		return refuted, nil, err
+	}
+	w := &Separation{}
+	for v, on := range x.at {
+		switch jv := x.j.vars[v]; {
+		case !on:
+		case jv.aIn >= 0:
+			w.A = append(w.A, jv.aIn)
+		default:
+			w.B = append(w.B, jv.bIn)
+		}
+	}
+	return true, w, nil
+}
+
+// separation is refutes' separating assignment of j's variables.
+type separation struct {
+	j  *joint
+	at []bool
+}
+
+func (c *Checker) refutes(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool) (bool, separation, error) {
+	var none separation
 	if len(inputMap) != c.a.numInputs() || len(bMapped) != c.b.numInputs() {
-		return false, mappingErrorf("input map has %d entries and the image %d, want %d and %d",
+		return false, none, mappingErrorf("input map has %d entries and the image %d, want %d and %d",
 			len(inputMap), len(bMapped), c.a.numInputs(), c.b.numInputs())
 	}
 	if fa.Node() >= c.a.c.NumNodes() || fb.Node() >= c.b.c.NumNodes() {
-		return false, mappingErrorf("literal out of range (%d of %d nodes, %d of %d nodes)",
+		return false, none, mappingErrorf("literal out of range (%d of %d nodes, %d of %d nodes)",
 			fa, c.a.c.NumNodes(), fb, c.b.c.NumNodes())
 	}
 	if err := ctx.Err(); err != nil {
-		return false, err
+		return false, none, err
 	}
 	sem := semanticsOf(kind)
 	if sem == oneHot {
 		if c.a.emptyRole >= 0 || c.b.emptyRole >= 0 {
-			return false, nil
+			return false, none, nil
 		}
 		for r := range c.b.p.Roles {
 			if c.b.availableActions(int32(r), bMapped) == 0 {
-				return false, nil
+				return false, none, nil
 			}
 		}
 	}
 	suppA, err := c.a.support(fa)
 	if err != nil {
-		return false, err
+		return false, none, err
 	}
 	suppB, err := c.b.support(fb)
 	if err != nil {
-		return false, err
+		return false, none, err
 	}
 	j, err := buildRestrictedJoint(c.a, c.b, suppA, suppB, inputMap, bMapped, sem)
 	if err != nil {
-		return false, err
+		return false, none, err
 	}
 	ca, err := c.a.coneOf(fa)
 	if err != nil {
-		return false, err
+		return false, none, err
 	}
 	cb, err := c.b.coneOf(fb)
 	if err != nil {
-		return false, err
+		return false, none, err
 	}
 	if j.log2Rows() <= float64(c.opt.ExhaustiveBits) {
 		c.stats.exhaustive.Add(1)
 		vec, w, rows := j.exhaustiveVectors()
 		va, vb := simulatePair(ca, cb, j, vec, w)
-		return firstDiff(va, vb, rows) >= 0, nil
+		if bit := firstDiff(va, vb, rows); bit >= 0 {
+			return true, separation{j, assignmentAt(vec, len(j.vars), w, bit)}, nil
+		}
+		return false, none, nil
 	}
 	if c.opt.SimWords <= 0 {
-		return false, nil
+		return false, none, nil
 	}
-	if sem == noMoves && c.replayWitnesses(ca, cb, fa, j) != nil {
-		return true, nil // A's unmapped inputs read false: a restricted witness
+	if sem == noMoves {
+		if at := c.replayWitnesses(ca, cb, fa, j); at != nil {
+			return true, separation{j, at}, nil // A's unmapped inputs read false: a restricted witness
+		}
 	}
 	// Fresh random vectors, not A's shared input vectors: those can make a
 	// role take an unmapped action, outside the restricted assignments.
@@ -93,9 +142,9 @@ func (c *Checker) Refutes(ctx context.Context, kind grounding.FuncKind, fa, fb g
 		j.chooseMoved(vec, w, rng)
 	}
 	va, vb := simulatePair(ca, cb, j, vec, w)
-	if firstDiff(va, vb, 64*w) >= 0 {
+	if bit := firstDiff(va, vb, 64*w); bit >= 0 {
 		c.stats.simRefuted.Add(1)
-		return true, nil
+		return true, separation{j, assignmentAt(vec, len(j.vars), w, bit)}, nil
 	}
-	return false, nil
+	return false, none, nil
 }
