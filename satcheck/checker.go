@@ -30,6 +30,8 @@ type Checker struct {
 
 	bdd bddState // the BDD check's manager (bdd.go)
 
+	lemmas [2]lemmaStore // by semantics: equalities sweeps proved under one input map (lemmas.go)
+
 	cacheBytes int // bytes of the cache's keys
 
 	movesState // VerifyMoves' index and scratch (moves.go)
@@ -240,6 +242,9 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 	j, err := buildJoint(c.a, c.b, suppA, suppB, inputMap, sem)
 	if err != nil {
 		return outcome{}, err
+	}
+	if c.opt.Mode&NoLemmas == 0 {
+		j.lem, j.im = &c.lemmas[sem], inputMap
 	}
 	if fl&satNow != 0 {
 		return c.decideSAT(ctx, fa, fb, j)
