@@ -332,12 +332,15 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 	}
 	large := len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates
 	sweep := c.opt.Mode&NoSweep == 0 && large
-	if c.opt.Mode&NoBDD == 0 && large {
+	if c.opt.Mode&NoBDD == 0 && large && !c.bdd.givenUp() {
 		// Sweeping within a budget first: most pairs need a few hundred
 		// conflicts, while BDDs that blow up spend their whole node budget
 		// before giving up (wargame03: 671 conflicts in 42 ms against 21 s
 		// of BDD). The pairs sweeping finds hard (merrills' counts) go to
-		// BDDs, then to sweeping without a bound.
+		// BDDs, then to sweeping without a bound. Once BDDs are given up
+		// (bddFailSlack), a budgeted sweep that runs out is followed by the
+		// unbounded one at once, which asks its last proof again: so
+		// sweeping goes unbounded from the start.
 		afterSweep := false
 		if sweep && c.opt.SweepConflictsBeforeBDD > 0 && !c.bdd.leads() {
 			o, err := c.sweepMiter(ctx, j, ca, cb, c.opt.SweepConflictsBeforeBDD)
