@@ -39,9 +39,9 @@ func originOf(side int, node int32) origin {
 	return origin(node)<<1 | origin(side)
 }
 
-// maxLemmas bounds the origins a store holds (16 bytes each in the map,
-// about 64 MiB at the bound); past it the store starts again empty.
-const maxLemmas = 1 << 22
+// maxLemmas bounds the origins a store holds (about 25 bytes each in the
+// map, some 50 MiB at the bound); past it the store starts again empty.
+const maxLemmas = 1 << 21
 
 // lemmaStore is a union-find over origins with parities: parent[x] =
 // p<<1 | q says x equals p, complemented when q is 1.
