@@ -511,10 +511,10 @@ func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
 		s.learn(n, s.repr[n])
 		return nil
 	}
+	s.red[string(s.key)] = n << 1 // also when a lemma merges n: later copies of it follow
 	if s.lem != nil && s.byLemma(n) {
 		return nil
 	}
-	s.red[string(s.key)] = n << 1
 	s.rfan[n] = fs
 	cand, ok := s.candidate(n)
 	if !ok {
