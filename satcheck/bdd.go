@@ -95,7 +95,7 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 	s := &c.bdd
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.fail >= s.wins+bddFailSlack {
+	if s.fail >= s.wins+bddFailSlack { // given up (a check that raced givenUp)
 		return outcome{}, false, nil
 	}
 	if s.aLevel == nil {
@@ -167,6 +167,13 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 	s.wins++
 	c.stats.bdds.Add(1)
 	return o, true, nil
+}
+
+// givenUp reports whether BDDs are no longer tried (see bddFailSlack).
+func (s *bddState) givenUp() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fail >= s.wins+bddFailSlack
 }
 
 // leads reports whether BDDs go first (see bddLeadAfter).

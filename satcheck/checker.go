@@ -30,6 +30,8 @@ type Checker struct {
 
 	bdd bddState // the BDD check's manager (bdd.go)
 
+	lemmas [2]lemmaStore // by semantics: equalities sweeps proved under one input map (lemmas.go)
+
 	cacheBytes int // bytes of the cache's keys
 
 	movesState // VerifyMoves' index and scratch (moves.go)
@@ -241,6 +243,9 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 	if err != nil {
 		return outcome{}, err
 	}
+	if c.opt.Mode&NoLemmas == 0 {
+		j.lem, j.im = &c.lemmas[sem], inputMap
+	}
 	if fl&satNow != 0 {
 		return c.decideSAT(ctx, fa, fb, j)
 	}
@@ -327,12 +332,15 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 	}
 	large := len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates
 	sweep := c.opt.Mode&NoSweep == 0 && large
-	if c.opt.Mode&NoBDD == 0 && large {
+	if c.opt.Mode&NoBDD == 0 && large && !c.bdd.givenUp() {
 		// Sweeping within a budget first: most pairs need a few hundred
 		// conflicts, while BDDs that blow up spend their whole node budget
 		// before giving up (wargame03: 671 conflicts in 42 ms against 21 s
 		// of BDD). The pairs sweeping finds hard (merrills' counts) go to
-		// BDDs, then to sweeping without a bound.
+		// BDDs, then to sweeping without a bound. Once BDDs are given up
+		// (bddFailSlack), a budgeted sweep that runs out is followed by the
+		// unbounded one at once, which asks its last proof again: so
+		// sweeping goes unbounded from the start.
 		afterSweep := false
 		if sweep && c.opt.SweepConflictsBeforeBDD > 0 && !c.bdd.leads() {
 			o, err := c.sweepMiter(ctx, j, ca, cb, c.opt.SweepConflictsBeforeBDD)

@@ -49,6 +49,11 @@ type joint struct {
 	props  []int32 // variables that are free (not in a group), ascending
 	groups []group // by ascending B role
 	group  []int32 // group[v]: index of v's group, or -1
+
+	// lem keeps what sweeps over this joint prove for the other pairs of
+	// the mapping im (lemmas.go); nil for joints of partial checks.
+	lem *lemmaStore
+	im  []int32
 }
 
 // buildJoint identifies A's support inputs with B's through inputMap

@@ -41,10 +41,11 @@ const (
 	NoCache                       // neither read nor fill the cache of decided pairs
 	NoSweep                       // solve each miter whole, without SAT sweeping (sweep.go)
 	NoBDD                         // skip the BDD check of large pairs (bdd.go), like a negative MaxBDDNodes
+	NoLemmas                      // sweeps neither keep nor read the equalities earlier sweeps of the mapping proved (lemmas.go)
 
 	// SATOnly decides every non-constant pair with a SAT call (sweeping may
 	// still split it into several).
-	SATOnly = NoStructure | NoSimulation | NoExhaustive | NoCache | NoBDD
+	SATOnly = NoStructure | NoSimulation | NoExhaustive | NoCache | NoBDD | NoLemmas
 )
 
 // Default option values, used for the zero fields of Options.
@@ -196,6 +197,7 @@ type Stats struct {
 	SATUnsat       int64 // solves that proved a pair equal
 	Abandoned      int64 // solves interrupted by a cancellation (no answer; they stop at once)
 	SweepMerged    int64 // internal node pairs proven equal and merged by SAT sweeping
+	LemmaMerged    int64 // sweep nodes merged, without a proof, by what an earlier sweep of the mapping proved
 	BDDs           int64 // pairs decided by BDDs (Options.MaxBDDNodes) instead of SAT
 	BDDOverBound   int64 // pairs whose BDDs reached the node bound, then decided by SAT
 	BDDCollections int64 // times the kept BDDs left a pair too little room and nodes were freed (grounding.BDD.Collect)
@@ -209,9 +211,9 @@ type Stats struct {
 
 // counters is the concurrent form of Stats.
 type counters struct {
-	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted atomic.Int64
-	satCalls, satUnsat, abandoned, sweepMerged, bdds, bddOverBound, bddCollections, sweepOverBudget     atomic.Int64
-	pairChecks, pairSAT, pairRefuted                                                                    atomic.Int64
+	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted          atomic.Int64
+	satCalls, satUnsat, abandoned, sweepMerged, lemmaMerged, bdds, bddOverBound, bddCollections, sweepOverBudget atomic.Int64
+	pairChecks, pairSAT, pairRefuted                                                                             atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -229,6 +231,7 @@ func (c *counters) snapshot() Stats {
 		SATUnsat:        c.satUnsat.Load(),
 		Abandoned:       c.abandoned.Load(),
 		SweepMerged:     c.sweepMerged.Load(),
+		LemmaMerged:     c.lemmaMerged.Load(),
 		BDDs:            c.bdds.Load(),
 		BDDOverBound:    c.bddOverBound.Load(),
 		BDDCollections:  c.bddCollections.Load(),

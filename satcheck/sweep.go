@@ -82,6 +82,19 @@ type sweepGraph struct {
 	fanin  []uint32 // as built (structurally hashed, not swept)
 	strash map[string]uint32
 	key    []byte // scratch
+
+	// With lemmas (lemmas.go): orig[n] is a circuit node that node n
+	// stands for, complemented when oph[n] is 1 (the first one added;
+	// same lists the others, as pairs of equal origins).
+	orig []origin
+	oph  []uint8
+	same []originPair
+}
+
+// originPair is x == y ^ neg, found while building a sweep graph.
+type originPair struct {
+	x, y origin
+	neg  uint32
 }
 
 const (
@@ -91,6 +104,35 @@ const (
 
 func newSweepGraph(nv int) *sweepGraph {
 	return &sweepGraph{nv: nv, start: []int32{0}, strash: map[string]uint32{}}
+}
+
+// trackOrigins names the constant and the joint variables of j by their
+// inputs (A's when A's function reads one) and makes addCone name gates.
+func (g *sweepGraph) trackOrigins(j *joint) {
+	g.orig = make([]origin, 1+len(j.vars))
+	g.oph = make([]uint8, 1+len(j.vars))
+	for v, x := range j.vars {
+		o := originOf(1, x.bIn+1)
+		if x.aIn >= 0 {
+			o = originOf(0, x.aIn+1)
+			g.same = append(g.same, originPair{o, originOf(1, x.bIn+1), 0})
+		}
+		g.orig[v+1] = o
+	}
+}
+
+// note records that literal l of g is circuit node o of one side.
+func (g *sweepGraph) note(l uint32, o origin) {
+	n := l >> 1
+	for int(n) >= len(g.orig) {
+		g.orig = append(g.orig, 0)
+		g.oph = append(g.oph, 0)
+	}
+	if g.orig[n] == 0 && n != 0 {
+		g.orig[n], g.oph[n] = o, uint8(l&1)
+		return
+	}
+	g.same = append(g.same, originPair{o, g.orig[n], uint32(g.oph[n]) ^ l&1})
 }
 
 func (g *sweepGraph) numNodes() int        { return g.nv + len(g.start) }
@@ -148,8 +190,9 @@ func (g *sweepGraph) and(fs []uint32) uint32 {
 }
 
 // addCone copies cn into g with cone input k read as joint literal in(k) and
-// returns the literal of its root.
-func (g *sweepGraph) addCone(cn *cone, vars []int32) uint32 {
+// returns the literal of its root; side (0: A, 1: B) names its gates'
+// origins when g tracks them.
+func (g *sweepGraph) addCone(cn *cone, vars []int32, side int) uint32 {
 	lit := make([]uint32, cn.NumSlots())
 	lit[0] = litFalse
 	for k := range cn.Inputs {
@@ -167,6 +210,9 @@ func (g *sweepGraph) addCone(cn *cone, vars []int32) uint32 {
 			fs = append(fs, lit[l>>1]^(l&1))
 		}
 		lit[first+gi] = g.and(fs)
+		if g.orig != nil {
+			g.note(lit[first+gi], originOf(side, cn.Gates[gi]))
+		}
 	}
 	return lit[cn.Root>>1] ^ (cn.Root & 1)
 }
@@ -194,6 +240,44 @@ type sweeper struct {
 	gen    []int32 // gen[n] == curGen: node n already visited by the current window
 	curGen int32
 	budget int // conflicts the sweep's solves may still use; negative: no bound
+
+	// Lemmas (lemmas.go), nil without: the store, its generation, and
+	// local[r], a literal of this graph equal to the class of origin r.
+	lem         *lemmaStore
+	lemGen      uint64
+	local       map[origin]uint32
+	lemmaMerged int64
+}
+
+// byLemma merges node n into an earlier node that a lemma says it equals,
+// or makes n its class's literal in this graph. It reports whether n was
+// merged.
+func (s *sweeper) byLemma(n uint32) bool {
+	r, q, ok := s.lem.root(s.lemGen, s.g.orig[n])
+	if !ok {
+		return false
+	}
+	q ^= uint32(s.g.oph[n]) // n<<1 == r ^ q
+	if l, ok := s.local[r]; ok {
+		s.repr[n] = s.resolve(l) ^ q
+		s.lemmaMerged++
+		return true
+	}
+	s.local[r] = n<<1 ^ q
+	return false
+}
+
+// learn records that node n equals literal l of the swept graph, and
+// makes l the literal of their class in this graph.
+func (s *sweeper) learn(n, l uint32) {
+	if s.lem == nil {
+		return
+	}
+	m := l >> 1
+	s.lem.union(s.lemGen, s.g.orig[n], s.g.orig[m], uint32(s.g.oph[n]^s.g.oph[m])^l&1)
+	if r, q, ok := s.lem.root(s.lemGen, s.g.orig[n]); ok {
+		s.local[r] = l ^ q ^ uint32(s.g.oph[n])
+	}
 }
 
 // sweepMiter decides ca ≡ cb over j by sweeping. It returns the outcome like
@@ -202,13 +286,22 @@ type sweeper struct {
 // together: past it sweepMiter fails with errConflictBudget.
 func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget int) (outcome, error) {
 	g := newSweepGraph(len(j.vars))
-	ra := g.addCone(ca, j.aVar)
-	rb := g.addCone(cb, j.bVar)
+	if j.lem != nil {
+		g.trackOrigins(j)
+	}
+	ra := g.addCone(ca, j.aVar, 0)
+	rb := g.addCone(cb, j.bVar, 1)
+	s := &sweeper{c: c, j: j, g: g, rw: max(c.opt.SimWords, sweepMinSimWords), cw: sweepCexWords}
+	if j.lem != nil {
+		s.lem, s.lemGen = j.lem, j.lem.begin(j.im)
+		for _, p := range g.same {
+			s.lem.union(s.lemGen, p.x, p.y, p.neg)
+		}
+	}
 	if ra == rb {
 		c.stats.structural.Add(1)
 		return outcome{equal: true}, nil
 	}
-	s := &sweeper{c: c, j: j, g: g, rw: max(c.opt.SimWords, sweepMinSimWords), cw: sweepCexWords}
 	if nn := g.numNodes(); nn*(s.rw+s.cw) > maxSweepSigWords {
 		// A huge graph: fewer words, then no sweeping at all.
 		s.rw, s.cw = max(c.opt.SimWords, 1), 4
@@ -243,6 +336,12 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 	for v := 1; v <= g.nv; v++ {
 		s.classify(uint32(v) << 1)
 	}
+	if s.lem != nil {
+		s.local = map[origin]uint32{}
+		for n := uint32(0); n <= uint32(g.nv); n++ {
+			s.byLemma(n)
+		}
+	}
 	top := max(ra>>1, rb>>1)
 	for n := uint32(g.nv + 1); n <= top; n++ {
 		if err := ctx.Err(); err != nil {
@@ -253,6 +352,7 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 		}
 	}
 	c.stats.sweepMerged.Add(s.merged)
+	c.stats.lemmaMerged.Add(s.lemmaMerged)
 	xa, xb := s.resolve(ra), s.resolve(rb)
 	if xa == xb {
 		return outcome{equal: true}, nil
@@ -263,6 +363,7 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 		return outcome{}, err
 	}
 	if !sat {
+		s.learn(ra>>1, xb^ra&1)
 		return outcome{equal: true}, nil
 	}
 	return outcome{j: j, model: m}, nil
@@ -398,6 +499,7 @@ func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
 	fs, lit, ok := normalizeAnd(fs)
 	if !ok {
 		s.repr[n] = lit
+		s.learn(n, lit)
 		return nil
 	}
 	s.key = s.key[:0]
@@ -406,9 +508,13 @@ func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
 	}
 	if l, ok := s.red[string(s.key)]; ok {
 		s.repr[n] = s.resolve(l)
+		s.learn(n, s.repr[n])
 		return nil
 	}
-	s.red[string(s.key)] = n << 1
+	s.red[string(s.key)] = n << 1 // also when a lemma merges n: later copies of it follow
+	if s.lem != nil && s.byLemma(n) {
+		return nil
+	}
 	s.rfan[n] = fs
 	cand, ok := s.candidate(n)
 	if !ok {
@@ -428,6 +534,7 @@ func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
 		if !sat {
 			s.repr[n] = cand
 			s.merged++
+			s.learn(n, cand)
 			return nil
 		}
 		if model != nil {

@@ -273,3 +273,29 @@ func TestSweepCancel(t *testing.T) {
 		t.Errorf("a cancelled context started %d solves", st.SATCalls)
 	}
 }
+
+// TestSweepUnboundedOnceBDDsGiveUp: BDDs of 64 nodes at most fail on every
+// product bit of x·y against y·x, so after bddFailSlack failures they are
+// given up; from then on the pairs are swept without the budget that only
+// led to them (a sweep that ran out would start its last proof over).
+func TestSweepUnboundedOnceBDDsGiveUp(t *testing.T) {
+	a, b, fas, fbs := allMultiplierBits(5)
+	im := identity(a).InputMap(a, b)
+	opt := satcheck.Options{SweepMinGates: 1, Mode: satcheck.NoExhaustive | satcheck.NoStructure, MaxBDDNodes: 64, SweepConflictsBeforeBDD: 1}
+	c := mustChecker(t, a, b, opt)
+	for k := range fas {
+		eq, err := c.CheckFunc(context.Background(), grounding.FuncTerminal, fas[k], fbs[k], im)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !eq {
+			t.Fatalf("bit %d of x·y and y·x found different", k)
+		}
+	}
+	st := c.Stats()
+	t.Logf("stats %+v", st)
+	if st.BDDOverBound != 2 || st.SweepOverBudget != st.BDDOverBound {
+		t.Errorf("%d budgeted sweeps ran out and %d BDDs over their bound for %d pairs; want 2 of each, then sweeping alone",
+			st.SweepOverBudget, st.BDDOverBound, len(fas))
+	}
+}
