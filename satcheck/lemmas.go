@@ -1,6 +1,9 @@
 package satcheck
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Lemmas: the internal equalities one sweep proves are kept for the other
 // pairs of the same mapping. The functions of a game share sub-circuits
@@ -50,18 +53,32 @@ type lemmaStore struct {
 	gen    uint64 // bumped whenever the store is emptied
 	im     []int32
 	parent map[origin]uint64
+	active int // sweeps between begin and end
 }
 
 // begin ties the store to input map im (a sweep's; -1: unmapped) and
-// returns the generation its lemmas belong to.
+// returns the generation its lemmas belong to; end must follow. A lemma
+// proven under a larger map need not hold under a smaller one (a B input
+// the larger map identifies with an A input is free under the smaller),
+// so a map other than the store's while another sweep is active empties
+// the store: that sweep's generation is then over, and it reads and
+// records no more lemmas.
 func (s *lemmaStore) begin(im []int32) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.parent == nil || !extends(im, s.im) {
+	if s.parent == nil || !extends(im, s.im) || s.active > 0 && !slices.Equal(im, s.im) {
 		s.reset()
 	}
 	s.im = append(s.im[:0], im...)
+	s.active++
 	return s.gen
+}
+
+// end closes a sweep that begin opened.
+func (s *lemmaStore) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.active--
 }
 
 // extends reports whether map im agrees with old on every input old maps.
@@ -84,14 +101,20 @@ func (s *lemmaStore) reset() {
 
 // find returns x's root and the parity of x against it (s.mu held).
 func (s *lemmaStore) find(x origin) (origin, uint32) {
-	p, ok := s.parent[x]
-	if !ok {
-		return x, 0
+	// Up to the root, then a second pass points every node on the path
+	// at it (path compression); iterative, as chains can be long.
+	r, q := x, uint32(0)
+	for {
+		p, ok := s.parent[r]
+		if !ok {
+			break
+		}
+		r, q = origin(p>>1), q^uint32(p&1)
 	}
-	r, q := s.find(origin(p >> 1))
-	q ^= uint32(p & 1)
-	if uint64(r)<<1|uint64(q) != p {
-		s.parent[x] = uint64(r)<<1 | uint64(q) // path compression
+	for y, qy := x, q; y != r; {
+		p := s.parent[y]
+		s.parent[y] = uint64(r)<<1 | uint64(qy)
+		y, qy = origin(p>>1), qy^uint32(p&1)
 	}
 	return r, q
 }

@@ -182,3 +182,99 @@ func TestLemmasNotAcrossMaps(t *testing.T) {
 		}
 	}
 }
+
+// TestLemmasSearchStyle drives one Checker like equiv's search: one
+// shared input map whose entries are written only for the support of the
+// function checked (stale entries stay from earlier candidates), candidate
+// maps that agree with each other on many inputs, every answer against
+// brute force.
+func TestLemmasSearchStyle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 17))
+	merges := 0
+	trials := 30
+	if testing.Short() {
+		trials = 12
+	}
+	for trial := range trials {
+		shape := [][]int{{3}, {2, 2}, {}}[trial%3]
+		nActs := 0
+		for _, k := range shape {
+			nActs += k
+		}
+		nProps := 9 - nActs
+		qa, pool := randomCircuitProgram(rng, "a", nProps, shape, 70)
+		k := len(pool)
+		var fas []grounding.Lit
+		for i := range 6 {
+			fas = append(fas, qa.xor(qa.xor(pool[k-1-i], pool[k-9-i]), qa.or(pool[k-5-i], qa.and(pool[k-12-i], pool[k-2-i]))))
+		}
+		qb, _ := randomCircuitProgram(rng, "b", nProps, shape, 0)
+		im := make([]int32, qa.c.NumInputs)
+		for i, j := range rng.Perm(nProps) {
+			im[i] = int32(j)
+		}
+		off := nProps
+		for _, k := range shape {
+			for i, j := range rng.Perm(k) {
+				im[off+i] = int32(off + j)
+			}
+			off += k
+		}
+		mutate := -1
+		if trial%3 != 0 {
+			_, gates, _ := grounding.CollectCone(&qa.c, fas[rng.IntN(len(fas))])
+			mutate = int(gates[rng.IntN(len(gates))])
+		}
+		memo := map[int]grounding.Lit{}
+		var fbs []grounding.Lit
+		for _, fa := range fas {
+			fbs = append(fbs, restructure(qb, &qa.c, fa, im, memo, rng, mutate))
+		}
+		a, b := qa.done(), qb.done()
+		opt := sweepOnly
+		opt.Mode &^= satcheck.NoCache
+		opt.Mode |= satcheck.NoCache
+		c := mustChecker(t, a, b, opt)
+		shared := make([]int32, len(im))
+		for i := range shared {
+			shared[i] = -1
+		}
+		for step := range 40 {
+			cand := append([]int32(nil), im...)
+			// a wrong candidate: swap two props, or two actions of one role
+			if step%2 == 1 {
+				x, y := rng.IntN(nProps), rng.IntN(nProps)
+				cand[x], cand[y] = cand[y], cand[x]
+			}
+			if step%5 == 2 && len(shape) > 0 && shape[0] >= 2 {
+				cand[nProps], cand[nProps+1] = cand[nProps+1], cand[nProps]
+			}
+			for _, x := range rng.Perm(len(fas)) {
+				supp, _, _ := grounding.CollectCone(&qa.c, fas[x])
+				for _, in := range supp {
+					shared[in] = cand[in]
+				}
+				for _, kind := range []grounding.FuncKind{grounding.FuncNext, grounding.FuncTerminal} {
+					var want bool
+					if kind == grounding.FuncNext {
+						want = bruteEqual(a, b, fas[x], fbs[x], cand, true)
+					} else {
+						want = bruteEqualNoMoves(a, b, fas[x], fbs[x], cand)
+					}
+					got, err := c.CheckFunc(context.Background(), kind, fas[x], fbs[x], shared)
+					if err != nil {
+						t.Fatalf("trial %d step %d: %v", trial, step, err)
+					}
+					if got != want {
+						t.Fatalf("trial %d step %d function %d %v: CheckFunc equal=%v, brute force %v (stats %+v)", trial, step, x, kind, got, want, c.Stats())
+					}
+				}
+			}
+		}
+		merges += int(c.Stats().LemmaMerged)
+	}
+	t.Logf("lemma merges: %d", merges)
+	if merges == 0 {
+		t.Errorf("no lemma merges")
+	}
+}

@@ -294,6 +294,7 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 	s := &sweeper{c: c, j: j, g: g, rw: max(c.opt.SimWords, sweepMinSimWords), cw: sweepCexWords}
 	if j.lem != nil {
 		s.lem, s.lemGen = j.lem, j.lem.begin(j.im)
+		defer j.lem.end()
 		for _, p := range g.same {
 			s.lem.union(s.lemGen, p.x, p.y, p.neg)
 		}
