@@ -6,10 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gamequiv/gamequiv/groundgraph"
 	"github.com/gamequiv/gamequiv/grounding"
 	"github.com/gamequiv/gamequiv/internal/testgames"
-	"github.com/gamequiv/gamequiv/isomorph"
 )
 
 // loadCorpus grounds a corpus game.
@@ -98,13 +96,7 @@ func TestCornerPairsUnderTrueMapping(t *testing.T) {
 // diagonal sent to two neighbours: the check must refute it, and must not
 // refute the identity on the same cells.
 func TestCornerPairCheckRefutes(t *testing.T) {
-	ctx := context.Background()
-	p := loadCorpus(t, "ggp-base/quad_5x5.kif")
-	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lim := Limits{}.WithDefaults()
+	x := selfGame(t, loadCorpus(t, "ggp-base/quad_5x5.kif"))
 	for _, tc := range []struct {
 		name    string
 		img     map[string]string
@@ -114,23 +106,11 @@ func TestCornerPairCheckRefutes(t *testing.T) {
 		{"diagonal onto neighbours", map[string]string{"(cell r2 c2 x)": "(cell r2 c2 x)", "(cell r3 c3 x)": "(cell r2 c3 x)"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSearch(ctx, game{p, g}, game{p, g}, nil, &lim, &Report{})
-			s.corners = newCornerPairCheck(game{p, g}, game{p, g})
-			partial := make(isomorph.Mapping, g.Order())
-			for v := range partial {
-				partial[v] = -1
-			}
-			var fixed []int32
-			for r := range p.Roles {
-				v := g.RoleVertex(r)
-				partial[v] = int32(v)
-				fixed = append(fixed, int32(v))
-			}
+			s := selfSearch(t, x, false)
+			s.corners = newCornerPairCheck(x, x)
+			partial, fixed := rolesFixed(x)
 			for a, b := range tc.img {
-				i, _ := p.PropID(a)
-				j, _ := p.PropID(b)
-				partial[g.PropVertex(i)] = int32(g.PropVertex(j))
-				fixed = append(fixed, int32(g.PropVertex(i)))
+				fixed = append(fixed, mapProp(t, x, partial, a, b))
 			}
 			if got := s.cornerPairsRefute(partial, fixed); got != tc.refuted {
 				t.Errorf("cornerPairsRefute = %v, want %v", got, tc.refuted)
@@ -144,39 +124,22 @@ func TestCornerPairCheckRefutes(t *testing.T) {
 // role, so the refutation must name the depth at which the later of them
 // was fixed (3), not the node's (7), where a third cell was mapped.
 func TestCornerPairRefutationBackjumps(t *testing.T) {
-	ctx := context.Background()
-	p := loadCorpus(t, "ggp-base/quad_5x5.kif")
-	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lim := Limits{}.WithDefaults()
-	s := newSearch(ctx, game{p, g}, game{p, g}, nil, &lim, &Report{})
-	s.corners = newCornerPairCheck(game{p, g}, game{p, g})
-	partial := make(isomorph.Mapping, g.Order())
-	for v := range partial {
-		partial[v] = -1
-	}
-	s.fixDepth = make([]int32, g.Order())
-	var fixed []int32
-	for r := range p.Roles {
-		v := g.RoleVertex(r)
-		partial[v] = int32(v)
-		fixed = append(fixed, int32(v))
-	}
+	x := selfGame(t, loadCorpus(t, "ggp-base/quad_5x5.kif"))
+	s := selfSearch(t, x, false)
+	s.corners = newCornerPairCheck(x, x)
+	partial, fixed := rolesFixed(x)
+	s.fixDepth = make([]int32, x.g.Order())
 	for _, m := range []struct {
 		a, b  string
 		depth int32
 	}{
 		{"(cell r2 c2 x)", "(cell r2 c2 x)", 1},
 		{"(cell r3 c3 x)", "(cell r2 c3 x)", 3},
-		{"(cell r5 c5 o)", "(cell r5 c5 o)", 7},
+		{"(cell r4 c4 o)", "(cell r4 c4 o)", 7},
 	} {
-		i, _ := p.PropID(m.a)
-		j, _ := p.PropID(m.b)
-		partial[g.PropVertex(i)] = int32(g.PropVertex(j))
-		s.fixDepth[g.PropVertex(i)] = m.depth
-		fixed = append(fixed, int32(g.PropVertex(i)))
+		v := mapProp(t, x, partial, m.a, m.b)
+		s.fixDepth[v] = m.depth
+		fixed = append(fixed, v)
 	}
 	s.depthsOn, s.jumpTo = true, 7
 	if !s.cornerPairsRefute(partial, fixed) {

@@ -38,16 +38,6 @@ func TestPruneMovedChecksTouchedFunctions(t *testing.T) {
 	if len(grp.Generators) == 0 {
 		t.Fatal("tic-tac-toe's graph group has no generators")
 	}
-	// stamped counts the functions s considered at its last node.
-	stamped := func(s *search) int {
-		n := 0
-		for f := range s.funcs {
-			if s.stamp[f] == s.nodes {
-				n++
-			}
-		}
-		return n
-	}
 	for gi, sp := range grp.Generators {
 		partial := isomorph.Mapping(sp.Dense(make(isomorph.Perm, g.Order())))
 		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
@@ -102,14 +92,6 @@ func TestPruneMovedWitnessFirst(t *testing.T) {
 	// Swap the first and the last proposition.
 	u, w := int32(g.PropVertex(0)), int32(g.PropVertex(len(p.Props)-1))
 	partial[u], partial[w] = w, u
-	stamped := func(s *search) (n int) {
-		for f := range s.funcs {
-			if s.stamp[f] == s.nodes {
-				n++
-			}
-		}
-		return n
-	}
 	s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
 	if !s.pruneMoved(partial, all) {
 		t.Fatal("pruneMoved does not refute the swap of two propositions")
