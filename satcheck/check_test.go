@@ -295,17 +295,7 @@ func TestCheckFuncRandom(t *testing.T) {
 		qb, _ := randomCircuitProgram(rng, "b", nProps, shape, 0)
 		// A random bijection of inputs respecting roles (role sizes here make
 		// role swaps possible for equal sizes; keep roles, permute actions).
-		im := make([]int32, qa.c.NumInputs)
-		for i, j := range rng.Perm(nProps) {
-			im[i] = int32(j)
-		}
-		off := nProps
-		for _, k := range shape {
-			for i, j := range rng.Perm(k) {
-				im[off+i] = int32(off + j)
-			}
-			off += k
-		}
+		im := randomInputMap(rng, qa.c.NumInputs, nProps, shape)
 		fa := pool[rng.IntN(len(pool))] ^ grounding.Lit(rng.IntN(2))
 		F := rebuild(qb, &qa.c, fa, im, map[int]grounding.Lit{})
 		G := rebuild(qb, &qa.c, pool[rng.IntN(len(pool))], im, map[int]grounding.Lit{})

@@ -438,3 +438,21 @@ func allMultiplierBits(n int) (a, b *grounding.Program, fa, fb []grounding.Lit) 
 	qb, fb := build("yx", true)
 	return qa.done(), qb.done(), fa, fb
 }
+
+// randomInputMap returns a random input map of n inputs that permutes the
+// nProps propositions among themselves and each role's actions (shape:
+// the roles' action counts, after the propositions) among themselves.
+func randomInputMap(rng *rand.Rand, n, nProps int, shape []int) []int32 {
+	im := make([]int32, n)
+	for i, j := range rng.Perm(nProps) {
+		im[i] = int32(j)
+	}
+	off := nProps
+	for _, k := range shape {
+		for i, j := range rng.Perm(k) {
+			im[off+i] = int32(off + j)
+		}
+		off += k
+	}
+	return im
+}

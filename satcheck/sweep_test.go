@@ -141,17 +141,7 @@ func againstBruteForce(t *testing.T, opt satcheck.Options) (equal, different int
 		k := len(pool)
 		fa := qa.xor(qa.xor(pool[k-8], pool[k-9]), qa.or(pool[k-1], qa.and(pool[k-10], pool[k-2])))
 		qb, _ := randomCircuitProgram(rng, "b", nProps, shape, 0)
-		im := make([]int32, qa.c.NumInputs)
-		for i, j := range rng.Perm(nProps) {
-			im[i] = int32(j)
-		}
-		off := nProps
-		for _, k := range shape {
-			for i, j := range rng.Perm(k) {
-				im[off+i] = int32(off + j)
-			}
-			off += k
-		}
+		im := randomInputMap(rng, qa.c.NumInputs, nProps, shape)
 		mutate := -1
 		if trial%4 != 0 {
 			_, gates, err := grounding.CollectCone(&qa.c, fa)
