@@ -168,9 +168,8 @@ func (c *probeCheck) rejectsMoves(mv satcheck.Moves, base []int32) bool {
 // its own vertex or one of its inputs, or one of its inputs is the image
 // of a moved vertex: any other is itself on the same inputs, in check and
 // in refute's restricted space alike. So only the functions next to a
-// moved vertex or to its image are checked. prune checked every function
-// next to fixed, all of them at a root: each of amazonsSuicide's 31,920
-// levels began with ~130k function checks.
+// moved vertex or to its image are checked, where prune would check
+// every function next to fixed: all of them at a root.
 func (s *search) pruneMoved(partial isomorph.Mapping, fixed []int32) bool {
 	if s.err != nil {
 		return true
@@ -184,8 +183,8 @@ func (s *search) pruneMoved(partial isomorph.Mapping, fixed []int32) bool {
 		}
 	}
 	// The functions that told a generator moving the same vertices apart
-	// first: amazons' cosets at its 31,920 levels each swap two moves,
-	// which ~400 cell functions read and one tells apart.
+	// first: when a coset swaps two moves that hundreds of functions read,
+	// one of them usually tells them apart.
 	for _, v := range s.movedBuf {
 		for _, f := range s.witnesses[v] {
 			if s.pruneFunc(partial, f) {

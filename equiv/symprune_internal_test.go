@@ -4,9 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/gamequiv/gamequiv/groundgraph"
 	"github.com/gamequiv/gamequiv/isomorph"
-	"github.com/gamequiv/gamequiv/satcheck"
 )
 
 // TestPruneMovedChecksTouchedFunctions: at a root of Symmetries' coset
@@ -16,21 +14,13 @@ import (
 // symmetry: nothing is refuted, so every candidate is checked) are fewer
 // than all, and prune checks them all.
 func TestPruneMovedChecksTouchedFunctions(t *testing.T) {
-	ctx := context.Background()
 	p, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
-	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
+	x := selfGame(t, p)
+	g := x.g
+	grp, err := isomorph.Automorphisms(context.Background(), g, isomorph.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	grp, err := isomorph.Automorphisms(ctx, g, isomorph.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checker, err := satcheck.NewChecker(p, p, satcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lim := Limits{}.WithDefaults()
 	all := make([]int32, g.Order())
 	for v := range all {
 		all[v] = int32(v)
@@ -40,7 +30,7 @@ func TestPruneMovedChecksTouchedFunctions(t *testing.T) {
 	}
 	for gi, sp := range grp.Generators {
 		partial := isomorph.Mapping(sp.Dense(make(isomorph.Perm, g.Order())))
-		s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+		s := selfSearch(t, x, true)
 		if s.pruneMoved(partial, all) {
 			t.Fatalf("generator %d: pruneMoved refutes a symmetry", gi)
 		}
@@ -56,7 +46,7 @@ func TestPruneMovedChecksTouchedFunctions(t *testing.T) {
 		if got := stamped(s); got != want {
 			t.Errorf("generator %d: pruneMoved checked %d functions, want the %d next to a moved vertex", gi, got, want)
 		}
-		full := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+		full := selfSearch(t, x, true)
 		if full.prune(partial, all) {
 			t.Fatalf("generator %d: prune refutes a symmetry", gi)
 		}
@@ -72,17 +62,9 @@ func TestPruneMovedChecksTouchedFunctions(t *testing.T) {
 // refutes the swap after checking that one function alone (without it,
 // after others).
 func TestPruneMovedWitnessFirst(t *testing.T) {
-	ctx := context.Background()
 	p, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
-	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checker, err := satcheck.NewChecker(p, p, satcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lim := Limits{}.WithDefaults()
+	x := selfGame(t, p)
+	g := x.g
 	all := make([]int32, g.Order())
 	partial := make(isomorph.Mapping, g.Order())
 	for v := range all {
@@ -92,7 +74,7 @@ func TestPruneMovedWitnessFirst(t *testing.T) {
 	// Swap the first and the last proposition.
 	u, w := int32(g.PropVertex(0)), int32(g.PropVertex(len(p.Props)-1))
 	partial[u], partial[w] = w, u
-	s := newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+	s := selfSearch(t, x, true)
 	if !s.pruneMoved(partial, all) {
 		t.Fatal("pruneMoved does not refute the swap of two propositions")
 	}
@@ -105,7 +87,7 @@ func TestPruneMovedWitnessFirst(t *testing.T) {
 	if stamped(s) < 2 || refuter < 0 {
 		t.Fatalf("without witnesses pruneMoved checked %d functions (refuter %d), want the refuter after others", stamped(s), refuter)
 	}
-	s = newSearch(ctx, game{p, g}, game{p, g}, checker, &lim, &Report{})
+	s = selfSearch(t, x, true)
 	s.witnesses = map[int32][]int32{w: {refuter}}
 	if !s.pruneMoved(partial, all) {
 		t.Fatal("pruneMoved with the witness does not refute the swap")
