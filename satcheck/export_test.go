@@ -1,5 +1,7 @@
 package satcheck
 
+import "github.com/gamequiv/gamequiv/grounding"
+
 // SetSupportStages changes the stages of DependsOn and SemanticSupport for a
 // test: truth tables up to 2^bits rows, random simulation on or off. It
 // returns a function restoring the defaults.
@@ -12,3 +14,13 @@ func SetSupportStages(bits int, sim bool) (restore func()) {
 // ReferenceActionClasses is the tests' reference implementation of
 // ActionClasses (classes_ref_internal_test.go).
 var ReferenceActionClasses = referenceActionClasses
+
+// InjectLemma records in c's lemma store of kind's semantics, under input
+// map im, the lemma that A's input i is constant false: a wrong lemma, for
+// the tests that a sweep does not trust one blindly.
+func InjectLemma(c *Checker, kind grounding.FuncKind, im []int32, i int) {
+	s := &c.lemmas[semanticsOf(kind)]
+	g := s.begin(im)
+	defer s.end()
+	s.union(g, originOf(0, int32(i)+1), originFalse, 0)
+}

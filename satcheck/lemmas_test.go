@@ -3,6 +3,8 @@ package satcheck_test
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -183,5 +185,43 @@ func TestLemmasSearchStyle(t *testing.T) {
 	t.Logf("lemma merges: %d", merges)
 	if merges == 0 {
 		t.Errorf("no lemma merges")
+	}
+}
+
+// TestLemmaContradictedBySimulation: a wrong lemma in the store (A's input
+// p00 is false) would merge that input into the constant and make an and
+// of 20 literals, which simulation does not see true, equal to false. The
+// sweep checks each lemma against its simulated signatures, so the check
+// fails with an error instead of answering "equal".
+func TestLemmaContradictedBySimulation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 20
+	qa, pool := randomCircuitProgram(rng, "a", n, []int{1}, 0)
+	lits := slices.Clone(pool[:n])
+	for i := 1; i < n; i += 2 {
+		lits[i] = lits[i].Not() // not all true: biased vectors do not meet it either
+	}
+	fa := qa.and(lits...)
+	qb, _ := randomCircuitProgram(rng, "b", n, []int{1}, 0)
+	a, b := qa.done(), qb.done()
+	im := make([]int32, len(pool))
+	for i := range im {
+		im[i] = int32(i)
+	}
+	opt := satcheck.Options{SweepMinGates: 1, Mode: satcheck.NoStructure | satcheck.NoSimulation | satcheck.NoExhaustive | satcheck.NoBDD | satcheck.NoCache}
+	for _, wrong := range []bool{false, true} {
+		c := mustChecker(t, a, b, opt)
+		if wrong {
+			satcheck.InjectLemma(c, grounding.FuncTerminal, im, 0)
+		}
+		eq, err := c.CheckFunc(context.Background(), grounding.FuncTerminal, fa, grounding.False, im)
+		switch {
+		case !wrong && (err != nil || eq):
+			t.Fatalf("without the wrong lemma: equal %v, error %v; want different", eq, err)
+		case wrong && err == nil:
+			t.Fatalf("with the wrong lemma: equal %v and no error; want the lemma caught", eq)
+		case wrong && !strings.Contains(err.Error(), "contradicted by simulation"):
+			t.Fatalf("with the wrong lemma: error %v, want the contradicted lemma", err)
+		}
 	}
 }

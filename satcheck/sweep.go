@@ -249,22 +249,33 @@ type sweeper struct {
 	lemmaMerged int64
 }
 
+// errLemmaContradicted: a lemma says two nodes are equal, and a simulated
+// vector of the sweep's own space tells them apart. Lemmas are exact, so
+// this is a bug; the sweep stops rather than merge on it.
+var errLemmaContradicted = errors.New("satcheck: internal error: a lemma of an earlier sweep is contradicted by simulation")
+
 // byLemma merges node n into an earlier node that a lemma says it equals,
 // or makes n its class's literal in this graph. It reports whether n was
 // merged.
-func (s *sweeper) byLemma(n uint32) bool {
+func (s *sweeper) byLemma(n uint32) (bool, error) {
 	r, q, ok := s.lem.root(s.lemGen, s.g.orig[n])
 	if !ok {
-		return false
+		return false, nil
 	}
 	q ^= uint32(s.g.oph[n]) // n<<1 == r ^ q
 	if l, ok := s.local[r]; ok {
+		// A lemma holds on every vector the sweep simulates, so the two
+		// signatures must agree: a cheap check that catches a wrong
+		// lemma (one kept past a change of map, say) before it merges.
+		if !s.sameSig(n<<1, l^q) {
+			return false, fmt.Errorf("%w (node %d of the sweep graph)", errLemmaContradicted, n)
+		}
 		s.repr[n] = s.resolve(l) ^ q
 		s.lemmaMerged++
-		return true
+		return true, nil
 	}
 	s.local[r] = n<<1 ^ q
-	return false
+	return false, nil
 }
 
 // learn records that node n equals literal l of the swept graph, and
@@ -340,7 +351,9 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 	if s.lem != nil {
 		s.local = map[origin]uint32{}
 		for n := uint32(0); n <= uint32(g.nv); n++ {
-			s.byLemma(n)
+			if _, err := s.byLemma(n); err != nil {
+				return outcome{}, err
+			}
 		}
 	}
 	top := max(ra>>1, rb>>1)
@@ -513,8 +526,10 @@ func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
 		return nil
 	}
 	s.red[string(s.key)] = n << 1 // also when a lemma merges n: later copies of it follow
-	if s.lem != nil && s.byLemma(n) {
-		return nil
+	if s.lem != nil {
+		if merged, err := s.byLemma(n); merged || err != nil {
+			return err
+		}
 	}
 	s.rfan[n] = fs
 	cand, ok := s.candidate(n)
