@@ -109,8 +109,22 @@ func (j *joint) exhaustiveVectors() (vec []uint64, w, rows int) {
 }
 
 // setDigitRuns sets, in the bit vector dst of rows rows, every row r whose
-// digit r/stride%rad is c.
+// digit r/stride%rad is c. A period that divides 64 (the low propositions'
+// digits) repeats one word.
 func setDigitRuns(dst []uint64, rows, stride, rad, c int) {
+	if period := stride * rad; period < 64 && 64%period == 0 {
+		var word uint64
+		for lo := c * stride; lo < 64; lo += period {
+			word |= (1<<stride - 1) << lo
+		}
+		for i := range dst {
+			dst[i] |= word
+		}
+		if rem := rows % 64; rem != 0 {
+			dst[len(dst)-1] &= 1<<rem - 1
+		}
+		return
+	}
 	for lo := c * stride; lo < rows; lo += stride * rad {
 		setBits(dst, lo, min(lo+stride, rows))
 	}
