@@ -90,6 +90,48 @@ func newSupportBDDLimits(lim grounding.BDDLimits, level, prop []int32) *supportB
 	return &supportBDD{d: grounding.NewBDD(lim), gate: map[int32]bddEdge{}, level: level, prop: prop}
 }
 
+// A free list of support managers across Builds (as freeCornerBufs): a
+// small game's manager was a fifth of the bytes a Tic-tac-toe against
+// Number Scrabble comparison allocated (its node and hash tables grown
+// afresh, its cache zeroed), hence of its garbage collections. It keeps
+// at most maxFreeSupportBDDs managers of at most maxFreeSupportBDDBytes
+// each: a big game's manager goes to the collector.
+const (
+	maxFreeSupportBDDs     = 4
+	maxFreeSupportBDDBytes = 1 << 20
+)
+
+var freeSupportBDDs = make(chan *supportBDD, maxFreeSupportBDDs)
+
+// getSupportBDD is newSupportBDD, on a manager from the free list when
+// one with the same bound is there. A reused manager is empty; only its
+// tables are larger, which changes no BDD (they are canonical).
+func getSupportBDD(maxNodes int, level, prop []int32) *supportBDD {
+	select {
+	case d := <-freeSupportBDDs:
+		if d.d.Limits().MaxNodes == maxNodes {
+			d.level, d.prop = level, prop
+			return d
+		}
+	default:
+	}
+	return newSupportBDD(maxNodes, level, prop)
+}
+
+// putSupportBDD empties d and keeps it for another Build when it is
+// small; d must not be used afterwards.
+func putSupportBDD(d *supportBDD) {
+	if d == nil || d.d.Bytes() > maxFreeSupportBDDBytes {
+		return
+	}
+	d.clear()
+	d.level, d.prop = nil, nil
+	select {
+	case freeSupportBDDs <- d:
+	default:
+	}
+}
+
 // support returns, for each input of cn, whether the function of cn's
 // root depends on it, or errBDDLimit. Every input of cn must be a free
 // proposition. One call may add at most bddNodesPerGate nodes per gate of

@@ -115,7 +115,9 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 	if err := b.supports(ctx); err != nil {
 		return nil, err
 	}
-	b.bdd = nil // only supports use it: its tables go before the features
+	// Only supports use the manager: its tables go before the features.
+	putSupportBDD(b.bdd)
+	b.bdd = nil
 	t1 := time.Now()
 	if err := b.tables(ctx); err != nil {
 		return nil, err
@@ -426,7 +428,7 @@ func (b *builder) newBDDs(ctx context.Context, fs []int) error {
 		return err
 	}
 	level, prop := grounding.PropOrder(b.p.Props, rank)
-	b.bdd = newSupportBDD(b.opt.MaxBDDNodes, level, prop)
+	b.bdd = getSupportBDD(b.opt.MaxBDDNodes, level, prop)
 	if b.opt.MaxBDDChoices > 0 {
 		b.choiceBDDs = newChoiceBDDs(b.opt.Workers, b.opt.MaxBDDNodes, level, prop)
 	}

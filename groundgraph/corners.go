@@ -148,6 +148,10 @@ type cornerBufs struct {
 	ball, anchorIn, vals []uint64
 	laneMax              []int
 	laneRank             []int64
+	// levelRank and tried are evalLevel's lane table and bitset of the
+	// subsets seen (fresh ones were a tenth of a small game's bytes).
+	levelRank []int64
+	tried     []uint64
 }
 
 // A free list of cornerBufs across Builds, not a sync.Pool: a small
@@ -173,7 +177,7 @@ func getCornerBufs() *cornerBufs {
 
 func putCornerBufs(bf *cornerBufs) {
 	bf.sim = nil // its cone is the Build's
-	if 8*(cap(bf.ball)+cap(bf.anchorIn)+cap(bf.vals)+cap(bf.laneMax)+cap(bf.laneRank)) > maxFreeCornerBytes {
+	if 8*(cap(bf.ball)+cap(bf.anchorIn)+cap(bf.vals)+cap(bf.laneMax)+cap(bf.laneRank)+cap(bf.levelRank)+cap(bf.tried)) > maxFreeCornerBytes {
 		return
 	}
 	select {
@@ -674,9 +678,13 @@ func (w *cornersWork) coresLevel(ctx context.Context, k int, cores []uint64, pos
 func (w *cornersWork) evalLevel(ctx context.Context, k int, pos []int, s *coneSim, base uint64, out []uint64, f0mask uint64, bin [][]int64, gen func(add func([]int) bool) bool) ([]uint64, error) {
 	n := len(pos)
 	cur := make([]uint64, (bin[k][n]+63)/64)
-	tried := make([]uint64, len(cur))
+	bf := w.bufs()
+	tried := zeroed(&bf.tried, len(cur))
 	const batchCap = 64 * cornerBatchWords
-	laneRank := make([]int64, 0, batchCap)
+	if cap(bf.levelRank) < batchCap {
+		bf.levelRank = make([]int64, 0, batchCap)
+	}
+	laneRank := bf.levelRank[:0]
 	vals := s.Vals
 	flush := func() error {
 		if len(laneRank) == 0 {

@@ -24,8 +24,11 @@ var simRounds = []int{8, 128}
 
 // simAfterTrialMaxWork: a function of free propositions whose cone's
 // inputs times gates are at most this gets a trial BDD bound before
-// simulation (see simSupport).
-const simAfterTrialMaxWork = 1 << 16
+// simulation (see simSupport). 2^16 left connect4-10x9's goals and
+// terminal (180 inputs, 435 gates) on the full BDD bound, which they
+// outgrow: 60% of its graph phase, for BDDs that failed. merrills'
+// shared piece count (75 inputs, 3,508 gates) stays far above.
+const simAfterTrialMaxWork = 1 << 17
 
 // simBias lists the probabilities that a proposition is true, used word by
 // word in turn: skewed words find witnesses that need many propositions

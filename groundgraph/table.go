@@ -282,12 +282,17 @@ func newTableBlk(ctx context.Context, p *grounding.Program, cn *cone, sp fnSpace
 // role's 1,145 moves fall into a handful of keys (which of the cone's
 // move sets the move is in).
 type blockMemo struct {
-	on     bool               // memoize; turned off when keys rarely repeat
-	blk    int                // words per entry
-	key    []uint64           // scratch key
-	byHash map[uint64][]int32 // key hash -> entries
-	keys   [][]uint64         // entry -> key
-	words  []uint64           // entry e's words at e*blk
+	on     bool             // memoize; turned off when keys rarely repeat
+	blk    int              // words per entry
+	key    []uint64         // scratch key
+	byHash map[uint64]int32 // key hash -> its last entry
+	// Entry e's key is keys[e*keyLen:], its words words[e*blk:], and the
+	// entry before it with the same hash next[e] (-1: none): flat arrays,
+	// not a slice per entry and per hash.
+	keyLen int
+	keys   []uint64
+	next   []int32
+	words  []uint64
 	hits   int
 	misses int
 }
@@ -304,6 +309,7 @@ func (m *blockMemo) reset(blk int) {
 	m.blk = blk
 	clear(m.byHash)
 	m.keys = m.keys[:0]
+	m.next = m.next[:0]
 	m.words = m.words[:0]
 }
 
@@ -315,12 +321,15 @@ func hashKey(key []uint64) uint64 {
 	return h
 }
 
-// find returns the words of key, if kept.
+// find returns the words of key, if kept. Every key of one memo has the
+// same length (tableEval.blockKey).
 func (m *blockMemo) find(key []uint64) ([]uint64, bool) {
-	for _, e := range m.byHash[hashKey(key)] {
-		if slices.Equal(m.keys[e], key) {
-			m.hits++
-			return m.words[int(e)*m.blk:], true
+	if e, ok := m.byHash[hashKey(key)]; ok && len(key) == m.keyLen {
+		for ; e >= 0; e = m.next[e] {
+			if slices.Equal(m.keys[int(e)*m.keyLen:int(e+1)*m.keyLen], key) {
+				m.hits++
+				return m.words[int(e)*m.blk:], true
+			}
 		}
 	}
 	m.misses++
@@ -336,14 +345,26 @@ func (m *blockMemo) add(key, words []uint64) {
 		return
 	}
 	if m.byHash == nil {
-		m.byHash = map[uint64][]int32{}
+		m.byHash = map[uint64]int32{}
 	}
-	e := int32(len(m.keys))
+	if len(m.next) == 0 {
+		m.keyLen = len(key)
+	} else if len(key) != m.keyLen {
+		return // not expected: blockKey's keys have one length
+	}
+	e := int32(len(m.next))
 	h := hashKey(key)
-	m.byHash[h] = append(m.byHash[h], e)
-	m.keys = append(m.keys, slices.Clone(key))
+	prev, ok := m.byHash[h]
+	if !ok {
+		prev = -1
+	}
+	m.byHash[h] = e
+	m.next = append(m.next, prev)
+	m.keys = append(m.keys, key...)
+	n := len(m.words)
 	m.words = append(m.words, words...)
-	m.words = append(m.words, make([]uint64, m.blk-len(words))...)
+	m.words = slices.Grow(m.words, m.blk-len(words))[:n+m.blk]
+	clear(m.words[n+len(words):])
 }
 
 // propPattern[j] is the word of proposition digit j < 6: bit b is bit j of b.

@@ -356,3 +356,45 @@ func TestTableClassesMatchSatcheck(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockMemo checks that a memo finds the words kept under each key,
+// padded with zeros to its block, finds no other key, and keeps nothing
+// of an earlier chunk after reset (its arrays are reused).
+func TestBlockMemo(t *testing.T) {
+	var m blockMemo
+	m.on = true
+	for _, blk := range []int{3, 5} {
+		m.reset(blk)
+		for i := range 200 {
+			key := []uint64{uint64(i % 7), uint64(i / 7)}
+			if _, ok := m.find(key); ok {
+				t.Fatalf("blk %d: key %v found before it was added", blk, key)
+			}
+			words := make([]uint64, 1+i%blk)
+			for j := range words {
+				words[j] = uint64(1000*blk + 10*i + j + 1)
+			}
+			m.add(key, words)
+			m.on = true // find turns a memo of misses off
+		}
+		for i := range 200 {
+			key := []uint64{uint64(i % 7), uint64(i / 7)}
+			got, ok := m.find(key)
+			if !ok {
+				t.Fatalf("blk %d: key %v not found", blk, key)
+			}
+			for j := range blk {
+				want := uint64(0)
+				if j < 1+i%blk {
+					want = uint64(1000*blk + 10*i + j + 1)
+				}
+				if got[j] != want {
+					t.Fatalf("blk %d: key %v word %d = %d, want %d", blk, key, j, got[j], want)
+				}
+			}
+		}
+		if _, ok := m.find([]uint64{7, 0}); ok {
+			t.Fatalf("blk %d: a key never added was found", blk)
+		}
+	}
+}

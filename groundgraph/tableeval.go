@@ -129,10 +129,15 @@ func newTableEval(cn *cone, kinds []uint8, role, digit []int, outer int) *tableE
 			return te.gates[s-first].konst
 		}
 	}
+	// The gates' vlits and slits are runs of two arrays of the cone's
+	// fanins, which appends never outgrow: two allocations a table instead
+	// of one or two a gate.
+	vbuf, sbuf := make([]uint32, 0, len(cn.Fanin)), make([]uint32, 0, len(cn.Fanin))
 	for gi := range cn.Gates {
 		g := &te.gates[gi]
 		zero := false
 		var conds []roleCond
+		v0, s0 := len(vbuf), len(sbuf)
 		for _, l := range cn.GateFanin(gi) {
 			s := int(l >> 1)
 			if c := slotConst(s); c != 0 {
@@ -162,17 +167,27 @@ func newTableEval(cn *cone, kinds []uint8, role, digit []int, outer int) *tableE
 				continue
 			}
 			if s <= nIn { // a proposition
-				g.vlits = append(g.vlits, uint32(vecOf[s-1])<<1|l&1)
+				vbuf = append(vbuf, uint32(vecOf[s-1])<<1|l&1)
 				g.dep |= depInner
 				continue
 			}
 			fg := &te.gates[s-first]
 			if fg.dep == depOuter {
-				g.slits = append(g.slits, uint32(s-first)<<1|l&1)
+				sbuf = append(sbuf, uint32(s-first)<<1|l&1)
 			} else {
-				g.vlits = append(g.vlits, uint32(gateVec+s-first)<<1|l&1)
+				vbuf = append(vbuf, uint32(gateVec+s-first)<<1|l&1)
 			}
 			g.dep |= fg.dep
+		}
+		if len(vbuf) > v0 {
+			g.vlits = vbuf[v0:len(vbuf):len(vbuf)]
+		} else {
+			g.vlits = nil
+		}
+		if len(sbuf) > s0 {
+			g.slits = sbuf[s0:len(sbuf):len(sbuf)]
+		} else {
+			g.slits = nil
 		}
 		for ci := range conds {
 			c := &conds[ci]

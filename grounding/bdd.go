@@ -123,6 +123,12 @@ func (d *BDD) initCache() int {
 // Limits returns the manager's bounds, defaults filled in.
 func (d *BDD) Limits() BDDLimits { return d.lim }
 
+// Bytes is the memory the manager's tables hold (what Clear keeps): 12
+// bytes a node, 4 a hash slot, 12 a cache entry.
+func (d *BDD) Bytes() int {
+	return 12*cap(d.nodes) + 4*cap(d.slots) + 12*cap(d.cache)
+}
+
 // Begin starts an operation (any number of calls) that may add at most
 // nodes nodes and lim.StepsPerNode AND steps per node it may add, and
 // that fails with ctx.Err() once ctx is done. It returns ErrBDDLimit when

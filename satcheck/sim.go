@@ -90,25 +90,58 @@ func (j *joint) exhaustiveVectors() (vec []uint64, w, rows int) {
 	rows = j.rows()
 	w = (rows + 63) / 64
 	vec = make([]uint64, len(j.vars)*w)
+	// A digit of stride s is constant on runs of s rows: each run is set
+	// a word at a time (row by row, the layout cost a tenth of the search
+	// of Tic-tac-toe against Number Scrabble).
 	stride := 1
 	for _, v := range j.props {
-		for r := range rows {
-			if r/stride%2 == 1 {
-				vec[int(v)*w+r/64] |= 1 << (r % 64)
-			}
-		}
+		setDigitRuns(vec[int(v)*w:int(v+1)*w], rows, stride, 2, 1)
 		stride *= 2
 	}
 	for _, g := range j.groups {
 		rad := g.radix()
-		for r := range rows {
-			if c := r / stride % rad; c < len(g.members) {
-				vec[int(g.members[c])*w+r/64] |= 1 << (r % 64)
-			}
+		for c, v := range g.members {
+			setDigitRuns(vec[int(v)*w:int(v+1)*w], rows, stride, rad, c)
 		}
 		stride *= rad
 	}
 	return vec, w, rows
+}
+
+// setDigitRuns sets, in the bit vector dst of rows rows, every row r whose
+// digit r/stride%rad is c. A period that divides 64 (the low propositions'
+// digits) repeats one word.
+func setDigitRuns(dst []uint64, rows, stride, rad, c int) {
+	if period := stride * rad; period < 64 && 64%period == 0 {
+		var word uint64
+		for lo := c * stride; lo < 64; lo += period {
+			word |= (1<<stride - 1) << lo
+		}
+		for i := range dst {
+			dst[i] |= word
+		}
+		if rem := rows % 64; rem != 0 {
+			dst[len(dst)-1] &= 1<<rem - 1
+		}
+		return
+	}
+	for lo := c * stride; lo < rows; lo += stride * rad {
+		setBits(dst, lo, min(lo+stride, rows))
+	}
+}
+
+// setBits sets bits lo..hi-1 of dst.
+func setBits(dst []uint64, lo, hi int) {
+	for lo < hi {
+		i, b := lo/64, lo%64
+		n := min(hi-lo, 64-b)
+		m := ^uint64(0)
+		if n < 64 {
+			m = (1<<n - 1) << b
+		}
+		dst[i] |= m
+		lo += n
+	}
 }
 
 // digitStrides returns, per free proposition and per group, the stride of
