@@ -167,3 +167,56 @@ func translate(t *testing.T, v *mutate.Variant, term string) string {
 	}
 	return tn
 }
+
+// pairGoal: (goal a 100) is (p 2) ∧ ((p 1) ∨ (p 3)).
+const pairGoal = `
+(role a)
+(init (p 1)) (init (p 2)) (init (p 3)) (init (p 4))
+(legal a noop)
+(<= (next (p ?x)) (true (p ?x)))
+(<= (goal a 100) (true (p 2)) (true (p 1)))
+(<= (goal a 100) (true (p 2)) (true (p 3)))
+(<= terminal (true (p 4)))
+`
+
+// TestPairsRefuteBlamesShallowest: (p 2) sent to (p 4) (depth 4), which
+// the goal does not read, separates the pair types of (p 2) with (p 1)
+// (fixed at depth 6) and with (p 3) (depth 2) alike. With every mapped
+// pair checked (the first node), the refutation must be blamed on the
+// pair fixed by depth 4, not on the first pair in input order
+// ((p 1), (p 2)), which would blame 6: the pairs are taken by ascending
+// depth.
+func TestPairsRefuteBlamesShallowest(t *testing.T) {
+	p, err := grounding.Load(context.Background(), "pairGoal", []byte(pairGoal), grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := selfGame(t, p)
+	s := selfSearch(t, x, true)
+	partial, _ := rolesFixed(x)
+	s.fixDepth = make([]int32, x.g.Order())
+	var fixed []int32
+	for _, m := range []struct {
+		a, b  string
+		depth int32
+	}{
+		{"(p 3)", "(p 3)", 2},
+		{"(p 2)", "(p 4)", 4},
+		{"(p 4)", "(p 2)", 4},
+		{"(p 1)", "(p 1)", 6},
+	} {
+		v := mapProp(t, x, partial, m.a, m.b)
+		s.fixDepth[v] = m.depth
+		if m.depth == 6 {
+			fixed = append(fixed, v)
+		}
+	}
+	s.countNode()
+	s.depthsOn, s.jumpTo = true, 6
+	if !s.pairsRefute(partial, fixed) {
+		t.Fatal("pairsRefute did not refute (p 2) sent to (p 4)")
+	}
+	if s.jumpTo != 4 {
+		t.Errorf("backjump depth %d, want 4 (the pair of (p 3) and (p 2))", s.jumpTo)
+	}
+}
