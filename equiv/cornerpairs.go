@@ -2,7 +2,6 @@ package equiv
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"time"
 
@@ -36,7 +35,6 @@ type cornerPairCheck struct {
 	off       bool
 	isNew     []int64 // isNew[in] == stamp: A's input in is fixed at this node
 	stamp     int64
-	in        []int32 // scratch: a function's mapped inputs (mappedByDepth)
 }
 
 // cornerPairMaxSize is the largest corner counted: four propositions, a
@@ -344,33 +342,17 @@ func (s *search) cornerPairsRefute(partial isomorph.Mapping, fixed []int32) bool
 			work: c.sides[0].pairWork(fn.Lit) + c.sides[1].pairWork(fb)})
 	}
 	slices.SortFunc(todo, func(x, y task) int { return cmp.Or(cmp.Compare(x.work, y.work), cmp.Compare(x.f, y.f)) })
-	// After a refutation while every mapped pair is checked (not
-	// validated), the other functions are still looked at for a
-	// refutation blamed on a shallower depth, as in pairsRefute.
-	refutedHere := false
 	for _, t := range todo {
 		if t.work > s.lim.MaxCornerPairWork {
 			continue // too big for any node: never counted
 		}
-		below := int32(math.MaxInt32)
-		if refutedHere {
-			below = int32(s.jumpTo)
-		}
-		refuted, complete := s.cornerPairsOf(partial, t.f, t.fb, t.all, below)
-		if refuted && !refutedHere {
+		if refuted, complete := s.cornerPairsOf(partial, t.f, t.fb, t.all); refuted {
 			c.pruned++
-			if c.validated || !s.depthsOn {
-				return true
-			}
-			refutedHere = true
-		}
-		if !complete {
+			return true
+		} else if !complete {
 			c.validated = false // the rest waits for the next node
-			return refutedHere
+			return false
 		}
-	}
-	if refutedHere {
-		return true
 	}
 	c.validated = true
 	return false
@@ -379,27 +361,21 @@ func (s *search) cornerPairsRefute(partial isomorph.Mapping, fixed []int32) bool
 // cornerPairsOf compares f's mapped pairs that hold a new proposition (all
 // of them if all) with their images' in fb. complete is false when the
 // node's budget ran out first.
-func (s *search) cornerPairsOf(partial isomorph.Mapping, f int32, fb grounding.Lit, all bool, below int32) (refuted, complete bool) {
+func (s *search) cornerPairsOf(partial isomorph.Mapping, f int32, fb grounding.Lit, all bool) (refuted, complete bool) {
 	c := s.corners
 	if _, ok := s.images(partial, int(f)); !ok {
 		return false, true
 	}
-	if s.depthsOn && s.ownDepth(f) >= below {
-		return false, true
-	}
 	lit := s.funcs[f].Lit
-	// Each pair when its deeper member is reached: by ascending blame, as
-	// in pairsOf.
-	in := s.mappedByDepth(s.inputs[f], c.in)
-	c.in = in
+	in := s.inputs[f]
 	for x, i := range in {
-		if s.depthsOn && s.fixDepth[s.inputVertex(i)] >= below {
-			break
-		}
 		bi := s.inputMap[i]
-		for _, j := range in[:x] {
+		if bi < 0 {
+			continue
+		}
+		for _, j := range in[x+1:] {
 			bj := s.inputMap[j]
-			if !all && c.isNew[i] != c.stamp && c.isNew[j] != c.stamp {
+			if bj < 0 || !all && c.isNew[i] != c.stamp && c.isNew[j] != c.stamp {
 				continue
 			}
 			if c.work > s.lim.MaxCornerPairWork {

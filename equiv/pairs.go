@@ -30,7 +30,6 @@ type pairState struct {
 	stamp   int64
 	size    []int32 // size[f]: gates in the cone of function f, -1 until known
 	us, ubs []int32 // scratch: a proposition's partners and their images
-	in      []int32 // scratch: a function's mapped inputs (mappedByDepth)
 	workAt  int64   // the checker's PairWork when this node's check began
 }
 
@@ -111,16 +110,9 @@ func (s *search) pairsRefute(partial isomorph.Mapping, fixed []int32) bool {
 			}
 		}
 	}
-	// refutedHere: a pair refuted the node, and the pairs of every mapped
-	// proposition are being checked, so one that blames a shallower depth
-	// is still looked for (its blame must not depend on which came first).
-	refutedHere := false
 	if ps.hasLast {
 		if refuted, done := s.pairDiffers(partial, ps.last); done {
-			if !refuted || ps.validated || !s.depthsOn || s.err != nil {
-				return refuted
-			}
-			refutedHere = true
+			return refuted
 		}
 	}
 	if !ps.validated {
@@ -161,86 +153,42 @@ func (s *search) pairsRefute(partial isomorph.Mapping, fixed []int32) bool {
 	}
 	slices.SortFunc(todo, func(x, y pairTask) int { return cmp.Or(cmp.Compare(x.size, y.size), cmp.Compare(x.f, y.f)) })
 	for _, t := range todo {
-		below := int32(math.MaxInt32)
-		if refutedHere {
-			below = int32(s.jumpTo)
-		}
-		if refuted, done := s.pairsOf(partial, t.f, t.all, below); done {
-			if !refuted || ps.validated || !s.depthsOn || s.err != nil {
-				return refuted
-			}
-			refutedHere = true
+		if refuted, done := s.pairsOf(partial, t.f, t.all); done {
+			return refuted
 		}
 		if s.checker.PairWork()-ps.workAt > s.lim.MaxPairWork {
 			// The rest of this node's pairs go unchecked here; the next
 			// node checks all of its pairs again (those known are cached),
 			// so that none is skipped for a whole subtree.
 			ps.validated = false
-			return refutedHere
+			return false
 		}
-	}
-	if refutedHere {
-		return true
 	}
 	ps.validated = true
 	return false
 }
 
-// ownDepth is the depth that fixed function f's own vertex (0 for the
-// terminal, whose image does not depend on the mapping).
-func (s *search) ownDepth(f int32) int32 {
-	if s.funcs[f].Kind == grounding.FuncTerminal {
-		return 0
-	}
-	return s.fixDepth[s.need[f][0]]
-}
-
-// mappedByDepth returns the inputs of in that are mapped, in buf: by the
-// depth that fixed them when the search keeps depths (stable, so that ties
-// keep in's order), else in in's order. A check that takes each pair
-// when it reaches the pair's deeper member then meets the pairs by
-// ascending blame (refutedBy).
-func (s *search) mappedByDepth(in, buf []int32) []int32 {
-	buf = buf[:0]
-	for _, i := range in {
-		if s.inputMap[i] >= 0 {
-			buf = append(buf, i)
-		}
-	}
-	if s.depthsOn {
-		slices.SortStableFunc(buf, func(x, y int32) int {
-			return cmp.Compare(s.fixDepth[s.inputVertex(x)], s.fixDepth[s.inputVertex(y)])
-		})
-	}
-	return buf
-}
-
 // pairsOf checks function f's pairs that hold a new proposition (all its
 // mapped pairs if all); done reports that the node is decided (refuted, or
 // the search must stop).
-func (s *search) pairsOf(partial isomorph.Mapping, f int32, all bool, below int32) (refuted, done bool) {
+func (s *search) pairsOf(partial isomorph.Mapping, f int32, all bool) (refuted, done bool) {
 	ps := &s.pairs
 	fb, ok := s.images(partial, int(f))
 	if !ok {
 		return false, false
 	}
-	if s.depthsOn && s.ownDepth(f) >= below {
-		return false, false
-	}
-	// Each unordered pair once, when its later member (by depth) is
-	// reached: the pairs come by ascending blame, so the first that
-	// differs is the shallowest refutation of f.
-	in := s.mappedByDepth(s.inputs[f], ps.in)
-	ps.in = in
+	in := s.inputs[f]
 	for x, i := range in {
-		if s.depthsOn && s.fixDepth[s.inputVertex(i)] >= below {
-			break
+		if s.inputMap[i] < 0 || !(all || ps.isNew[i] == ps.stamp) {
+			continue
 		}
 		us, ubs := ps.us[:0], ps.ubs[:0]
-		for _, u := range in[:x] {
-			if all || ps.isNew[i] == ps.stamp || ps.isNew[u] == ps.stamp {
-				us, ubs = append(us, u), append(ubs, s.inputMap[u])
+		for y, u := range in {
+			// Each unordered pair once.
+			if y == x || s.inputMap[u] < 0 || ((all || ps.isNew[u] == ps.stamp) && y < x) {
+				continue
 			}
+			us, ubs = append(us, u), append(ubs, s.inputMap[u])
 		}
 		ps.us, ps.ubs = us, ubs
 		if refuted, done := s.pairsDiffer(f, fb, i, us, ubs); done {

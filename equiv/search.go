@@ -302,10 +302,11 @@ func (s *search) shallowestBlame(partial isomorph.Mapping, vs []int32, first int
 			}
 			s.stamp[f] = s.nodes
 			ans, err := s.refuteAnswer(partial, int(f))
+			if errors.Is(err, satcheck.ErrLimit) || errors.Is(err, satcheck.ErrInvalidMapping) {
+				continue // no blame from it (pruneFunc: a limit, or mixed roles)
+			}
 			if err != nil {
-				if !errors.Is(err, satcheck.ErrLimit) {
-					s.err = err
-				}
+				s.err = err
 				return
 			}
 			if ans.refuted && ans.depth >= 0 {
@@ -439,6 +440,15 @@ func (s *search) refuteAnswer(partial isomorph.Mapping, f int) (refuteAnswer, er
 		s.refuted[key] = ans
 	}
 	return ans, nil
+}
+
+// ownDepth is the depth that fixed function f's own vertex (0 for the
+// terminal, whose image does not depend on the mapping).
+func (s *search) ownDepth(f int32) int32 {
+	if s.funcs[f].Kind == grounding.FuncTerminal {
+		return 0
+	}
+	return s.fixDepth[s.need[f][0]]
 }
 
 // inputDepth is the satcheck.Rank of refute's witnesses: the depth that
