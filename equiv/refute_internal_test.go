@@ -107,3 +107,57 @@ func TestRefuteBackjumpsToWitness(t *testing.T) {
 		}
 	}
 }
+
+// twoGoals: (goal a 100) is p1 ∧ p2, (goal b 100) is p1 ∨ p2.
+const twoGoals = `
+(role a) (role b)
+(init (p 1)) (init (p 2)) (init (p 3)) (init (p 4))
+(legal a noop) (legal b noop)
+(<= (next (p ?x)) (true (p ?x)))
+(<= (goal a 100) (true (p 1)) (true (p 2)))
+(<= (goal b 100) (true (p 1)))
+(<= (goal b 100) (true (p 2)))
+(<= terminal (true (p 3)))
+`
+
+// TestPruneFuncsBlamesShallowest: a node at depth 6 maps (p 1) to itself
+// under a swap of (p 2) and (p 4) fixed at depth 4. Both goals now read
+// mapped inputs only and both differ from their images; a's (first in
+// function order) needs (p 1) true to tell, b's only needs (p 2) or its
+// image's preimage (p 4) true and (p 1) false, so the node must backjump
+// to depth 4 whichever goal is checked first: the blame may not depend on
+// the order of functions, which follows names. Without shallowestBlame
+// the node blames its own depth.
+func TestPruneFuncsBlamesShallowest(t *testing.T) {
+	p, err := grounding.Load(context.Background(), "twoGoals", []byte(twoGoals), grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := selfGame(t, p)
+	s := selfSearch(t, x, true)
+	partial, _ := rolesFixed(x)
+	s.fixDepth = make([]int32, x.g.Order())
+	var fixed []int32
+	for _, m := range []struct {
+		a, b  string
+		depth int32
+	}{
+		{"(p 2)", "(p 4)", 4},
+		{"(p 4)", "(p 2)", 4},
+		{"(p 1)", "(p 1)", 6},
+	} {
+		v := mapProp(t, x, partial, m.a, m.b)
+		s.fixDepth[v] = m.depth
+		if m.depth == 6 {
+			fixed = append(fixed, v)
+		}
+	}
+	s.countNode()
+	s.depthsOn, s.jumpTo = true, 6
+	if !s.pruneFuncs(partial, fixed) {
+		t.Fatal("pruneFuncs did not refute the swap")
+	}
+	if s.jumpTo != 4 {
+		t.Errorf("backjump depth %d, want 4 (the swap's: (goal b 100) differs with (p 1) false)", s.jumpTo)
+	}
+}

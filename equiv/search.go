@@ -75,6 +75,7 @@ type search struct {
 type refuteAnswer struct {
 	refuted bool
 	depth   int32
+	noImage bool // f's image is not a function of B: not asked
 }
 
 // refuteKey is refute's question: a literal of A against one of B, with
@@ -263,11 +264,56 @@ func (s *search) pruneFuncs(partial isomorph.Mapping, vs []int32) bool {
 	for _, v := range vs {
 		for _, f := range s.byVertex[v] {
 			if s.pruneFunc(partial, f) {
+				s.shallowestBlame(partial, vs, f)
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// shallowestBlame lowers the backjump depth of a node that function first
+// refuted in pruneFuncs to the shallowest among the refutations of the
+// functions pruneFuncs looks at, so that it does not depend on which came
+// first (the order of vertices and functions follows names). check blames
+// every vertex a function needs, one of them fixed at this node; a
+// separating assignment (refute, also for a function whose inputs are all
+// mapped) may need only vertices fixed higher up. Only the cheap stages run
+// (refute: no SAT question is added at a pruned node), and only for
+// functions whose own vertex was fixed above the current backjump depth;
+// those that passed a check at this node are equal to their images.
+func (s *search) shallowestBlame(partial isomorph.Mapping, vs []int32, first int32) {
+	if !s.depthsOn || s.lim.NoBackjump || s.err != nil {
+		return
+	}
+	firstDone := !s.ready(partial, int(first)) // refute already blamed its witness
+	for _, v := range vs {
+		for _, f := range s.byVertex[v] {
+			if f == first {
+				if firstDone {
+					continue
+				}
+				firstDone = true
+			} else if s.stamp[f] == s.nodes || !s.ownMapped(partial, int(f)) {
+				continue
+			}
+			if s.ownDepth(f) >= int32(s.jumpTo) {
+				continue // its blame cannot be shallower
+			}
+			s.stamp[f] = s.nodes
+			ans, err := s.refuteAnswer(partial, int(f))
+			if errors.Is(err, satcheck.ErrLimit) || errors.Is(err, satcheck.ErrInvalidMapping) {
+				continue // no blame from it (pruneFunc: a limit, or mixed roles)
+			}
+			if err != nil {
+				s.err = err
+				return
+			}
+			if ans.refuted && ans.depth >= 0 {
+				s.refutedAt(f, ans.depth)
+			}
+		}
+	}
 }
 
 // pruneFunc checks function f unless it was considered at this node
@@ -338,12 +384,33 @@ func (s *search) ownMapped(partial isomorph.Mapping, f int) bool {
 // of the partial mapping, so the subtree is pruned before all of f's inputs
 // are mapped. It returns false to prune.
 func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
+	ans, err := s.refuteAnswer(partial, f)
+	if err != nil || ans.noImage {
+		return false, err
+	}
+	if !ans.refuted {
+		return true, nil
+	}
+	if ans.depth >= 0 {
+		s.refutedAt(int32(f), ans.depth)
+	}
+	fn := s.funcs[f]
+	s.failures[f]++
+	if s.firstFailure == "" {
+		s.firstFailure = s.a.p.FunctionName(fn) + " differs from its image under the partial mapping"
+	}
+	return false, nil
+}
+
+// refuteAnswer asks refute's question (once per node and pair of
+// literals), without counting a failure.
+func (s *search) refuteAnswer(partial isomorph.Mapping, f int) (refuteAnswer, error) {
 	t0 := time.Now()
 	defer func() { s.checkTime += time.Since(t0) }()
 	fn := s.funcs[f]
 	fb, ok := s.images(partial, f)
 	if !ok {
-		return false, nil
+		return refuteAnswer{noImage: true}, nil
 	}
 	if s.bMappedAt != s.nodes {
 		s.markImage(partial)
@@ -358,9 +425,13 @@ func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
 	}
 	ans, seen := s.refuted[key]
 	if !seen {
-		refuted, w, err := s.checker.RefutesWitness(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap, s.bMapped)
+		var rank satcheck.Rank
+		if s.depthsOn {
+			rank = s.inputDepth
+		}
+		refuted, w, err := s.checker.RefutesWitness(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap, s.bMapped, rank)
 		if err != nil {
-			return true, err
+			return refuteAnswer{}, err
 		}
 		ans = refuteAnswer{refuted: refuted, depth: s.witnessDepth(w)}
 		if s.refuted == nil {
@@ -368,17 +439,26 @@ func (s *search) refute(partial isomorph.Mapping, f int) (bool, error) {
 		}
 		s.refuted[key] = ans
 	}
-	if !ans.refuted {
-		return true, nil
+	return ans, nil
+}
+
+// ownDepth is the depth that fixed function f's own vertex (0 for the
+// terminal, whose image does not depend on the mapping).
+func (s *search) ownDepth(f int32) int32 {
+	if s.funcs[f].Kind == grounding.FuncTerminal {
+		return 0
 	}
-	if ans.depth >= 0 {
-		s.refutedAt(int32(f), ans.depth)
+	return s.fixDepth[s.need[f][0]]
+}
+
+// inputDepth is the satcheck.Rank of refute's witnesses: the depth that
+// fixed a mapped input of A (aIn) or the preimage of an input of B in the
+// image (bIn).
+func (s *search) inputDepth(aIn, bIn int32) int32 {
+	if aIn >= 0 {
+		return s.fixDepth[s.inputVertex(aIn)]
 	}
-	s.failures[f]++
-	if s.firstFailure == "" {
-		s.firstFailure = s.a.p.FunctionName(fn) + " differs from its image under the partial mapping"
-	}
-	return false, nil
+	return s.fixDepth[s.bPre[bIn]]
 }
 
 // witnessDepth is the deepest depth at which a vertex of A that the

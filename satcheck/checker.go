@@ -284,7 +284,7 @@ func (c *Checker) decide(ctx context.Context, fa, fb grounding.Lit, suppA, suppB
 			return outcome{j: j, model: m}, nil
 		}
 		if sem == noMoves {
-			if m := c.replayWitnesses(ca, cb, fa, j); m != nil {
+			if m := c.replayWitnesses(ca, cb, fa, j, nil); m != nil {
 				return outcome{j: j, model: m}, nil
 			}
 		}

@@ -3,6 +3,7 @@ package satcheck
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gamequiv/gamequiv/grounding"
 )
@@ -22,7 +23,7 @@ import (
 // so false means "not refuted", never "equal". When some role has no mapped
 // action there is no such joint move, and nothing is refuted.
 func (c *Checker) Refutes(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool) (bool, error) {
-	refuted, _, err := c.refutes(ctx, kind, fa, fb, inputMap, bMapped)
+	refuted, _, err := c.refutes(ctx, kind, fa, fb, inputMap, bMapped, nil)
 	return refuted, err
 }
 
@@ -37,11 +38,20 @@ type Separation struct {
 	A, B []int32
 }
 
+// Rank ranks the variables of a separation: an input aIn of A (bIn -1), or
+// an input bIn of B outside what A's function reads (aIn -1).
+type Rank func(aIn, bIn int32) int32
+
 // RefutesWitness is Refutes with the separating assignment when one was
 // found for a legal, goal or terminal function (nil otherwise: a next
-// function's witness also fixes moves).
-func (c *Checker) RefutesWitness(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool) (bool, *Separation, error) {
-	refuted, x, err := c.refutes(ctx, kind, fa, fb, inputMap, bMapped)
+// function's witness also fixes moves). Of the separating assignments it
+// simulated it returns one whose highest-ranked true input ranks lowest
+// (rank nil: the first). A search ranks inputs by the depth that mapped
+// them, so that it blames the refutation on the shallowest depth the
+// evaluated rows allow, whatever the order of the rows (which follows
+// input numbering): with a complete truth table, the shallowest of all.
+func (c *Checker) RefutesWitness(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool, rank Rank) (bool, *Separation, error) {
+	refuted, x, err := c.refutes(ctx, kind, fa, fb, inputMap, bMapped, rank)
 	if !refuted || err != nil || x.j == nil || semanticsOf(kind) != noMoves {
 		return refuted, nil, err
 	}
@@ -64,7 +74,7 @@ type separation struct {
 	at []bool
 }
 
-func (c *Checker) refutes(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool) (bool, separation, error) {
+func (c *Checker) refutes(ctx context.Context, kind grounding.FuncKind, fa, fb grounding.Lit, inputMap []int32, bMapped []bool, rank Rank) (bool, separation, error) {
 	var none separation
 	if len(inputMap) != c.a.numInputs() || len(bMapped) != c.b.numInputs() {
 		return false, none, mappingErrorf("input map has %d entries and the image %d, want %d and %d",
@@ -78,6 +88,9 @@ func (c *Checker) refutes(ctx context.Context, kind grounding.FuncKind, fa, fb g
 		return false, none, err
 	}
 	sem := semanticsOf(kind)
+	if sem != noMoves {
+		rank = nil // no Separation is returned
+	}
 	if sem == oneHot {
 		if c.a.emptyRole >= 0 || c.b.emptyRole >= 0 {
 			return false, none, nil
@@ -112,7 +125,7 @@ func (c *Checker) refutes(ctx context.Context, kind grounding.FuncKind, fa, fb g
 		c.stats.exhaustive.Add(1)
 		vec, w, rows := j.exhaustiveVectors()
 		va, vb := simulatePair(ca, cb, j, vec, w)
-		if bit := firstDiff(va, vb, rows); bit >= 0 {
+		if bit := j.lowestDiff(vec, va, vb, w, rows, rank); bit >= 0 {
 			return true, separation{j, assignmentAt(vec, len(j.vars), w, bit)}, nil
 		}
 		return false, none, nil
@@ -121,7 +134,7 @@ func (c *Checker) refutes(ctx context.Context, kind grounding.FuncKind, fa, fb g
 		return false, none, nil
 	}
 	if sem == noMoves {
-		if at := c.replayWitnesses(ca, cb, fa, j); at != nil {
+		if at := c.replayWitnesses(ca, cb, fa, j, rank); at != nil {
 			return true, separation{j, at}, nil // A's unmapped inputs read false: a restricted witness
 		}
 	}
@@ -142,9 +155,49 @@ func (c *Checker) refutes(ctx context.Context, kind grounding.FuncKind, fa, fb g
 		j.chooseMoved(vec, w, rng)
 	}
 	va, vb := simulatePair(ca, cb, j, vec, w)
-	if bit := firstDiff(va, vb, 64*w); bit >= 0 {
+	if bit := j.lowestDiff(vec, va, vb, w, 64*w, rank); bit >= 0 {
 		c.stats.simRefuted.Add(1)
 		return true, separation{j, assignmentAt(vec, len(j.vars), w, bit)}, nil
 	}
 	return false, none, nil
+}
+
+// lowestDiff returns a row among the first n where va and vb differ (vec
+// holds j's variable vectors, w words each), -1 if none: with rank nil the
+// first, else one whose highest-ranked true variable ranks lowest. For each
+// rank t in ascending order it masks off the rows with a true variable
+// ranked above t; the first t that leaves a differing row is the lowest.
+func (j *joint) lowestDiff(vec, va, vb []uint64, w, n int, rank Rank) int {
+	bit := firstDiff(va, vb, n)
+	if bit < 0 || rank == nil {
+		return bit
+	}
+	ranks := make([]int32, len(j.vars))
+	for v, jv := range j.vars {
+		if jv.aIn >= 0 {
+			ranks[v] = rank(jv.aIn, -1)
+		} else {
+			ranks[v] = rank(-1, jv.bIn)
+		}
+	}
+	levels := slices.Clone(ranks)
+	slices.Sort(levels)
+	levels = slices.Compact(levels)
+	mask := make([]uint64, w)
+	for _, t := range levels[:max(len(levels)-1, 0)] {
+		for i := range mask {
+			mask[i] = va[i] ^ vb[i]
+		}
+		for v, r := range ranks {
+			if r > t {
+				for i, x := range vec[v*w : (v+1)*w] {
+					mask[i] &^= x
+				}
+			}
+		}
+		if b := firstDiff(mask, make([]uint64, w), n); b >= 0 {
+			return b
+		}
+	}
+	return bit
 }

@@ -92,13 +92,13 @@ func (w *witnessStore) vectors(fa grounding.Lit, j *joint) (vec []uint64, n int)
 
 // replayWitnesses evaluates both cones on fa's witnesses laid out for j and
 // returns a separating assignment of j's variables, or nil.
-func (c *Checker) replayWitnesses(ca, cb *cone, fa grounding.Lit, j *joint) []bool {
+func (c *Checker) replayWitnesses(ca, cb *cone, fa grounding.Lit, j *joint, rank Rank) []bool {
 	vec, n := c.witnesses.vectors(fa, j)
 	if n == 0 {
 		return nil
 	}
 	va, vb := simulatePair(ca, cb, j, vec, 1)
-	if bit := firstDiff(va, vb, n); bit >= 0 {
+	if bit := j.lowestDiff(vec, va, vb, 1, n, rank); bit >= 0 {
 		c.stats.witnessRefuted.Add(1)
 		return assignmentAt(vec, len(j.vars), 1, bit)
 	}
