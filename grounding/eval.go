@@ -47,7 +47,7 @@ func (f *factSet) add(tuple []int32) (int32, bool) {
 	f.data = append(f.data, tuple...)
 	f.n++
 	if f.arity > 0 {
-		f.set.insert(tuple, id, f.at)
+		f.set.insert(tuple, id)
 	}
 	return id, true
 }
@@ -1375,10 +1375,10 @@ func (j *joined) push(tuple []int32) int {
 	j.tuples = append(j.tuples, tuple)
 	switch {
 	case j.keys.slots != nil:
-		j.keys.insert(tuple, int32(i), j.at)
+		j.keys.insert(tuple, int32(i))
 	case len(j.tuples) == smallJoined:
 		for k, u := range j.tuples {
-			j.keys.insert(u, int32(k), j.at)
+			j.keys.insert(u, int32(k))
 		}
 	}
 	return i
@@ -1505,7 +1505,7 @@ func (m *memoTable[V]) put(v V) {
 		pos := int32(len(m.vals))
 		m.keys = append(m.keys, m.key...)
 		m.vals = append(m.vals, v)
-		m.tab.insert(m.key, pos, m.at)
+		m.tab.insert(m.key, pos)
 	}
 }
 

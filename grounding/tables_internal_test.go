@@ -65,6 +65,44 @@ func TestGateTableSpread(t *testing.T) {
 	}
 }
 
+// TestTupleTable inserts tuples of neighbouring values past many growths
+// and finds each at its position, none that was never inserted, and each
+// within a short probe of the slot its stored tag names (a slot moved by
+// growth to anywhere else is found late or never).
+func TestTupleTable(t *testing.T) {
+	var tuples [][]int32
+	at := func(i int32) []int32 { return tuples[i] }
+	var tab tupleTable
+	for i := range int32(50000) {
+		tu := []int32{i % 250, i / 250}
+		if i%3 == 0 {
+			tu = append(tu, i)
+		}
+		tuples = append(tuples, tu)
+		tab.insert(tu, i)
+	}
+	for i, tu := range tuples {
+		if got, ok := tab.find(slices.Clone(tu), at); !ok || got != int32(i) {
+			t.Fatalf("find(%v) = %d, %v, want %d", tu, got, ok, i)
+		}
+	}
+	for _, tu := range [][]int32{{250, 0}, {0, 0, 1}, {1}} {
+		if got, ok := tab.find(tu, at); ok {
+			t.Errorf("find(%v) = %d, true for a tuple never inserted", tu, got)
+		}
+	}
+	mask := uint64(len(tab.slots) - 1)
+	var dist uint64
+	for i, s := range tab.slots {
+		if s != 0 {
+			dist += (uint64(i) - (s>>32)&mask) & mask
+		}
+	}
+	if avg := float64(dist) / float64(tab.n); avg > 2 {
+		t.Errorf("tuples lie %.1f slots past their home slot on average, want at most 2", avg)
+	}
+}
+
 // TestTupleArena checks that arena copies equal their tuples, survive
 // changes to the source, and do not overlap: appending to one copy leaves
 // the next intact.
