@@ -305,6 +305,9 @@ type engine struct {
 	noCuts    bool  // tests: domain joins without step.exists and headDone
 	noShare   bool  // tests: circuit joins without shared items (share.go)
 	tests     int64 // item tests of shared joins (share.go)
+	// headChecks counts the head-done tests of domain joins (a counter
+	// for tests; parallel workers count in their own copies).
+	headChecks int64
 	// domainWork is work at the end of the domain phase (tests).
 	domainWork int64
 	// stopped is the domain join that ran into MaxAtoms, if one did
@@ -1564,6 +1567,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	// interning here could trip MaxTermDepth for a join that then fails.
 	var headT []int32
 	headDone := func() bool {
+		e.headChecks++
 		headT = headT[:0]
 		for _, a := range r.headArgs {
 			t, ok := e.lookupInst(bd, a)
@@ -1643,7 +1647,11 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			return single(arena.copy(t), True)
 		}
 		s := &p.steps[k]
-		if b == nil && !e.noCuts && s.headBound && headDone() {
+		// Below a step that found the head atom not derived (the same
+		// atom: its variables were bound there already) the answer is
+		// the same, as that step asks again whenever a match adds a
+		// head tuple; only the first such step asks.
+		if b == nil && !e.noCuts && s.headBound && (k == 0 || !p.steps[k-1].headBound) && headDone() {
 			return nil
 		}
 		if b == nil {
