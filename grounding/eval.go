@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -302,9 +303,11 @@ type engine struct {
 	// dropped (see memoTable.useful): memoProbe unless a test sets it;
 	// negative keeps every memo.
 	memoProbe int64
-	noCuts    bool  // tests: domain joins without step.exists and headDone
-	noShare   bool  // tests: circuit joins without shared items (share.go)
-	tests     int64 // item tests of shared joins (share.go)
+	noCuts    bool // tests: domain joins without step.exists and headDone
+	noShare   bool // tests: circuit joins without shared items (share.go)
+	// noPlanMasks (tests): join costs over []bool sets, not masks.
+	noPlanMasks bool
+	tests       int64 // item tests of shared joins (share.go)
 	// headChecks counts the head-done tests of domain joins (a counter
 	// for tests; parallel workers count in their own copies).
 	headChecks int64
@@ -750,7 +753,25 @@ type joinCost struct {
 	// Memos of step and headLeft by set (and atom), -1 until computed;
 	// nil beyond maxPlanDP atoms.
 	liveOf, leftOf, estOf []float64
+
+	// The same sets of variables as bit masks, where the rule has at most
+	// 64 (masks): best asks step for every set and atom, and filling and
+	// scanning the []bool sets per question was half of connectFour's
+	// grounding CPU. The products run over the same variables in the same
+	// order, so the estimates are the same floats.
+	masks                bool
+	varMask              []uint64 // variables of each atom
+	neededMask, headMask uint64
+	boundOf              []uint64 // variables of each set's atoms (within maxPlanDP)
+	// estK[k][m]: the estimate of atom k with the variables m of its own
+	// bound (bit i: vars[k][i]), -1 until computed; nil for atoms of
+	// more than maxEstVars variables, whose estimates stay in est.
+	estK [][]float64
 }
+
+// maxEstVars bounds the variables of an atom whose estimates joinCost
+// keeps in a slice by bound set (2^maxEstVars entries).
+const maxEstVars = 10
 
 // Work models of joinCost: matches counted in full, the memo's runs, or
 // the memo's runs times the head atoms still open (circuit mode: a step's
@@ -766,6 +787,10 @@ const (
 // binding of the variables of set's atoms: the product of the domains of the
 // head variables they leave unbound.
 func (jc *joinCost) headLeft(set uint32) float64 {
+	if jc.masks {
+		bound, _ := jc.boundMask(set)
+		return jc.domProduct(jc.headMask &^ bound)
+	}
 	bound := make([]bool, len(jc.r.varNames))
 	for j := range jc.atoms {
 		if set&(1<<j) != 0 {
@@ -818,7 +843,50 @@ func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
 	for _, v := range vs {
 		jc.needed[v] = true
 	}
+	if len(r.varNames) <= 64 && !e.noPlanMasks {
+		jc.masks = true
+		jc.varMask = make([]uint64, len(atoms))
+		for k, vs := range jc.vars {
+			for _, v := range vs {
+				jc.varMask[k] |= 1 << v
+			}
+		}
+		for v := range r.varNames {
+			if jc.needed[v] {
+				jc.neededMask |= 1 << v
+			}
+			if jc.head[v] {
+				jc.headMask |= 1 << v
+			}
+		}
+	}
 	return jc
+}
+
+// boundMask returns the variables of set's atoms and those of the other
+// atoms (masks only).
+func (jc *joinCost) boundMask(set uint32) (bound, other uint64) {
+	if jc.boundOf != nil {
+		return jc.boundOf[set], jc.boundOf[uint32(len(jc.boundOf)-1)&^set]
+	}
+	for j, m := range jc.varMask {
+		if set&(1<<j) != 0 {
+			bound |= m
+		} else {
+			other |= m
+		}
+	}
+	return bound, other
+}
+
+// domProduct is the product of the domains of the variables in mask, in
+// ascending order, as step and headLeft multiply them.
+func (jc *joinCost) domProduct(mask uint64) float64 {
+	n := 1.0
+	for ; mask != 0; mask &= mask - 1 {
+		n *= max(jc.dom[bits.TrailingZeros64(mask)], 1)
+	}
+	return n
 }
 
 // step returns the expected matches of atom k after the atoms of set, and
@@ -840,6 +908,15 @@ func (jc *joinCost) step(set uint32, k int) (est, live float64) {
 		if live, est = jc.liveOf[set], jc.estOf[int(set)*n+k]; live >= 0 && est >= 0 {
 			return est, live
 		}
+	}
+	if jc.masks {
+		if jc.liveOf != nil && jc.boundOf == nil {
+			jc.boundOf = make([]uint64, 1<<n)
+			for set := 1; set < 1<<n; set++ {
+				jc.boundOf[set] = jc.boundOf[set&(set-1)] | jc.varMask[bits.TrailingZeros32(uint32(set))]
+			}
+		}
+		return jc.stepMasks(set, k)
 	}
 	if jc.bound == nil {
 		jc.bound = make([]bool, len(jc.r.varNames))
@@ -884,6 +961,58 @@ func (jc *joinCost) step(set uint32, k int) (est, live float64) {
 	}
 	if jc.liveOf != nil {
 		jc.liveOf[set], jc.estOf[int(set)*n+k] = live, est
+	}
+	return est, live
+}
+
+// stepMasks is step, not memoised yet, with the variable sets as masks.
+func (jc *joinCost) stepMasks(set uint32, k int) (est, live float64) {
+	bound, other := jc.boundMask(set)
+	if jc.liveOf != nil && jc.liveOf[set] >= 0 {
+		live = jc.liveOf[set]
+	} else {
+		live = jc.domProduct(bound & (jc.neededMask | other))
+	}
+	vs := jc.vars[k]
+	var m uint64
+	for i, v := range vs {
+		if bound&(1<<v) != 0 {
+			m |= 1 << i
+		}
+	}
+	if jc.estK == nil {
+		jc.estK = make([][]float64, len(jc.atoms))
+	}
+	if len(vs) <= maxEstVars && jc.estK[k] == nil {
+		jc.estK[k] = make([]float64, 1<<len(vs))
+		for i := range jc.estK[k] {
+			jc.estK[k][i] = -1
+		}
+	}
+	if jc.estK[k] != nil && jc.estK[k][m] >= 0 {
+		est = jc.estK[k][m]
+	} else {
+		key := [2]uint64{uint64(k), uint64(set) | 1<<63}
+		if len(vs) < 64 {
+			key[1] = m
+		}
+		var ok bool
+		if est, ok = jc.est[key]; !ok {
+			if jc.bound == nil {
+				jc.bound = make([]bool, len(jc.r.varNames))
+			}
+			for v := range jc.bound {
+				jc.bound[v] = bound&(1<<v) != 0
+			}
+			est = float64(jc.e.estimate(jc.r.body[jc.atoms[k]], jc.bound))
+			jc.est[key] = est
+		}
+		if jc.estK[k] != nil {
+			jc.estK[k][m] = est
+		}
+	}
+	if jc.liveOf != nil {
+		jc.liveOf[set], jc.estOf[int(set)*len(jc.atoms)+k] = live, est
 	}
 	return est, live
 }
