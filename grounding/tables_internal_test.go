@@ -157,3 +157,22 @@ func TestIndexLists(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshVars counts each variable of an atom once, however often and
+// however deep it occurs, as unbound (fresh) or bound (shared).
+func TestFreshVars(t *testing.T) {
+	v := func(i int32) pat { return pat{v: i, t: -1} }
+	c := pat{v: -1, t: 7}
+	f := func(args ...pat) pat { return pat{v: -1, t: -1, fn: 3, args: args} }
+	// (p ?0 (f ?0 ?1 (f ?2 ?1)) 7 ?2 ?3 ?3 ... ?20) with ?0 and ?3 bound.
+	args := []pat{v(0), f(v(0), v(1), f(v(2), v(1))), c, v(2), v(3), v(3)}
+	for i := int32(4); i <= 20; i++ {
+		args = append(args, v(i), f(v(i)))
+	}
+	bound := make([]bool, 21)
+	bound[0], bound[3] = true, true
+	fresh, shared := freshVars(bound, args)
+	if fresh != 19 || shared != 2 {
+		t.Errorf("freshVars = %d fresh, %d shared, want 19, 2", fresh, shared)
+	}
+}
