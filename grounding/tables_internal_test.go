@@ -176,3 +176,25 @@ func TestFreshVars(t *testing.T) {
 		t.Errorf("freshVars = %d fresh, %d shared, want 19, 2", fresh, shared)
 	}
 }
+
+// TestProbeSig: an index's key names each probe's path and functor, so
+// that probes of different shapes never share an index, and it is the
+// same whether a caller's buffer is empty or not.
+func TestProbeSig(t *testing.T) {
+	ps := []probe{
+		{path: topPath(0), v: 2, ground: -1},
+		{path: topPath(1), functor: true, fn: 3, arity: 2, v: -1, ground: -1},
+		{path: []int32{1, 0}, v: -1, ground: 5},
+		{path: topPath(70), v: 1, ground: -1},
+	}
+	want := "0.;1.f3/2;1.0.;70.;"
+	if got := string(appendProbeSig(nil, ps)); got != want {
+		t.Errorf("appendProbeSig = %q, want %q", got, want)
+	}
+	if got := string(appendProbeSig([]byte("x"), ps)); got != "x"+want {
+		t.Errorf("appendProbeSig after x = %q, want %q", got, "x"+want)
+	}
+	if p := topPath(4); len(p) != 1 || cap(p) != 1 || p[0] != 4 {
+		t.Errorf("topPath(4) = %v (cap %d), want [4] with no spare capacity", p, cap(p))
+	}
+}
