@@ -88,3 +88,44 @@ func TestDomainCutsNoIntern(t *testing.T) {
 		t.Errorf("Ground(deep.kif, MaxTermDepth 2) = %v, want a Program (no p atom is derived)", err)
 	}
 }
+
+// TestHeadDoneOnce: a domain join asks whether the head atom is derived
+// at the first step that has the head bound, not again at the steps
+// below it (the answer cannot differ there). q's head is bound after
+// (true (on ?x)); y then runs over n numbers through three more steps.
+func TestHeadDoneOnce(t *testing.T) {
+	const n = 200
+	var b strings.Builder
+	b.WriteString("(role a)\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "(num %d)\n", i)
+	}
+	b.WriteString(`(init (on 1))
+(<= (next (on ?y)) (true (on ?x)) (num ?y))
+(<= (s ?y) (num ?y) (distinct ?y 1))
+(<= (q ?x) (true (on ?x)) (num ?y) (s ?y) (num ?y) (distinct ?x ?y) (distinct ?y 2))
+(<= (legal a (m ?x)) (q ?x))
+(<= terminal (true (on 3)))
+(goal a 100)
+`)
+	f, err := Parse("headdone.kif", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checks int64
+	v := variant{workers: 1, onEngine: func(e *engine) { checks = e.headChecks }}
+	p, err := groundVariant(context.Background(), f, Limits{}, memoProbe, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Actions[0]) != n {
+		t.Fatalf("actions: %d, want %d", len(p.Actions[0]), n)
+	}
+	// About 3n: q's join asks once per x when its step starts and once
+	// when its atom is derived, next's once per y. Asking at every step
+	// below the first adds one per x and y tried there (5n in all).
+	if checks > 4*n {
+		t.Errorf("head-done tests = %d, want at most %d", checks, 4*n)
+	}
+	t.Logf("head-done tests: %d", checks)
+}

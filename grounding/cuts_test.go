@@ -37,3 +37,24 @@ func TestDomainCutsSameProgram(t *testing.T) {
 		})
 	}
 }
+
+// The join costs of circuit plans over bit masks (joinCost.masks) are the
+// same floats as over []bool sets, so every plan and the Program are the
+// same, gate for gate.
+func TestPlanMasksSameProgram(t *testing.T) {
+	for _, g := range cutGames {
+		if testing.Short() && slowCutGames[g] {
+			continue
+		}
+		t.Run(g, func(t *testing.T) {
+			f, lim, with := groundCorpusLenient(t, filepath.Join(corpusDir, "ggp-base", g+".kif"))
+			without, err := grounding.GroundNoPlanMasks(context.Background(), f, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(with, without) {
+				t.Errorf("Ground(%s) differs from the grounding with []bool join costs: %d against %d circuit nodes", g, with.Circuit.NumNodes(), without.Circuit.NumNodes())
+			}
+		})
+	}
+}

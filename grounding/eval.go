@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ func (f *factSet) add(tuple []int32) (int32, bool) {
 	f.data = append(f.data, tuple...)
 	f.n++
 	if f.arity > 0 {
-		f.set.insert(tuple, id, f.at)
+		f.set.insert(tuple, id)
 	}
 	return id, true
 }
@@ -154,19 +155,25 @@ func (ix *index) alloc(n int32) (block, start int32) {
 	return ix.cur, int32(len(b))
 }
 
-func probeSig(ps []probe) string {
-	var b strings.Builder
+// appendProbeSig appends the signature of probes ps (paths and functors)
+// to b, the key of a fact set's index over them: index looks it up as
+// bytes in a stack buffer and makes a string only for a new index (a
+// string per estimate was most of the planner's allocations).
+func appendProbeSig(b []byte, ps []probe) []byte {
 	for _, p := range ps {
 		for _, x := range p.path {
-			b.WriteString(strconv.Itoa(int(x)))
-			b.WriteByte('.')
+			b = strconv.AppendInt(b, int64(x), 10)
+			b = append(b, '.')
 		}
 		if p.functor {
-			b.WriteString("f" + strconv.Itoa(int(p.fn)) + "/" + strconv.Itoa(int(p.arity)))
+			b = append(b, 'f')
+			b = strconv.AppendInt(b, int64(p.fn), 10)
+			b = append(b, '/')
+			b = strconv.AppendInt(b, int64(p.arity), 10)
 		}
-		b.WriteByte(';')
+		b = append(b, ';')
 	}
-	return b.String()
+	return b
 }
 
 func mix(h, x uint64) uint64 {
@@ -302,9 +309,14 @@ type engine struct {
 	// dropped (see memoTable.useful): memoProbe unless a test sets it;
 	// negative keeps every memo.
 	memoProbe int64
-	noCuts    bool  // tests: domain joins without step.exists and headDone
-	noShare   bool  // tests: circuit joins without shared items (share.go)
-	tests     int64 // item tests of shared joins (share.go)
+	noCuts    bool // tests: domain joins without step.exists and headDone
+	noShare   bool // tests: circuit joins without shared items (share.go)
+	// noPlanMasks (tests): join costs over []bool sets, not masks.
+	noPlanMasks bool
+	tests       int64 // item tests of shared joins (share.go)
+	// headChecks counts the head-done tests of domain joins (a counter
+	// for tests; parallel workers count in their own copies).
+	headChecks int64
 	// domainWork is work at the end of the domain phase (tests).
 	domainWork int64
 	// stopped is the domain join that ran into MaxAtoms, if one did
@@ -506,7 +518,7 @@ func (e *engine) makePlanShare(r *nrule, deltaLit int, inScope func(rel int32) b
 		b := r.body[best]
 		s := step{lit: best, rel: b.rel}
 		for ai, a := range b.args {
-			s.probes = appendProbes(s.probes, []int32{int32(ai)}, a, bound)
+			s.probes = appendProbes(s.probes, topPath(ai), a, bound)
 		}
 		if deltaLit >= 0 {
 			s.delta = best == deltaLit
@@ -747,7 +759,25 @@ type joinCost struct {
 	// Memos of step and headLeft by set (and atom), -1 until computed;
 	// nil beyond maxPlanDP atoms.
 	liveOf, leftOf, estOf []float64
+
+	// The same sets of variables as bit masks, where the rule has at most
+	// 64 (masks): best asks step for every set and atom, and filling and
+	// scanning the []bool sets per question was half of connectFour's
+	// grounding CPU. The products run over the same variables in the same
+	// order, so the estimates are the same floats.
+	masks                bool
+	varMask              []uint64 // variables of each atom
+	neededMask, headMask uint64
+	boundOf              []uint64 // variables of each set's atoms (within maxPlanDP)
+	// estK[k][m]: the estimate of atom k with the variables m of its own
+	// bound (bit i: vars[k][i]), -1 until computed; nil for atoms of
+	// more than maxEstVars variables, whose estimates stay in est.
+	estK [][]float64
 }
+
+// maxEstVars bounds the variables of an atom whose estimates joinCost
+// keeps in a slice by bound set (2^maxEstVars entries).
+const maxEstVars = 10
 
 // Work models of joinCost: matches counted in full, the memo's runs, or
 // the memo's runs times the head atoms still open (circuit mode: a step's
@@ -763,6 +793,10 @@ const (
 // binding of the variables of set's atoms: the product of the domains of the
 // head variables they leave unbound.
 func (jc *joinCost) headLeft(set uint32) float64 {
+	if jc.masks {
+		bound, _ := jc.boundMask(set)
+		return jc.domProduct(jc.headMask &^ bound)
+	}
 	bound := make([]bool, len(jc.r.varNames))
 	for j := range jc.atoms {
 		if set&(1<<j) != 0 {
@@ -815,7 +849,50 @@ func (e *engine) newJoinCost(r *nrule, atoms []int, head []bool) *joinCost {
 	for _, v := range vs {
 		jc.needed[v] = true
 	}
+	if len(r.varNames) <= 64 && !e.noPlanMasks {
+		jc.masks = true
+		jc.varMask = make([]uint64, len(atoms))
+		for k, vs := range jc.vars {
+			for _, v := range vs {
+				jc.varMask[k] |= 1 << v
+			}
+		}
+		for v := range r.varNames {
+			if jc.needed[v] {
+				jc.neededMask |= 1 << v
+			}
+			if jc.head[v] {
+				jc.headMask |= 1 << v
+			}
+		}
+	}
 	return jc
+}
+
+// boundMask returns the variables of set's atoms and those of the other
+// atoms (masks only).
+func (jc *joinCost) boundMask(set uint32) (bound, other uint64) {
+	if jc.boundOf != nil {
+		return jc.boundOf[set], jc.boundOf[uint32(len(jc.boundOf)-1)&^set]
+	}
+	for j, m := range jc.varMask {
+		if set&(1<<j) != 0 {
+			bound |= m
+		} else {
+			other |= m
+		}
+	}
+	return bound, other
+}
+
+// domProduct is the product of the domains of the variables in mask, in
+// ascending order, as step and headLeft multiply them.
+func (jc *joinCost) domProduct(mask uint64) float64 {
+	n := 1.0
+	for ; mask != 0; mask &= mask - 1 {
+		n *= max(jc.dom[bits.TrailingZeros64(mask)], 1)
+	}
+	return n
 }
 
 // step returns the expected matches of atom k after the atoms of set, and
@@ -837,6 +914,15 @@ func (jc *joinCost) step(set uint32, k int) (est, live float64) {
 		if live, est = jc.liveOf[set], jc.estOf[int(set)*n+k]; live >= 0 && est >= 0 {
 			return est, live
 		}
+	}
+	if jc.masks {
+		if jc.liveOf != nil && jc.boundOf == nil {
+			jc.boundOf = make([]uint64, 1<<n)
+			for set := 1; set < 1<<n; set++ {
+				jc.boundOf[set] = jc.boundOf[set&(set-1)] | jc.varMask[bits.TrailingZeros32(uint32(set))]
+			}
+		}
+		return jc.stepMasks(set, k)
 	}
 	if jc.bound == nil {
 		jc.bound = make([]bool, len(jc.r.varNames))
@@ -881,6 +967,58 @@ func (jc *joinCost) step(set uint32, k int) (est, live float64) {
 	}
 	if jc.liveOf != nil {
 		jc.liveOf[set], jc.estOf[int(set)*n+k] = live, est
+	}
+	return est, live
+}
+
+// stepMasks is step, not memoised yet, with the variable sets as masks.
+func (jc *joinCost) stepMasks(set uint32, k int) (est, live float64) {
+	bound, other := jc.boundMask(set)
+	if jc.liveOf != nil && jc.liveOf[set] >= 0 {
+		live = jc.liveOf[set]
+	} else {
+		live = jc.domProduct(bound & (jc.neededMask | other))
+	}
+	vs := jc.vars[k]
+	var m uint64
+	for i, v := range vs {
+		if bound&(1<<v) != 0 {
+			m |= 1 << i
+		}
+	}
+	if jc.estK == nil {
+		jc.estK = make([][]float64, len(jc.atoms))
+	}
+	if len(vs) <= maxEstVars && jc.estK[k] == nil {
+		jc.estK[k] = make([]float64, 1<<len(vs))
+		for i := range jc.estK[k] {
+			jc.estK[k][i] = -1
+		}
+	}
+	if jc.estK[k] != nil && jc.estK[k][m] >= 0 {
+		est = jc.estK[k][m]
+	} else {
+		key := [2]uint64{uint64(k), uint64(set) | 1<<63}
+		if len(vs) < 64 {
+			key[1] = m
+		}
+		var ok bool
+		if est, ok = jc.est[key]; !ok {
+			if jc.bound == nil {
+				jc.bound = make([]bool, len(jc.r.varNames))
+			}
+			for v := range jc.bound {
+				jc.bound[v] = bound&(1<<v) != 0
+			}
+			est = float64(jc.e.estimate(jc.r.body[jc.atoms[k]], jc.bound))
+			jc.est[key] = est
+		}
+		if jc.estK[k] != nil {
+			jc.estK[k][m] = est
+		}
+	}
+	if jc.liveOf != nil {
+		jc.liveOf[set], jc.estOf[int(set)*len(jc.atoms)+k] = live, est
 	}
 	return est, live
 }
@@ -1031,7 +1169,7 @@ func (e *engine) estimate(b basic, bound []bool) int64 {
 	f := e.facts[b.rel]
 	var probes []probe
 	for ai, a := range b.args {
-		probes = appendProbes(probes, []int32{int32(ai)}, a, bound)
+		probes = appendProbes(probes, topPath(ai), a, bound)
 	}
 	if len(probes) == 0 || f.n == 0 {
 		return int64(f.n)
@@ -1053,7 +1191,7 @@ func (e *engine) distinct(b basic, bound []bool) int64 {
 	f := e.facts[b.rel]
 	var probes []probe
 	for ai, a := range b.args {
-		probes = appendProbes(probes, []int32{int32(ai)}, a, bound)
+		probes = appendProbes(probes, topPath(ai), a, bound)
 	}
 	if len(probes) == 0 || f.n == 0 {
 		return min(int64(f.n), 1)
@@ -1065,7 +1203,8 @@ func (e *engine) distinct(b basic, bound []bool) int64 {
 
 // index returns the index of f over the given probes, creating it.
 func (e *engine) index(f *factSet, probes []probe) *index {
-	sig := probeSig(probes)
+	var buf [128]byte
+	sig := appendProbeSig(buf[:0], probes)
 	cache := f.indexes
 	if e.ownIndexes != nil {
 		if cache = e.ownIndexes[f]; cache == nil {
@@ -1073,10 +1212,10 @@ func (e *engine) index(f *factSet, probes []probe) *index {
 			e.ownIndexes[f] = cache
 		}
 	}
-	ix, ok := cache[sig]
+	ix, ok := cache[string(sig)]
 	if !ok {
 		ix = newIndex(probes)
-		cache[sig] = ix
+		cache[string(sig)] = ix
 		if e.ownIndexes != nil {
 			// The facts are final: built now, the index is only read later.
 			ix.update(e.ts, f)
@@ -1088,23 +1227,23 @@ func (e *engine) index(f *factSet, probes []probe) *index {
 // freshVars counts the distinct unbound variables of an atom's arguments and
 // how many of its variables are already bound.
 func freshVars(bound []bool, ps []pat) (fresh, shared int) {
-	seen := map[int32]bool{}
-	var walk func(p pat)
-	walk = func(p pat) {
-		if p.v >= 0 && !seen[p.v] {
-			seen[p.v] = true
-			if bound[p.v] {
-				shared++
-			} else {
-				fresh++
-			}
-		}
-		for _, a := range p.args {
-			walk(a)
-		}
-	}
+	// The atom's variables in a stack array, each counted once: a map per
+	// call was a sixth of sudoku's grounding CPU (the planner asks this
+	// for every atom at every step).
+	var buf [16]int32
+	vs := buf[:0]
 	for _, p := range ps {
-		walk(p)
+		vs = patVars(vs, p)
+	}
+	for i, v := range vs {
+		if slices.Contains(vs[:i], v) {
+			continue
+		}
+		if bound[v] {
+			shared++
+		} else {
+			fresh++
+		}
 	}
 	return fresh, shared
 }
@@ -1135,6 +1274,25 @@ func countKnownPat(bound []bool, p pat) (known, total int) {
 		total += t
 	}
 	return
+}
+
+// topPaths[i] is the path of argument i of an atom, shared (read only, no
+// spare capacity) by every probe of that argument: one allocation per
+// argument per estimate was a fifth of the planner's allocations.
+var topPaths = func() [][]int32 {
+	ps := make([][]int32, 64)
+	for i := range ps {
+		ps[i] = []int32{int32(i)}
+	}
+	return ps
+}()
+
+// topPath returns the path of argument i.
+func topPath(i int) []int32 {
+	if i < len(topPaths) {
+		return topPaths[i][:1:1]
+	}
+	return []int32{int32(i)}
 }
 
 func appendProbes(ps []probe, path []int32, p pat, bound []bool) []probe {
@@ -1375,10 +1533,10 @@ func (j *joined) push(tuple []int32) int {
 	j.tuples = append(j.tuples, tuple)
 	switch {
 	case j.keys.slots != nil:
-		j.keys.insert(tuple, int32(i), j.at)
+		j.keys.insert(tuple, int32(i))
 	case len(j.tuples) == smallJoined:
 		for k, u := range j.tuples {
-			j.keys.insert(u, int32(k), j.at)
+			j.keys.insert(u, int32(k))
 		}
 	}
 	return i
@@ -1505,7 +1663,7 @@ func (m *memoTable[V]) put(v V) {
 		pos := int32(len(m.vals))
 		m.keys = append(m.keys, m.key...)
 		m.vals = append(m.vals, v)
-		m.tab.insert(m.key, pos, m.at)
+		m.tab.insert(m.key, pos)
 	}
 }
 
@@ -1564,6 +1722,7 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 	// interning here could trip MaxTermDepth for a join that then fails.
 	var headT []int32
 	headDone := func() bool {
+		e.headChecks++
 		headT = headT[:0]
 		for _, a := range r.headArgs {
 			t, ok := e.lookupInst(bd, a)
@@ -1643,7 +1802,11 @@ func (e *engine) join(p *plan, b *builder, litOf func(rel, id int32) Lit) *joine
 			return single(arena.copy(t), True)
 		}
 		s := &p.steps[k]
-		if b == nil && !e.noCuts && s.headBound && headDone() {
+		// Below a step that found the head atom not derived (the same
+		// atom: its variables were bound there already) the answer is
+		// the same, as that step asks again whenever a match adds a
+		// head tuple; only the first such step asks.
+		if b == nil && !e.noCuts && s.headBound && (k == 0 || !p.steps[k-1].headBound) && headDone() {
 			return nil
 		}
 		if b == nil {

@@ -44,6 +44,12 @@ func GroundNoDomainCuts(ctx context.Context, f *File, lim Limits) (*Program, err
 	return groundVariant(ctx, f, lim, memoProbe, variant{noDomainCuts: true})
 }
 
+// GroundNoPlanMasks is Ground with the join costs of circuit plans
+// computed over []bool variable sets instead of bit masks.
+func GroundNoPlanMasks(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noPlanMasks: true})
+}
+
 // GroundNoDemandFactors is Ground without the passes that factor outgrown
 // demand relations (demand.go).
 func GroundNoDemandFactors(ctx context.Context, f *File, lim Limits) (*Program, error) {

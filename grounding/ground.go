@@ -120,6 +120,7 @@ type variant struct {
 	// not as they outgrow (engine.measureDemand).
 	noEarlyFactors bool
 	noShare        bool // circuit joins without shared items (share.go)
+	noPlanMasks    bool // join costs over []bool variable sets (joinCost.masks)
 	// exactProducts: a growing demand relation is split only when it is a
 	// product exactly (no demandProductSlack).
 	exactProducts bool
@@ -189,7 +190,7 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if !noDemand {
 		c.addDemand(sccs, factors)
 	}
-	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts, noShare: v.noShare, workers: v.workers}
+	e := &engine{ctx: ctx, lim: lim, ts: ts, c: c, deadline: deadline, memoProbe: memoProbe, noCuts: v.noDomainCuts, noShare: v.noShare, noPlanMasks: v.noPlanMasks, workers: v.workers}
 	if e.workers == 0 {
 		e.workers = domainWorkers()
 	}

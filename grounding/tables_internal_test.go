@@ -65,6 +65,44 @@ func TestGateTableSpread(t *testing.T) {
 	}
 }
 
+// TestTupleTable inserts tuples of neighbouring values past many growths
+// and finds each at its position, none that was never inserted, and each
+// within a short probe of the slot its stored tag names (a slot moved by
+// growth to anywhere else is found late or never).
+func TestTupleTable(t *testing.T) {
+	var tuples [][]int32
+	at := func(i int32) []int32 { return tuples[i] }
+	var tab tupleTable
+	for i := range int32(50000) {
+		tu := []int32{i % 250, i / 250}
+		if i%3 == 0 {
+			tu = append(tu, i)
+		}
+		tuples = append(tuples, tu)
+		tab.insert(tu, i)
+	}
+	for i, tu := range tuples {
+		if got, ok := tab.find(slices.Clone(tu), at); !ok || got != int32(i) {
+			t.Fatalf("find(%v) = %d, %v, want %d", tu, got, ok, i)
+		}
+	}
+	for _, tu := range [][]int32{{250, 0}, {0, 0, 1}, {1}} {
+		if got, ok := tab.find(tu, at); ok {
+			t.Errorf("find(%v) = %d, true for a tuple never inserted", tu, got)
+		}
+	}
+	mask := uint64(len(tab.slots) - 1)
+	var dist uint64
+	for i, s := range tab.slots {
+		if s != 0 {
+			dist += (uint64(i) - (s>>32)&mask) & mask
+		}
+	}
+	if avg := float64(dist) / float64(tab.n); avg > 2 {
+		t.Errorf("tuples lie %.1f slots past their home slot on average, want at most 2", avg)
+	}
+}
+
 // TestTupleArena checks that arena copies equal their tuples, survive
 // changes to the source, and do not overlap: appending to one copy leaves
 // the next intact.
@@ -117,5 +155,46 @@ func TestIndexLists(t *testing.T) {
 		if !slices.Equal(held[i], heldWant[i]) {
 			t.Errorf("ids held before later pushes changed: %v, want %v", held[i], heldWant[i])
 		}
+	}
+}
+
+// TestFreshVars counts each variable of an atom once, however often and
+// however deep it occurs, as unbound (fresh) or bound (shared).
+func TestFreshVars(t *testing.T) {
+	v := func(i int32) pat { return pat{v: i, t: -1} }
+	c := pat{v: -1, t: 7}
+	f := func(args ...pat) pat { return pat{v: -1, t: -1, fn: 3, args: args} }
+	// (p ?0 (f ?0 ?1 (f ?2 ?1)) 7 ?2 ?3 ?3 ... ?20) with ?0 and ?3 bound.
+	args := []pat{v(0), f(v(0), v(1), f(v(2), v(1))), c, v(2), v(3), v(3)}
+	for i := int32(4); i <= 20; i++ {
+		args = append(args, v(i), f(v(i)))
+	}
+	bound := make([]bool, 21)
+	bound[0], bound[3] = true, true
+	fresh, shared := freshVars(bound, args)
+	if fresh != 19 || shared != 2 {
+		t.Errorf("freshVars = %d fresh, %d shared, want 19, 2", fresh, shared)
+	}
+}
+
+// TestProbeSig: an index's key names each probe's path and functor, so
+// that probes of different shapes never share an index, and it is the
+// same whether a caller's buffer is empty or not.
+func TestProbeSig(t *testing.T) {
+	ps := []probe{
+		{path: topPath(0), v: 2, ground: -1},
+		{path: topPath(1), functor: true, fn: 3, arity: 2, v: -1, ground: -1},
+		{path: []int32{1, 0}, v: -1, ground: 5},
+		{path: topPath(70), v: 1, ground: -1},
+	}
+	want := "0.;1.f3/2;1.0.;70.;"
+	if got := string(appendProbeSig(nil, ps)); got != want {
+		t.Errorf("appendProbeSig = %q, want %q", got, want)
+	}
+	if got := string(appendProbeSig([]byte("x"), ps)); got != "x"+want {
+		t.Errorf("appendProbeSig after x = %q, want %q", got, "x"+want)
+	}
+	if p := topPath(4); len(p) != 1 || cap(p) != 1 || p[0] != 4 {
+		t.Errorf("topPath(4) = %v (cap %d), want [4] with no spare capacity", p, cap(p))
 	}
 }
