@@ -37,8 +37,8 @@ func (b *builder) cofactorCount(ff *FuncFeatures) int64 {
 		return 0
 	}
 	n := int64(1)
-	for _, cs := range ff.actClasses {
-		n *= int64(len(cs))
+	for ri := range ff.actClasses {
+		n *= int64(numClasses(ff, ri))
 		if n > int64(b.opt.MaxCornerCofactors) {
 			return 0
 		}
@@ -59,7 +59,7 @@ func cofactors(ff *FuncFeatures) [][]int {
 		ri := 0
 		for ri < len(next) {
 			next[ri]++
-			if next[ri] < len(ff.actClasses[ri]) {
+			if next[ri] < numClasses(ff, ri) {
 				break
 			}
 			next[ri] = 0
@@ -89,7 +89,7 @@ func (b *builder) cofactorInputs(ff *FuncFeatures, cn *cone, classes []int) []in
 		r, a := b.p.InputOf(int(in))
 		want := 0
 		if ri := slices.Index(ff.roles, r); ri >= 0 && classes != nil {
-			want = ff.actClasses[ri][classes[ri]][0]
+			want, _ = classFirst(ff, ri, classes[ri])
 		}
 		if a == want {
 			on = append(on, k)
