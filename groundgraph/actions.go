@@ -59,12 +59,21 @@ func (b *builder) actionClasses(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		hints := func() [][]int { return b.classHints(ff, cn) }
-		cs, err := satcheck.ActionClassesHinted(ctx, b.p, ff.Function.Lit, ff.roles, hints)
-		if err != nil {
-			return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
+		var cs [][][]int
+		if slices.ContainsFunc(ff.roles, b.bigRole) {
+			// Many actions: the class table (classtable.go) first.
+			if cs, err = b.classTable(ctx, ff, cn, b.opt.MaxClassTableWork); err != nil {
+				return err
+			}
 		}
-		ff.actClasses = cs
+		if cs == nil {
+			hints := func() [][]int { return b.classHints(ff, cn) }
+			cs, err = satcheck.ActionClassesHinted(ctx, b.p, ff.Function.Lit, ff.roles, hints)
+			if err != nil {
+				return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
+			}
+		}
+		b.setClasses(ff, cs)
 		return nil
 	})
 	if err != nil {
@@ -72,31 +81,32 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	}
 	for i, j := range dup {
 		b.funcs[i].actClasses = b.funcs[j].actClasses
+		b.funcs[i].actRest = b.funcs[j].actRest
 	}
 	return nil
 }
 
 // classesWanted reports whether ff gets action classes: a next function
-// that reads moves, of roles of at most Options.MaxClassActions actions.
+// that reads moves, of roles of at most Options.MaxClassActions actions,
+// or else of at most Options.MaxBigClassProps semantic propositions (both
+// invariant bounds).
 func (b *builder) classesWanted(ff *FuncFeatures) bool {
 	if b.opt.MaxClassActions < 0 || len(ff.roles) == 0 || ff.Function.Kind != grounding.FuncNext {
 		return false
 	}
-	for _, r := range ff.roles {
-		if len(b.p.Actions[r]) > b.opt.MaxClassActions {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(ff.roles, b.bigRole) || ff.nProps <= b.opt.MaxBigClassProps
 }
 
 // classSizes returns, per role of ff (in ff.roles order), the sizes of its
-// action classes, ascending.
+// action classes, the implicit one included, ascending.
 func classSizes(ff *FuncFeatures) [][]int64 {
 	out := make([][]int64, len(ff.actClasses))
 	for ri, cs := range ff.actClasses {
 		for _, c := range cs {
 			out[ri] = append(out[ri], int64(len(c)))
+		}
+		if ff.hasRest(ri) {
+			out[ri] = append(out[ri], int64(ff.actRest[ri].size))
 		}
 		slices.Sort(out[ri])
 	}

@@ -73,6 +73,9 @@ type FuncFeatures struct {
 	// actClasses[ri]: for a next function, the classes of the actions of
 	// role roles[ri] with equal cofactors (see actions.go); nil otherwise.
 	actClasses [][][]int
+	// actRest[ri]: the implicit class of a role with many actions, whose
+	// actions actClasses[ri] does not list (restclass.go); nil when none.
+	actRest []restClass
 	// tooManyCofactorCorners counts the (cofactor, anchor) pairs of a
 	// next function that reads actions with more than Options.MaxCorners
 	// corners (dropped).
@@ -841,10 +844,11 @@ func (b *builder) tabulate(ctx context.Context, ff *FuncFeatures) (int64, error)
 	if b.classesWanted(ff) {
 		// Read off the table: the same classes as satcheck's, without
 		// its simulation and SAT calls (four_way_battle's next functions).
-		ff.actClasses = make([][][]int, len(ff.roles))
+		cs := make([][][]int, len(ff.roles))
 		for ri, r := range ff.roles {
-			ff.actClasses[ri] = t.actionClasses(ri, len(p.Actions[r]))
+			cs[ri] = t.actionClasses(ri, len(p.Actions[r]))
 		}
+		b.setClasses(ff, cs)
 	}
 	if ff.nProps >= 2 && ff.nProps <= b.opt.MaxInteractionProps {
 		ff.Interaction, err = t.interactions(ctx)
@@ -1194,7 +1198,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 			} else {
 				h.add(tagNone)
 			}
-			if r, a := p.InputOf(in); r >= 0 && ff.actClasses != nil {
+			if r, a := p.InputOf(in); r >= 0 && ff.actClasses != nil && !b.bigRole(r) {
 				h.add(tagActionClass)
 				h.addInt(classOf(ff, r, a))
 			}
@@ -1234,19 +1238,30 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 			k = e
 		}
 		classVertex := make([][]int, len(ff.actClasses))
-		for ri, cs := range ff.actClasses {
+		for ri := range ff.actClasses {
 			r := ff.roles[ri]
-			for _, c := range cs {
-				cv := add(Vertex{Kind: ActionClass, Role: r, Index: fi, Value: len(c), Pair: [2]int{g.ActionVertex(r, c[0]), -1}})
-				for _, a := range c {
-					addArc(g.ActionVertex(r, a), cv)
+			for ci := range numClasses(ff, ri) {
+				first, size := classFirst(ff, ri, ci)
+				cv := add(Vertex{Kind: ActionClass, Role: r, Index: fi, Value: size, Pair: [2]int{g.ActionVertex(r, first), -1}})
+				rest := ci == len(ff.actClasses[ri])
+				if rest {
+					// Its actions have no arcs (restclass.go); the role's
+					// arc ties it to the role.
+					addArc(g.RoleVertex(r), cv)
+				} else {
+					for _, a := range ff.actClasses[ri][ci] {
+						addArc(g.ActionVertex(r, a), cv)
+					}
 				}
 				addArc(cv, fv)
 				classVertex[ri] = append(classVertex[ri], cv)
 				h := newHasher(tagActionClass)
 				h.add(ff.hash)
 				h.addInt(int64(len(p.Actions[r])))
-				h.addInt(int64(len(c)))
+				h.addInt(int64(size))
+				if rest {
+					h.add(tagNone)
+				}
 				inters = append(inters, inter{cv, h.sum()})
 			}
 		}

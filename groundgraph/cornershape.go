@@ -33,7 +33,7 @@ func (b *builder) cornerShapes(ctx context.Context, uniq []int) ([]int, []coneSh
 		}
 		key, props := cn.PropRenamingKey(func(in int32) bool { return int(in) < nProps })
 		shapes[k] = coneShape{
-			key:   fmt.Sprintf("%s|%t|%d|%d|%v", key, ff.Function.Kind == grounding.FuncNext, ff.CornerRadius, ff.nProps, ff.actClasses),
+			key:   fmt.Sprintf("%s|%t|%d|%d|%v|%v", key, ff.Function.Kind == grounding.FuncNext, ff.CornerRadius, ff.nProps, ff.actClasses, ff.actRest),
 			props: props,
 		}
 		return nil

@@ -44,13 +44,16 @@
 //     quadrant's four cells make the goal true when each is on in one of
 //     four ways: 1,024 corners, whose pair counts tell the quadrants apart.
 //   - ActionClass: for a next function f and each role r it reads (of at
-//     most Options.MaxClassActions actions), one vertex per
+//     most Options.MaxClassActions actions, see below), one vertex per
 //     class of r's actions with equal cofactors: f with r making one action
 //     of the class is the same function of everything else as with r
 //     making any other (satcheck.ActionClasses, exact). Arcs a → c for the
 //     class's actions, c → f. In SimultaneousWin2 a cell's next function
 //     reads all 256 presses, and the classes tell the 31 that press the
-//     cell from the others.
+//     cell from the others. A role of more actions gets classes when f
+//     has at most Options.MaxBigClassProps semantic propositions; its
+//     strictly largest class is implicit: arcs r → c, none from its
+//     actions (restclass.go).
 //   - Influence: for a tabled function f whose semantic inputs have more
 //     than one influence value (below), one vertex per value v except the
 //     value of the largest class of inputs (of those equally large, the

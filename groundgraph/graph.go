@@ -201,9 +201,9 @@ func (g *Graph) Label(v int) string {
 		// A cofactor's corner: the joint move, each role's class by its
 		// first action and size.
 		for ri, ci := range t.Classes {
-			c := ff.actClasses[ri][ci]
+			first, size := classFirst(ff, ri, ci)
 			r := ff.roles[ri]
-			fmt.Fprintf(&b, " under (does %s %s)×%d", p.Roles[r], p.Actions[r][c[0]], len(c))
+			fmt.Fprintf(&b, " under (does %s %s)×%d", p.Roles[r], p.Actions[r][first], size)
 		}
 		b.WriteByte(')')
 		return b.String()

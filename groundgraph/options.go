@@ -9,7 +9,7 @@ import (
 // Build can make a different graph (vertices, arcs or colours) for the same
 // program, so that digests of graphs made by different versions, such as
 // stored certificates, are never compared.
-const Version = 5
+const Version = 6
 
 // Defaults of Options.
 const (
@@ -46,6 +46,13 @@ const (
 	// DefaultMaxClassActions: action classes for roles of at most 1024
 	// actions.
 	DefaultMaxClassActions = 1024
+	// DefaultMaxBigClassProps: action classes of roles with more actions
+	// for next functions of at most 12 semantic propositions (amazons'
+	// cells read one).
+	DefaultMaxBigClassProps = 12
+	// DefaultMaxClassTableWork: a class table (classtable.go) of at most
+	// 2^25 gate-words, like a residue table (amazons: 4 M per function).
+	DefaultMaxClassTableWork = 1 << 25
 	// DefaultSupportTableBits: semantic supports of functions whose
 	// syntactic input space has at most 2^16 rows are read off truth tables.
 	// Larger ones are cheaper by simulation and one batched SAT question
@@ -139,11 +146,26 @@ type Options struct {
 	// many; each costs a corner search. 0 means DefaultMaxCornerCofactors;
 	// a negative value disables them.
 	MaxCornerCofactors int
-	// MaxClassActions: a next function without a table gets action
-	// classes (ActionClass vertices) for the roles it reads when each has
-	// at most this many actions. Each class costs SAT calls. 0 means
-	// DefaultMaxClassActions; a negative value disables action classes.
+	// MaxClassActions: a next function gets action classes (ActionClass
+	// vertices) for the roles it reads when each has at most this many
+	// actions; each class may cost SAT calls. Beyond it, MaxBigClassProps
+	// decides, and the largest class of such a role is implicit (see
+	// restclass.go). 0 means DefaultMaxClassActions; a negative value
+	// disables action classes.
 	MaxClassActions int
+	// MaxBigClassProps: a next function that reads a role of more than
+	// MaxClassActions actions gets action classes when it has at most this
+	// many semantic propositions. 0 means DefaultMaxBigClassProps; a
+	// negative value gives such functions none.
+	MaxBigClassProps int
+	// MaxClassTableWork: the classes of a function that reads a role of
+	// more than MaxClassActions actions come from a table over its
+	// semantic propositions and the moves' digit classes (classtable.go)
+	// when it costs at most this many gate-words, else from SAT
+	// (satcheck.ActionClassesHinted). Exact either way, so it never changes
+	// the graph. 0 means DefaultMaxClassTableWork; a negative value always
+	// asks SAT.
+	MaxClassTableWork int64
 	// SupportTableBits: the semantic support of a function whose syntactic
 	// input space (the inputs its cone reads) has at most 2^SupportTableBits
 	// rows is read off its truth table; for larger ones random simulation
@@ -185,6 +207,9 @@ type Options struct {
 	// the graph.
 	Progress func(stage string, done, total int)
 
+	// listClasses lists every class of a big role (no implicit class):
+	// the graph before restclass.go, for tests.
+	listClasses bool
 	// perActionArcs draws one arc per action even where a role arc would
 	// do (uniformRole): the graph before role arcs, for tests.
 	perActionArcs bool
@@ -241,6 +266,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxClassActions == 0 {
 		o.MaxClassActions = DefaultMaxClassActions
+	}
+	if o.MaxBigClassProps == 0 {
+		o.MaxBigClassProps = DefaultMaxBigClassProps
+	}
+	if o.MaxClassTableWork == 0 {
+		o.MaxClassTableWork = DefaultMaxClassTableWork
 	}
 	if o.MaxCornerCofactors == 0 {
 		o.MaxCornerCofactors = DefaultMaxCornerCofactors
