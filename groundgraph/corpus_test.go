@@ -148,8 +148,10 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 				ok = kv == groundgraph.Role
 			case groundgraph.Role:
 				// A role arc stands for all the role's actions as inputs of
-				// a next function (uniformRole).
-				ok = kv == groundgraph.Prop
+				// a next function (uniformRole), or for the actions of the
+				// implicit largest class of a role with many actions
+				// (restclass.go).
+				ok = kv == groundgraph.Prop || kv == groundgraph.ActionClass
 			case groundgraph.Interaction, groundgraph.Corner, groundgraph.Influence, groundgraph.CornerPair, groundgraph.ActionClass:
 				// A vertex of a function's features points to the function;
 				// an action class also to the corners of its cofactors.
@@ -158,7 +160,7 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 			case groundgraph.CornerBreakers:
 				ok = kv == groundgraph.Corner
 			}
-			if kv == groundgraph.ActionClass && ku != groundgraph.Action {
+			if kv == groundgraph.ActionClass && ku != groundgraph.Action && ku != groundgraph.Role {
 				ok = false
 			}
 			if !ok {
