@@ -129,29 +129,10 @@ const twoGoals = `
 // the order of functions, which follows names. Without shallowestBlame
 // the node blames its own depth.
 func TestPruneFuncsBlamesShallowest(t *testing.T) {
-	p, err := grounding.Load(context.Background(), "twoGoals", []byte(twoGoals), grounding.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := selfGame(t, p)
-	s := selfSearch(t, x, true)
-	partial, _ := rolesFixed(x)
-	s.fixDepth = make([]int32, x.g.Order())
-	var fixed []int32
-	for _, m := range []struct {
-		a, b  string
-		depth int32
-	}{
-		{"(p 2)", "(p 4)", 4},
-		{"(p 4)", "(p 2)", 4},
-		{"(p 1)", "(p 1)", 6},
-	} {
-		v := mapProp(t, x, partial, m.a, m.b)
-		s.fixDepth[v] = m.depth
-		if m.depth == 6 {
-			fixed = append(fixed, v)
-		}
-	}
+	x, s, partial := depthSearch(t, "twoGoals", twoGoals)
+	mapPropAt(t, x, s, partial, "(p 2)", "(p 4)", 4)
+	mapPropAt(t, x, s, partial, "(p 4)", "(p 2)", 4)
+	fixed := []int32{mapPropAt(t, x, s, partial, "(p 1)", "(p 1)", 6)}
 	s.countNode()
 	s.depthsOn, s.jumpTo = true, 6
 	if !s.pruneFuncs(partial, fixed) {

@@ -77,3 +77,26 @@ func stamped(s *search) int {
 	}
 	return n
 }
+
+// depthSearch loads the game src and returns it with a self-search that
+// records fixing depths, and a partial mapping that fixes its roles.
+func depthSearch(t *testing.T, name, src string) (game, *search, isomorph.Mapping) {
+	t.Helper()
+	p, err := grounding.Load(context.Background(), name, []byte(src), grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := selfGame(t, p)
+	s := selfSearch(t, x, true)
+	partial, _ := rolesFixed(x)
+	s.fixDepth = make([]int32, x.g.Order())
+	return x, s, partial
+}
+
+// mapPropAt is mapProp with a's vertex fixed at depth in s.
+func mapPropAt(t *testing.T, x game, s *search, partial isomorph.Mapping, a, b string, depth int32) int32 {
+	t.Helper()
+	v := mapProp(t, x, partial, a, b)
+	s.fixDepth[v] = depth
+	return v
+}

@@ -1,11 +1,6 @@
 package equiv
 
-import (
-	"context"
-	"testing"
-
-	"github.com/gamequiv/gamequiv/grounding"
-)
+import "testing"
 
 // mixedRoles: (next (p 1)) reads both actions of role a.
 const mixedRoles = `
@@ -27,27 +22,16 @@ const mixedRoles = `
 // another function must not turn the same ErrInvalidMapping into a search
 // error (s.err), which makes Compare return an error instead of a verdict.
 func TestShallowestBlameInvalidMappingPrunes(t *testing.T) {
-	p, err := grounding.Load(context.Background(), "mixedRoles", []byte(mixedRoles), grounding.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := selfGame(t, p)
-	s := selfSearch(t, x, true)
-	partial, _ := rolesFixed(x)
-	s.fixDepth = make([]int32, x.g.Order())
-	var fixed []int32
+	x, s, partial := depthSearch(t, "mixedRoles", mixedRoles)
 	// (p 2) first: the goal fails its check first.
-	v := mapProp(t, x, partial, "(p 2)", "(p 3)")
-	s.fixDepth[v] = 6
-	fixed = append(fixed, v)
-	v = mapProp(t, x, partial, "(p 3)", "(p 2)")
-	s.fixDepth[v] = 6
-	fixed = append(fixed, v)
-	v = mapProp(t, x, partial, "(p 1)", "(p 1)")
-	s.fixDepth[v] = 2
+	fixed := []int32{
+		mapPropAt(t, x, s, partial, "(p 2)", "(p 3)", 6),
+		mapPropAt(t, x, s, partial, "(p 3)", "(p 2)", 6),
+	}
+	mapPropAt(t, x, s, partial, "(p 1)", "(p 1)", 2)
 	act := func(r, a string) int32 {
-		ri, _ := p.RoleID(r)
-		ai, ok := p.ActionID(ri, a)
+		ri, _ := x.p.RoleID(r)
+		ai, ok := x.p.ActionID(ri, a)
 		if !ok {
 			t.Fatalf("no action %s of %s", a, r)
 		}

@@ -154,7 +154,7 @@ func tableSliceClasses(bits []uint64, stride int64, n int, classOf []int32, read
 	}
 	of := make([]int32, numActions) // each action's class
 	if len(read) < numActions {
-		fill32(of, int32(group[classOf[len(read)]]))
+		fill(of, int32(group[classOf[len(read)]]))
 	}
 	for d, a := range read {
 		of[a] = int32(group[classOf[d]])
@@ -241,10 +241,4 @@ func (te *tableEval) moveClasses(ri, radix int) (classOf, reps []int32) {
 		classOf[d] = k
 	}
 	return classOf, reps
-}
-
-func fill32(s []int32, x int32) {
-	for i := range s {
-		s[i] = x
-	}
 }

@@ -24,7 +24,7 @@ func loadGame(t *testing.T, name string) *grounding.Program {
 	if err != nil {
 		t.Skipf("game not available: %v", err)
 	}
-	p, err := grounding.Load(context.Background(), filepath.Base(path), src, grounding.Limits{})
+	p, err := grounding.Load(context.Background(), name, src, grounding.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -377,7 +377,7 @@ var propPattern = [6]uint64{
 	0xFFFFFFFF00000000,
 }
 
-func fill(s []uint64, x uint64) {
+func fill[T any](s []T, x T) {
 	for i := range s {
 		s[i] = x
 	}

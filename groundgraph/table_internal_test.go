@@ -5,14 +5,11 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
-	"github.com/gamequiv/gamequiv/internal/testgames"
 	"github.com/gamequiv/gamequiv/satcheck"
 )
 
@@ -114,18 +111,7 @@ var (
 // loadBuild grounds and builds a test game.
 func loadBuild(t *testing.T, name string, opt Options) (*grounding.Program, *Graph) {
 	t.Helper()
-	path := name
-	if filepath.Dir(name) != "testdata" {
-		path = filepath.Join(testgames.Root(), name)
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Skip(err)
-	}
-	p, err := grounding.Load(context.Background(), name, src, grounding.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := loadGame(t, name)
 	g, err := Build(context.Background(), p, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,17 @@ import (
 // partner y in the static n x n relation r (y is needed by nothing after
 // it), q whether some y has s, with q's head bound before y is.
 func cutsGame(n int) string {
+	return numbersGame(n, `(<= (r ?x ?y) (num ?x) (num ?y))
+(<= (s ?y) (num ?y))
+(<= (p ?x) (true (on ?x)) (r ?x ?y))
+(<= (q ?x) (true (on ?x)) (num ?y) (s ?y))
+(<= (legal a (m ?x)) (p ?x) (q ?x))
+`)
+}
+
+// numbersGame is a game of role a over n numbers: (on x) moves to any
+// number, terminal at (on 3), with rules added.
+func numbersGame(n int, rules string) string {
 	var b strings.Builder
 	b.WriteString("(role a)\n")
 	for i := 1; i <= n; i++ {
@@ -19,14 +30,10 @@ func cutsGame(n int) string {
 	}
 	b.WriteString(`(init (on 1))
 (<= (next (on ?y)) (true (on ?x)) (num ?y))
-(<= (r ?x ?y) (num ?x) (num ?y))
-(<= (s ?y) (num ?y))
-(<= (p ?x) (true (on ?x)) (r ?x ?y))
-(<= (q ?x) (true (on ?x)) (num ?y) (s ?y))
-(<= (legal a (m ?x)) (p ?x) (q ?x))
 (<= terminal (true (on 3)))
 (goal a 100)
 `)
+	b.WriteString(rules)
 	return b.String()
 }
 
@@ -95,20 +102,11 @@ func TestDomainCutsNoIntern(t *testing.T) {
 // (true (on ?x)); y then runs over n numbers through three more steps.
 func TestHeadDoneOnce(t *testing.T) {
 	const n = 200
-	var b strings.Builder
-	b.WriteString("(role a)\n")
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "(num %d)\n", i)
-	}
-	b.WriteString(`(init (on 1))
-(<= (next (on ?y)) (true (on ?x)) (num ?y))
-(<= (s ?y) (num ?y) (distinct ?y 1))
+	src := numbersGame(n, `(<= (s ?y) (num ?y) (distinct ?y 1))
 (<= (q ?x) (true (on ?x)) (num ?y) (s ?y) (num ?y) (distinct ?x ?y) (distinct ?y 2))
 (<= (legal a (m ?x)) (q ?x))
-(<= terminal (true (on 3)))
-(goal a 100)
 `)
-	f, err := Parse("headdone.kif", []byte(b.String()))
+	f, err := Parse("headdone.kif", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,14 +53,7 @@ func TestGateTableSpread(t *testing.T) {
 		fanins = append(fanins, fs)
 		tab.insert(HashLits(fs), int32(len(fanins)-1))
 	}
-	mask := uint64(len(tab.slots) - 1)
-	var dist uint64
-	for i, s := range tab.slots {
-		if s != 0 {
-			dist += (uint64(i) - (s>>32)&mask) & mask
-		}
-	}
-	if avg := float64(dist) / float64(tab.n); avg > 2 {
+	if avg := meanProbeDistance(tab.slots, tab.n); avg > 2 {
 		t.Errorf("gates lie %.1f slots past their home slot on average, want at most 2", avg)
 	}
 }
@@ -91,14 +84,7 @@ func TestTupleTable(t *testing.T) {
 			t.Errorf("find(%v) = %d, true for a tuple never inserted", tu, got)
 		}
 	}
-	mask := uint64(len(tab.slots) - 1)
-	var dist uint64
-	for i, s := range tab.slots {
-		if s != 0 {
-			dist += (uint64(i) - (s>>32)&mask) & mask
-		}
-	}
-	if avg := float64(dist) / float64(tab.n); avg > 2 {
+	if avg := meanProbeDistance(tab.slots, tab.n); avg > 2 {
 		t.Errorf("tuples lie %.1f slots past their home slot on average, want at most 2", avg)
 	}
 }
@@ -197,4 +183,18 @@ func TestProbeSig(t *testing.T) {
 	if p := topPath(4); len(p) != 1 || cap(p) != 1 || p[0] != 4 {
 		t.Errorf("topPath(4) = %v (cap %d), want [4] with no spare capacity", p, cap(p))
 	}
+}
+
+// meanProbeDistance is the mean distance of the n used slots of an
+// open-addressing table from the home slot their tag (the high 32 bits)
+// names.
+func meanProbeDistance(slots []uint64, n int) float64 {
+	mask := uint64(len(slots) - 1)
+	var dist uint64
+	for i, s := range slots {
+		if s != 0 {
+			dist += (uint64(i) - (s>>32)&mask) & mask
+		}
+	}
+	return float64(dist) / float64(n)
 }
