@@ -168,23 +168,19 @@ func tableSliceClasses(bits []uint64, stride int64, n int, classOf []int32, read
 	return classes
 }
 
-// moveClasses is tableEval.digitClasses in time linear in the conditions'
-// digit lists rather than digits × conditions (amazons: ~100 conditions
-// on 65,000 moves per function): a digit's key is the list of conditions
-// that name it (as pos or in neg), which decides every condition on it.
+// moveClasses is tableEval.digitClasses without its bound on digits ×
+// conditions: the classes of condClasses, whatever the role's size.
 func (te *tableEval) moveClasses(ri, radix int) (classOf, reps []int32) {
-	var conds []*roleCond
-	for gi := range te.gates {
-		g := &te.gates[gi]
-		if g.outer != nil && int(g.outer.ri) == ri {
-			conds = append(conds, g.outer)
-		}
-		for ci := range g.conds {
-			if int(g.conds[ci].ri) == ri {
-				conds = append(conds, &g.conds[ci])
-			}
-		}
-	}
+	return te.condClasses(te.roleConds(ri), ri, radix)
+}
+
+// condClasses partitions the radix digits of role digit ri as
+// digitClasses does, in time linear in the conditions' digit lists rather
+// than digits × conditions (amazons: ~100 conditions on 65,000 moves per
+// function): a digit's key is the list of conditions that name it (as pos
+// or in neg), which decides every condition on it, and so the same
+// classes, each represented by its first digit.
+func (te *tableEval) condClasses(conds []*roleCond, ri, radix int) (classOf, reps []int32) {
 	named := func(c *roleCond, yield func(d int32)) {
 		if c.pos >= 0 {
 			yield(c.pos)

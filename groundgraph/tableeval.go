@@ -410,6 +410,24 @@ const maxDigitClassWork = 1 << 24
 // its class. classOf[d] is d's class, reps[k] the first digit of class k.
 // Beyond maxDigitClassWork every digit is its own class.
 func (te *tableEval) digitClasses(ri, radix int) (classOf, reps []int32) {
+	conds := te.roleConds(ri)
+	n := len(conds)
+	if te.rootRole == ri {
+		n++
+	}
+	if int64(n)*int64(radix) > maxDigitClassWork {
+		classOf = make([]int32, radix)
+		for d := range classOf {
+			classOf[d] = int32(d)
+			reps = append(reps, int32(d))
+		}
+		return classOf, reps
+	}
+	return te.condClasses(conds, ri, radix)
+}
+
+// roleConds lists the conditions of the cone's gates on role digit ri.
+func (te *tableEval) roleConds(ri int) []*roleCond {
 	var conds []*roleCond
 	for gi := range te.gates {
 		g := &te.gates[gi]
@@ -422,47 +440,5 @@ func (te *tableEval) digitClasses(ri, radix int) (classOf, reps []int32) {
 			}
 		}
 	}
-	rootBit := te.rootRole == ri
-	n := len(conds)
-	if rootBit {
-		n++
-	}
-	classOf = make([]int32, radix)
-	if int64(n)*int64(radix) > maxDigitClassWork {
-		for d := range classOf {
-			classOf[d] = int32(d)
-			reps = append(reps, int32(d))
-		}
-		return classOf, reps
-	}
-	kw := (n + 63) / 64
-	keys := make([]uint64, radix*kw)
-	byHash := map[uint64][]int32{}
-	for d := range radix {
-		key := keys[d*kw : (d+1)*kw]
-		for i, c := range conds {
-			if c.holds(int32(d)) {
-				key[i/64] |= 1 << (i % 64)
-			}
-		}
-		if rootBit && int32(d) == te.rootDigit {
-			key[(n-1)/64] |= 1 << ((n - 1) % 64)
-		}
-		h := hashKey(key)
-		k := int32(-1)
-		for _, e := range byHash[h] {
-			r := int(reps[e])
-			if slices.Equal(keys[r*kw:(r+1)*kw], key) {
-				k = e
-				break
-			}
-		}
-		if k < 0 {
-			k = int32(len(reps))
-			reps = append(reps, int32(d))
-			byHash[h] = append(byHash[h], k)
-		}
-		classOf[d] = k
-	}
-	return classOf, reps
+	return conds
 }
