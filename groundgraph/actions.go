@@ -67,7 +67,7 @@ func (b *builder) actionClasses(ctx context.Context) error {
 			}
 		}
 		if cs == nil {
-			hints := func() [][]int { return b.classHints(ff, cn) }
+			hints := func() [][]int { return b.classHints(ctx, ff, cn) }
 			cs, err = satcheck.ActionClassesHinted(ctx, b.p, ff.Function.Lit, ff.roles, hints)
 			if err != nil {
 				return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
@@ -135,8 +135,9 @@ func classOf(ff *FuncFeatures, r, a int) int64 {
 // action usually gives the function another value than most other
 // choices, which separates classes that random samples do not (see
 // satcheck.ActionClassesHinted, which asks for them only before a SAT
-// call). They are only candidates: the classes do not depend on them.
-func (b *builder) classHints(ff *FuncFeatures, cn *cone) [][]int {
+// call). They are only candidates: the classes do not depend on them,
+// so a cancelled context gives none (the caller's next check reports it).
+func (b *builder) classHints(ctx context.Context, ff *FuncFeatures, cn *cone) [][]int {
 	srs := b.simRoles(cn, ff.roles)
 	z := newSensitizer(cn, srs)
 	rng := rand.New(rand.NewPCG(uint64(ff.Function.Lit), 0x5e75))
@@ -147,6 +148,11 @@ func (b *builder) classHints(ff *FuncFeatures, cn *cone) [][]int {
 			for a := range classHintAttempts {
 				if budget--; budget < 0 {
 					return hints
+				}
+				// Each sample costs up to the cone: brawl's hints ran
+				// 1.6 s past the comparison's time limit unchecked.
+				if budget%cancelCheckEvery == 0 && ctx.Err() != nil {
+					return nil
 				}
 				x := z.sample(k, a%2 == 1, rng)
 				if x == nil {
