@@ -671,12 +671,13 @@ func (g *grounder) circuit(p *Program) error {
 // and the track (2-4 million rule matches without the head first, 1-2
 // million with it). Where the plain join order is good the filter costs
 // more (a pass over the head's atoms per rule), so grounder.circuit tries
-// the plain join first within a budget (trialJoin). The filter is used
-// only where the head's relation has this one source rule
-// (its or-alternatives aside), so that the head's domain is what this rule
-// derives and the pass over it is no waste; where several rules share a
-// large head relation (AlexChess's legal2), each would pass over the atoms
-// of all the others, and where the body stays one piece nothing splits.
+// the plain join first within a budget (trialJoin); where the body stays
+// one piece nothing splits. The filter does not ask how many rules the
+// head's relation has: each rule whose trial failed passes over the atoms
+// of all of them, but that pass costs less than the failed trial, and a
+// condition on the source rules broke on equivalent rewrites (racer4's
+// legal_speed written as two rules instead of one with an or: MaxInstances
+// where the original needs a tenth of it).
 func (c *compiler) headFilter(r *nrule) *nrule {
 	head := make([]bool, len(r.varNames))
 	for _, a := range r.headArgs {
@@ -684,11 +685,6 @@ func (c *compiler) headFilter(r *nrule) *nrule {
 	}
 	if c.noHeadFilter || !anyBound(head) || r.src == nil || bodyParts(r, head) < 2 {
 		return r
-	}
-	for _, ri := range c.rels[r.head].rules {
-		if c.rules[ri].src != r.src {
-			return r
-		}
 	}
 	nr := *r
 	nr.body = append(slices.Clip(r.body), basic{kind: bPos, pos: srcPos(r), rel: r.head, args: r.headArgs, demand: true})
