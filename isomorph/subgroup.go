@@ -38,7 +38,27 @@ type Coset struct {
 	cs    *cosetSearch
 	level int
 	rep   []int32
+	allow func(w int32) bool // Restrict's
 }
+
+// BasePoint returns Base[Level()], the point whose image tells the
+// children of the coset apart, or -1 for a complete coset.
+func (c *Coset) BasePoint() int32 {
+	if c.Complete || c.level >= len(c.cs.gr.Base) {
+		return -1
+	}
+	return c.cs.gr.Base[c.level]
+}
+
+// Restrict, called by a test on a coset it accepts, limits the search to
+// the children whose image w of BasePoint() has allow(w): allow must be
+// false only where no accepted element of the coset maps BasePoint() to
+// w, e.g. where w's colour under an invariant that every accepted element
+// preserves differs from BasePoint()'s. A test that prunes a wrong child
+// only once it is entered costs a node per child; this costs one call.
+// allow is called after the test returns, so it must not read state that
+// the children's tests overwrite.
+func (c *Coset) Restrict(allow func(w int32) bool) { c.allow = allow }
 
 // Level is j, the number of base points whose images the coset fixes.
 func (c *Coset) Level() int { return c.level }
@@ -348,6 +368,7 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 			found = slices.Clone(cs.partial)
 			return true, nil
 		}
+		allow := cs.node.allow // cs.node is the children's next
 		lv := cs.gr.chain[j]
 		cur := cs.cur
 		b := cs.gr.Base[j]
@@ -382,6 +403,10 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 			// next = cur∘t differs from cur only where t moves.
 			cs.gr.compose(cs.comp, lv, q)
 			img := cur[cs.comp.fwd[b]]
+			if allow != nil && !allow(img) {
+				cs.stats.Pruned++ // no accepted element maps b to img
+				continue
+			}
 			if len(stab) > 0 {
 				if tried.has(img) {
 					continue
