@@ -366,7 +366,9 @@ func TestCosetRoot(t *testing.T) {
 // children to the images of the base point on its side of the set (every
 // stabilising element maps it so) must give the brute-force order with
 // accepted generators, and fewer search nodes than the test alone: the
-// children it excludes are never entered. An ignored Restrict gives as
+// children it excludes are never entered, and the images of a level's base
+// point it excludes at G_i itself (SubgroupFrom's level test) get no
+// coset search. An ignored Restrict gives as
 // many nodes as the test alone, and a restriction that excludes an image
 // some accepted element takes gives a wrong order (checked by hand).
 func TestCosetRestrict(t *testing.T) {
