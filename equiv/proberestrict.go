@@ -116,11 +116,21 @@ func (c *probeCheck) restrictCoset(co *isomorph.Coset) {
 	if col == nil {
 		return
 	}
+	// The images of the base point are the vertices of its cell in B; a
+	// restriction that keeps all of them is not set (it would only make
+	// the search test every level's G_i).
+	cell := c.orbits[co.BasePoint()]
+	excludes := false
 	var allowed []int32 // ascending
 	for w, h := range col {
 		if h == want {
 			allowed = append(allowed, int32(w))
+		} else if c.b.cells[w] == cell {
+			excludes = true
 		}
+	}
+	if !excludes {
+		return
 	}
 	co.Restrict(func(w int32) bool {
 		_, in := slices.BinarySearch(allowed, w)
