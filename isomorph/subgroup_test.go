@@ -271,20 +271,7 @@ func TestSubgroupCells(t *testing.T) {
 				}
 				return plain(c.Partial, c.Fixed, c.Complete)
 			}
-			subPlain, err := gr.Subgroup(context.Background(), plain, isomorph.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sub, err := gr.SubgroupNodes(context.Background(), cells, isomorph.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want int64
-			for p := range gr.Elements() {
-				if ok, _ := plain(isomorph.Mapping(p), nil, true); ok {
-					want++
-				}
-			}
+			subPlain, sub, want := bothSearches(t, gr, plain, cells)
 			if !sub.Order.IsInt64() || sub.Order.Int64() != want {
 				t.Fatalf("%s/%d: SubgroupNodes with cells: order %v, brute force %d", tc.name, trial, sub.Order, want)
 			}
@@ -398,20 +385,7 @@ func TestCosetRestrict(t *testing.T) {
 				}
 				return ok, err
 			}
-			subPlain, err := gr.Subgroup(context.Background(), plain, isomorph.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sub, err := gr.SubgroupNodes(context.Background(), test, isomorph.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want int64
-			for p := range gr.Elements() {
-				if ok, _ := plain(isomorph.Mapping(p), nil, true); ok {
-					want++
-				}
-			}
+			subPlain, sub, want := bothSearches(t, gr, plain, test)
 			if !sub.Order.IsInt64() || sub.Order.Int64() != want {
 				t.Fatalf("%s/%d: SubgroupNodes with Restrict: order %v, brute force %d", tc.name, trial, sub.Order, want)
 			}
@@ -430,4 +404,24 @@ func TestCosetRestrict(t *testing.T) {
 		t.Errorf("Restrict pruned nothing: %d search nodes with it (%d children skipped), %d without", restrictNodes, skipped, plainNodes)
 	}
 	t.Logf("search nodes: %d with Restrict (%d children skipped), %d without", restrictNodes, skipped, plainNodes)
+}
+
+// bothSearches runs Subgroup with plain and SubgroupNodes with test, and
+// counts the elements of gr that plain accepts, one by one.
+func bothSearches(t *testing.T, gr *isomorph.Group, plain isomorph.CosetTest, test isomorph.CosetNodeTest) (subPlain, sub *isomorph.Group, want int64) {
+	t.Helper()
+	subPlain, err := gr.Subgroup(context.Background(), plain, isomorph.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err = gr.SubgroupNodes(context.Background(), test, isomorph.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range gr.Elements() {
+		if ok, _ := plain(isomorph.Mapping(p), nil, true); ok {
+			want++
+		}
+	}
+	return subPlain, sub, want
 }
