@@ -51,6 +51,10 @@ type probeCheck struct {
 	ctx     context.Context    // computeRelations stops when it is done
 	nodes   int64              // nodes checked
 	pruned  int64              // nodes refuted
+	// bFull: the last call of refutes refined B's cells through every
+	// round without a difference, so b.col holds B's final colours.
+	bFull  bool
+	spread probeSpread // restrictCoset's
 }
 
 // probeSide is one game's pair outcomes.
@@ -271,14 +275,21 @@ func (c *probeCheck) refutesCoset(co *isomorph.Coset) bool {
 	if c.orbits == nil {
 		c.orbits = make([]int32, c.a.g.g.Order())
 	}
-	return c.refutes(co.Level(), func(dst []int32) { copy(dst, c.orbits) }, func(dst []int32) {
+	depth := int32(co.Level())
+	_, cached := c.sigA[depth]
+	refuted := c.refutes(co.Level(), func(dst []int32) { copy(dst, c.orbits) }, func(dst []int32) {
 		co.Cells(c.orbits, dst)
 	})
+	if _, now := c.sigA[depth]; now && !cached {
+		c.spreadBase(depth, co.BasePoint()) // A's colours are this depth's
+	}
+	return refuted
 }
 
 // refutes compares the colour sums of A's cells, filled by cellsA and the
 // same for every node of one depth (cached), with B's, filled by cellsB.
 func (c *probeCheck) refutes(depth int, cellsA, cellsB func(dst []int32)) bool {
+	c.bFull = false
 	if !c.ready {
 		c.computeRelations()
 		if c.off {
@@ -304,6 +315,7 @@ func (c *probeCheck) refutes(depth int, cellsA, cellsB func(dst []int32)) bool {
 		c.sigA[int32(depth)] = sa
 	}
 	if c.b.refine(c.roleB, sa) != nil {
+		c.bFull = true
 		return false
 	}
 	c.pruned++

@@ -101,6 +101,10 @@ type Limits struct {
 	// NoProbeCheck turns off the search's refutation by two-move plays
 	// from the initial state (probes.go); for measuring it, not for use.
 	NoProbeCheck bool `json:"-"`
+	// NoProbeRestrict makes Symmetries' subgroup search enter every child
+	// of a coset, not only those the probe colours allow
+	// (proberestrict.go); for measuring it, not for use.
+	NoProbeRestrict bool `json:"-"`
 	// MaxProbeWork bounds the cost of the probe check's pair outcomes
 	// (every ordered pair of a role's actions played from the initial
 	// state), in word operations of both games together (probeWork);

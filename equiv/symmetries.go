@@ -49,7 +49,9 @@ type SymmetryReport struct {
 // are mapped by every element of it and the function differs from its
 // image, when two-move plays or the goals on states of the mapped
 // propositions and one more (cofactors.go) tell it apart, and cosets
-// already reached by the symmetries found are skipped.
+// already reached by the symmetries found are skipped; the children of a
+// coset are only those whose image of the base point has its colour under
+// the two-move plays (proberestrict.go).
 // The order is exact and every generator is verified in full, by what it
 // moves (satcheck.Checker.VerifyMoves): the functions it moves or whose
 // inputs it moves are compared, every other one is itself on fixed inputs.
@@ -212,6 +214,9 @@ func ProgramSymmetries(ctx context.Context, p *grounding.Program, lim Limits) (*
 				}
 			}
 			if !complete {
+				if s.probes != nil && !lim.NoProbeRestrict {
+					s.probes.restrictCoset(c)
+				}
 				return true, nil
 			}
 			if rep.Candidates >= lim.MaxCandidates {

@@ -135,3 +135,30 @@ func TestProgramSymmetriesTimeout(t *testing.T) {
 		t.Errorf("ProgramSymmetries returned after %v with a %v limit", d, limit)
 	}
 }
+
+// TestSymmetriesProbeRestrict: on games whose subgroup search descends
+// into cosets where the pair outcomes of two-move plays tell the board's
+// cells apart, choosing a coset's children by the probe colours
+// (Coset.Restrict) must give the same exact order with fewer search nodes
+// than entering every child (NoProbeRestrict). Without the restriction the
+// node counts are equal and the test fails.
+func TestSymmetriesProbeRestrict(t *testing.T) {
+	for _, path := range []string{"ggp-base/tictactoex9.kif", "ggp-base/nineBoardTicTacToe.kif"} {
+		src := source(t, path)
+		rep, err := equiv.Symmetries(context.Background(), src, equiv.Limits{})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		all, err := equiv.Symmetries(context.Background(), src, equiv.Limits{NoProbeRestrict: true})
+		if err != nil {
+			t.Fatalf("%s without the restriction: %v", path, err)
+		}
+		if rep.Order != "8" || all.Order != "8" {
+			t.Fatalf("%s: order %s, %s without the restriction; want 8", path, rep.Order, all.Order)
+		}
+		if rep.SearchNodes >= all.SearchNodes {
+			t.Errorf("%s: %d search nodes with the restriction, %d without", path, rep.SearchNodes, all.SearchNodes)
+		}
+		t.Logf("%s: %d search nodes with the restriction, %d without", path, rep.SearchNodes, all.SearchNodes)
+	}
+}

@@ -69,7 +69,7 @@ func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 type Stats struct {
 	Nodes      int64 // search-tree nodes, the root and the leaves included
 	Leaves     int64 // search-tree leaves (discrete partitions or complete nodes) reached
-	Pruned     int64 // children cut off by the refinement trace
+	Pruned     int64 // children cut off by the refinement trace, or by a coset test (Coset.Restrict)
 	MaxDepth   int   // deepest level reached (the root is level 0)
 	Generators int   // automorphisms kept as generators
 }

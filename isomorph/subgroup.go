@@ -38,7 +38,27 @@ type Coset struct {
 	cs    *cosetSearch
 	level int
 	rep   []int32
+	allow func(w int32) bool // Restrict's
 }
+
+// BasePoint returns Base[Level()], the point whose image tells the
+// children of the coset apart, or -1 for a complete coset.
+func (c *Coset) BasePoint() int32 {
+	if c.Complete || c.level >= len(c.cs.gr.Base) {
+		return -1
+	}
+	return c.cs.gr.Base[c.level]
+}
+
+// Restrict, called by a test on a coset it accepts, limits the search to
+// the children whose image w of BasePoint() has allow(w): allow must be
+// false only where no accepted element of the coset maps BasePoint() to
+// w, e.g. where w's colour under an invariant that every accepted element
+// preserves differs from BasePoint()'s. A test that prunes a wrong child
+// only once it is entered costs a node per child; this costs one call.
+// allow is called after the test returns, so it must not read state that
+// the children's tests overwrite.
+func (c *Coset) Restrict(allow func(w int32) bool) { c.allow = allow }
 
 // Level is j, the number of base points whose images the coset fixes.
 func (c *Coset) Level() int { return c.level }
@@ -128,9 +148,30 @@ func (gr *Group) SubgroupFrom(ctx context.Context, known []Sparse, test CosetNod
 				orbit = reach.close(orbit, gens)
 			}
 		}
+		var allow func(w int32) bool
+		asked := false
 		for q := 1; q < len(lv.orbit); q++ {
 			gamma := lv.orbit[q]
 			if reach.has(gamma) || failed.has(gamma) {
+				continue
+			}
+			// Only for a level with a coset to search, whose search
+			// goes below its root (else one test per image is as cheap).
+			// Asked while the test restricts: a test that does not
+			// restrict G_i is asked again only once it has restricted
+			// some other coset, so one that never does costs one node.
+			if !asked && i+1 < cs.completeFrom && cs.restricts {
+				asked = true
+				var err error
+				if allow, err = cs.levelAllow(i); err != nil {
+					return nil, err
+				}
+				cs.restricts = allow != nil
+			}
+			if allow != nil && !allow(gamma) {
+				// No accepted element of G_i maps Base[i] to gamma.
+				cs.stats.Pruned++
+				failed.grow(nil, gamma, gens)
 				continue
 			}
 			gr.transversal(cs.comp, lv, q, cs.t)
@@ -206,6 +247,8 @@ type cosetSearch struct {
 	completeFrom int
 	restBuf      []int32
 	comp         *composer // scratch of transversals
+	id           []int32   // the identity, levelAllow's representative
+	restricts    bool      // levelAllow is worth asking (Restrict seen, or not yet asked)
 }
 
 // maxOrbitWords bounds the orbit tables that Coset.Cells keeps (int32s).
@@ -281,6 +324,7 @@ func newCosetSearch(gr *Group, test CosetNodeTest, lim Limits) *cosetSearch {
 	cs.partial = make(Mapping, gr.n)
 	cs.cur = make([]int32, gr.n)
 	cs.completeFrom = k
+	cs.restricts = true
 	cs.hOrbit = make([]int, k)
 	for j := range cs.hOrbit {
 		cs.hOrbit[j] = 1
@@ -348,6 +392,8 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 			found = slices.Clone(cs.partial)
 			return true, nil
 		}
+		allow := cs.node.allow // cs.node is the children's next
+		cs.restricts = cs.restricts || allow != nil
 		lv := cs.gr.chain[j]
 		cur := cs.cur
 		b := cs.gr.Base[j]
@@ -382,6 +428,10 @@ func (cs *cosetSearch) find(ctx context.Context, f Mapping, from int, gens []Spa
 			// next = cur∘t differs from cur only where t moves.
 			cs.gr.compose(cs.comp, lv, q)
 			img := cur[cs.comp.fwd[b]]
+			if allow != nil && !allow(img) {
+				cs.stats.Pruned++ // no accepted element maps b to img
+				continue
+			}
 			if len(stab) > 0 {
 				if tried.has(img) {
 					continue
@@ -456,6 +506,42 @@ func (cs *cosetSearch) testRep(j int, fixed []int32, root bool, found *Mapping) 
 	cs.stats.Leaves++
 	*found = slices.Clone(cs.partial)
 	return true, nil
+}
+
+// levelAllow tests the coset G_i itself (the identity's, a root) before
+// level i's coset searches, and returns the restriction of its children
+// (Coset.Restrict) that the test set, or nil: the images of Base[i] it
+// excludes need no coset search of their own. A test that rejects G_i
+// (it holds the identity, which a subgroup's test accepts) restricts
+// nothing.
+func (cs *cosetSearch) levelAllow(i int) (func(w int32) bool, error) {
+	if cs.id == nil {
+		cs.id = make([]int32, cs.gr.n)
+		for v := range cs.id {
+			cs.id[v] = int32(v)
+		}
+	}
+	for v := range cs.partial {
+		cs.partial[v] = -1
+	}
+	fixed := cs.fixedBuf[:0]
+	for j := 0; j <= i; j++ {
+		for _, v := range cs.newly[j] {
+			cs.partial[v] = int32(v)
+			fixed = append(fixed, v)
+		}
+	}
+	cs.fixedBuf = fixed
+	cs.stats.Nodes++
+	cs.node = Coset{Partial: cs.partial, Fixed: fixed, Root: true, cs: cs, level: i, rep: cs.id}
+	ok, err := cs.test(&cs.node)
+	for _, v := range fixed {
+		cs.partial[v] = -1
+	}
+	if err != nil || !ok {
+		return nil, err
+	}
+	return cs.node.allow, nil
 }
 
 // fixesImages reports whether g fixes f(b) for every b in base.

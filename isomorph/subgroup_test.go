@@ -271,20 +271,7 @@ func TestSubgroupCells(t *testing.T) {
 				}
 				return plain(c.Partial, c.Fixed, c.Complete)
 			}
-			subPlain, err := gr.Subgroup(context.Background(), plain, isomorph.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sub, err := gr.SubgroupNodes(context.Background(), cells, isomorph.Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want int64
-			for p := range gr.Elements() {
-				if ok, _ := plain(isomorph.Mapping(p), nil, true); ok {
-					want++
-				}
-			}
+			subPlain, sub, want := bothSearches(t, gr, plain, cells)
 			if !sub.Order.IsInt64() || sub.Order.Int64() != want {
 				t.Fatalf("%s/%d: SubgroupNodes with cells: order %v, brute force %d", tc.name, trial, sub.Order, want)
 			}
@@ -360,4 +347,81 @@ func TestCosetRoot(t *testing.T) {
 	if roots == 0 {
 		t.Error("no node had Root set")
 	}
+}
+
+// TestCosetRestrict: a set stabiliser test that restricts each coset's
+// children to the images of the base point on its side of the set (every
+// stabilising element maps it so) must give the brute-force order with
+// accepted generators, and fewer search nodes than the test alone: the
+// children it excludes are never entered, and the images of a level's base
+// point it excludes at G_i itself (SubgroupFrom's level test) get no
+// coset search. An ignored Restrict gives as
+// many nodes as the test alone, and a restriction that excludes an image
+// some accepted element takes gives a wrong order (checked by hand).
+func TestCosetRestrict(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 19))
+	var plainNodes, restrictNodes, skipped int64
+	for _, tc := range subgroupGraphs {
+		g := tc.graph(t)
+		gr, err := isomorph.Automorphisms(context.Background(), g, isomorph.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for trial := range 30 {
+			set := make([]bool, g.Order())
+			for v := range set {
+				set[v] = rng.IntN(3) == 0
+			}
+			checks := 0
+			plain := mapsSetTo(set, set, &checks)
+			test := func(c *isomorph.Coset) (bool, error) {
+				ok, err := plain(c.Partial, c.Fixed, c.Complete)
+				if ok && !c.Complete {
+					b := c.BasePoint()
+					if b < 0 {
+						t.Fatalf("%s/%d: no base point at level %d of a partial coset", tc.name, trial, c.Level())
+					}
+					c.Restrict(func(w int32) bool { return set[w] == set[b] })
+				}
+				return ok, err
+			}
+			subPlain, sub, want := bothSearches(t, gr, plain, test)
+			if !sub.Order.IsInt64() || sub.Order.Int64() != want {
+				t.Fatalf("%s/%d: SubgroupNodes with Restrict: order %v, brute force %d", tc.name, trial, sub.Order, want)
+			}
+			for i, p := range denseAll(g, sub.Generators) {
+				if ok, _ := plain(isomorph.Mapping(p), nil, true); !ok || !isomorph.IsAutomorphism(g, p) {
+					t.Fatalf("%s/%d: generator %d = %v not accepted or not an automorphism", tc.name, trial, i, p)
+				}
+			}
+			checkGroup(t, g, sub)
+			plainNodes += subPlain.Stats.Nodes
+			restrictNodes += sub.Stats.Nodes
+			skipped += sub.Stats.Pruned
+		}
+	}
+	if restrictNodes >= plainNodes || skipped == 0 {
+		t.Errorf("Restrict pruned nothing: %d search nodes with it (%d children skipped), %d without", restrictNodes, skipped, plainNodes)
+	}
+	t.Logf("search nodes: %d with Restrict (%d children skipped), %d without", restrictNodes, skipped, plainNodes)
+}
+
+// bothSearches runs Subgroup with plain and SubgroupNodes with test, and
+// counts the elements of gr that plain accepts, one by one.
+func bothSearches(t *testing.T, gr *isomorph.Group, plain isomorph.CosetTest, test isomorph.CosetNodeTest) (subPlain, sub *isomorph.Group, want int64) {
+	t.Helper()
+	subPlain, err := gr.Subgroup(context.Background(), plain, isomorph.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err = gr.SubgroupNodes(context.Background(), test, isomorph.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range gr.Elements() {
+		if ok, _ := plain(isomorph.Mapping(p), nil, true); ok {
+			want++
+		}
+	}
+	return subPlain, sub, want
 }
