@@ -1134,8 +1134,16 @@ func (jc *joinCost) best(factors uint32, model int) []int {
 			}
 			est, _ := jc.step(uint32(set), k)
 			next := set | 1<<k
+			// The matches of a set of atoms do not depend on the order
+			// they are joined in, but their estimates do: next keeps the
+			// tightest, not the one of its cheapest order (which made
+			// checkers-mustjump-torus's duplicated jump rule join every
+			// pair of cells before the move: 12 million matches).
+			if c := card[set] * est; cost[next] == math.Inf(1) || c < card[next] {
+				card[next] = c
+			}
 			if c := cost[set] + jc.work(uint32(set), k, card[set], model); c < cost[next] {
-				cost[next], card[next], last[next] = c, card[set]*est, int8(k)
+				cost[next], last[next] = c, int8(k)
 			}
 		}
 	}

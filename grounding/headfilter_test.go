@@ -259,3 +259,35 @@ func TestCircuitOrderUnfolded(t *testing.T) {
 		t.Errorf("blobwars unfolded (%v): %d circuit nodes, original %d", v.Applied, b, a)
 	}
 }
+
+// A join plan's estimate of a set of atoms' matches is the tightest of
+// its orders, not that of its cheapest one: checkers-mustjump-torus with
+// a jump rule duplicated (mutate's duplicate, seed 2) joined every pair
+// of cells before the move and stopped at MaxInstances.
+func TestCircuitOrderDuplicated(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(corpusDir, "ggp-base", "checkers-mustjump-torus.kif"))
+	if err != nil {
+		t.Skipf("corpus not found: %v", err)
+	}
+	f, err := grounding.Parse("checkers-mustjump-torus.kif", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := mutate.Equivalent(f, 2, mutate.Options{Ops: mutate.Duplicate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	lim := grounding.Limits{Timeout: *corpusTimeout}
+	orig, err := grounding.Ground(ctx, f, lim)
+	if err != nil {
+		t.Fatalf("checkers-mustjump-torus: %v", err)
+	}
+	dup, err := grounding.Ground(ctx, v.File, lim)
+	if err != nil {
+		t.Fatalf("checkers-mustjump-torus duplicated (%v): %v", v.Applied, err)
+	}
+	if a, b := orig.Circuit.NumNodes(), dup.Circuit.NumNodes(); 2*b > 3*a {
+		t.Errorf("checkers-mustjump-torus duplicated (%v): %d circuit nodes, original %d", v.Applied, b, a)
+	}
+}
