@@ -22,6 +22,22 @@ import (
 // matter.
 var simRounds = []int{8, 128}
 
+// simMaxBytes bounds the value vectors of one simulation round's
+// simulator (cone slots times words, 8 bytes a word); a round that needs
+// more runs as passes of fewer words. racer's 128-word rounds allocated
+// about 100 MB per function, four at a time (two graphs, two workers):
+// 2.8 GiB resident at the peak of its comparison. A variable for tests.
+var simMaxBytes int64 = 16 << 20
+
+// simPassWords is the words of one pass of a round of w words (a power of
+// two) over cn: the most, down to 1, whose vectors fit simMaxBytes.
+func simPassWords(cn *cone, w int) int {
+	for w > 1 && int64(cn.NumSlots())*int64(w)*8 > simMaxBytes {
+		w /= 2
+	}
+	return w
+}
+
 // simAfterTrialMaxWork: a function of free propositions whose cone's
 // inputs times gates are at most this gets a trial BDD bound before
 // simulation (see simSupport). 2^16 left connect4-10x9's goals and
@@ -197,10 +213,18 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		if st.done() || !roles && (st.propsDone() || rare) {
 			break
 		}
-		s := newConeSim(cn, w)
-		randomInto(s.In, len(props), srs, w, rng)
+		// A round wider than simMaxBytes allows runs as passes of fresh
+		// samples on one simulator of fewer words.
+		pw := simPassWords(cn, w)
+		s := newConeSim(cn, pw)
 		f0 := make([]uint64, w)
-		boundary = append(boundary, st.runLoaded(s, roles, f0)...)
+		for off := 0; off < w && !st.done() && ctx.Err() == nil; off += pw {
+			if off > 0 {
+				clear(s.Vals[s.W : (1+len(cn.Inputs))*s.W]) // randomInto sets role inputs by OR
+			}
+			randomInto(s.In, len(props), srs, pw, off, rng)
+			boundary = append(boundary, st.runLoaded(s, roles, f0[off:off+pw])...)
+		}
 		// A function of the state that the first round never shows true
 		// (or never false) is rare: more random samples seldom show it
 		// either, and the justified rounds below build samples of its
@@ -302,7 +326,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 				}
 				cands = append(cands, x)
 			}
-			found := st.run(samplesSim(cn, cands, boundaryWords), false)
+			found := st.runSamples(cn, cands, boundaryWords)
 			if len(found) == 0 {
 				break
 			}
@@ -330,7 +354,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			if len(seeds) == 0 {
 				continue
 			}
-			found := st.run(samplesSim(cn, seeds, boundaryWords), false)
+			found := st.runSamples(cn, seeds, boundaryWords)
 			boundary = append(seeds, found...)
 			if err := runBoundary(); err != nil {
 				return nil, err
@@ -371,7 +395,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		if len(seeds) == 0 {
 			break
 		}
-		found := st.run(samplesSim(cn, seeds, boundaryWords), false)
+		found := st.runSamples(cn, seeds, boundaryWords)
 		if len(found) == 0 {
 			break
 		}
@@ -733,16 +757,17 @@ type sample []uint64
 // each role doing a random one of its read actions or none of them.
 func randomPool(nIn, nProps int, srs []simRole, w int, rng *rand.Rand) [][]uint64 {
 	pool := poolOf(nIn, w)
-	randomInto(func(k int) []uint64 { return pool[k] }, nProps, srs, w, rng)
+	randomInto(func(k int) []uint64 { return pool[k] }, nProps, srs, w, 0, rng)
 	return pool
 }
 
-// randomInto writes randomPool's samples into the zero vectors in(k).
-func randomInto(in func(k int) []uint64, nProps int, srs []simRole, w int, rng *rand.Rand) {
+// randomInto writes randomPool's samples into the zero vectors in(k); the
+// words are words off.. of a round (their biases follow the round's word).
+func randomInto(in func(k int) []uint64, nProps int, srs []simRole, w, off int, rng *rand.Rand) {
 	for k := range nProps {
 		v := in(k)
 		for i := range w {
-			v[i] = biasedWord(rng, simBiasBits[i%len(simBiasBits)])
+			v[i] = biasedWord(rng, simBiasBits[(off+i)%len(simBiasBits)])
 		}
 	}
 	for _, sr := range srs {
@@ -790,6 +815,18 @@ func samplesSim(cn *cone, samples []sample, w int) *coneSim {
 		}
 	}
 	return s
+}
+
+// runSamples runs the first 64·w samples on cn (see runLoaded), in passes
+// no wider than simMaxBytes allows, and returns the witnesses' samples.
+func (st *simState) runSamples(cn *cone, samples []sample, w int) []sample {
+	samples = samples[:min(len(samples), 64*w)]
+	per := 64 * simPassWords(cn, w)
+	var found []sample
+	for i := 0; i < len(samples) && st.ctx.Err() == nil; i += per {
+		found = append(found, st.run(samplesSim(cn, samples[i:min(i+per, len(samples))], w), false)...)
+	}
+	return found
 }
 
 // run simulates the samples loaded in s (see runLoaded).

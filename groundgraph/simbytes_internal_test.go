@@ -1,0 +1,76 @@
+package groundgraph
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/grounding"
+	"github.com/gamequiv/gamequiv/internal/testgames"
+)
+
+// TestSimMaxBytesPasses checks that simulation rounds wider than
+// simMaxBytes run as passes on a smaller simulator: the semantic support
+// of Checkers' largest function of the state (terminal, 1,485 slots) (simulated: no BDDs, no tables)
+// is the same with a bound of 8 words a slot as with the default, and
+// allocates less than half as much (a 128-word round allocated its cone's
+// slots times 128 words, per function: 100 MB for racer's cones).
+func TestSimMaxBytesPasses(t *testing.T) {
+	p := loadInternal(t, "ggp-base/checkers.kif")
+	b := &builder{p: p, opt: Options{SupportTableBits: -1}.withDefaults(), moves: true}
+	// Functions of the state: next functions' rounds include moves, which
+	// choice rounds and BDDs often settle first.
+	var fs []grounding.Function
+	for _, f := range p.Functions() {
+		if f.Kind != grounding.FuncNext {
+			fs = append(fs, f)
+		}
+	}
+	slots := func(f grounding.Function) int {
+		cn, err := b.cone(f.Lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cn.NumSlots()
+	}
+	f := slices.MaxFunc(fs, func(x, y grounding.Function) int { return slots(x) - slots(y) })
+	support := func(f grounding.Function, limit int64) ([]int, uint64) {
+		defer func(old int64) { simMaxBytes = old }(simMaxBytes)
+		simMaxBytes = limit
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		s, err := b.semanticSupport(context.Background(), f)
+		runtime.ReadMemStats(&m1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, m1.TotalAlloc - m0.TotalAlloc
+	}
+	n := slots(f)
+	want, full := support(f, simMaxBytes)
+	got, small := support(f, int64(n)*8*8)
+	t.Logf("%s: %d slots, %d bytes allocated with the default bound, %d with 8 words a slot", p.FunctionName(f), n, full, small)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: support %v with 8 words a slot, %v with the default", p.FunctionName(f), got, want)
+	}
+	if 2*small > full {
+		t.Errorf("%s: %d bytes allocated with 8 words a slot, %d with the default: want under half", p.FunctionName(f), small, full)
+	}
+}
+
+// loadInternal grounds a corpus game (skipped when the corpus is missing).
+func loadInternal(tb testing.TB, rel string) *grounding.Program {
+	tb.Helper()
+	path := testgames.Path(tb, rel)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := grounding.Load(context.Background(), rel, src, grounding.Limits{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
