@@ -50,6 +50,9 @@ type famSim struct {
 	userStart []int32  // the gates reading slot s: users[userStart[s]:userStart[s+1]] (slots)
 	users     []int32
 	rootFns   map[int32][]int32 // slot -> the members whose root it is
+	isRoot    []uint64          // bitset of the slots in rootFns
+	level     []int32           // 0 for the constant and inputs, else 1 + the highest fanin's
+	levels    int               // 1 + the highest level
 	w         int
 	vals      []uint64
 }
@@ -118,9 +121,20 @@ func newFamSim(c *grounding.Circuit, roots []grounding.Lit, memberGates int64, w
 			count[s]++
 		}
 	}
+	fs.isRoot = make([]uint64, (len(nodes)+63)/64)
 	for j, r := range roots {
 		s := slotOf[r.Node()] - 1
 		fs.rootFns[s] = append(fs.rootFns[s], int32(j))
+		fs.isRoot[s/64] |= 1 << (s % 64)
+	}
+	fs.level = make([]int32, len(nodes))
+	for g := range nG {
+		lv := int32(0)
+		for _, l := range fs.fanin[fs.start[g]:fs.start[g+1]] {
+			lv = max(lv, fs.level[l>>1])
+		}
+		fs.level[1+fs.nIn+g] = lv + 1
+		fs.levels = max(fs.levels, int(lv)+2)
 	}
 	fs.vals = make([]uint64, len(nodes)*w)
 	return fs
@@ -156,15 +170,15 @@ func (fs *famSim) eval() {
 
 // famFlip is one worker's scratch for famSim.flip.
 type famFlip struct {
-	at      []int32  // 1 + index into buf of a slot's new value, or 0
-	queued  []bool   // slot is in the heap
-	heap    []int32  // gate slots to evaluate, a min-heap
-	buf     []uint64 // new values, w words each
-	changed []int32  // slots with a new value
+	at      []int32   // 1 + index into buf of a slot's new value, or 0
+	queued  []bool    // slot is in a bucket
+	bucket  [][]int32 // gate slots to evaluate, by level
+	buf     []uint64  // new values, w words each
+	changed []int32   // slots with a new value
 }
 
 func newFamFlip(fs *famSim) *famFlip {
-	return &famFlip{at: make([]int32, len(fs.node)), queued: make([]bool, len(fs.node))}
+	return &famFlip{at: make([]int32, len(fs.node)), queued: make([]bool, len(fs.node)), bucket: make([][]int32, fs.levels)}
 }
 
 // flip negates input slot in on every sample and calls hit(j, old, new)
@@ -172,101 +186,82 @@ func newFamFlip(fs *famSim) *famFlip {
 // before and after, valid during the call). Gates are evaluated again in
 // topological order, and only those with a changed fanin.
 func (fs *famSim) flip(sc *famFlip, in int, hit func(j int32, old, new []uint64)) {
-	w := fs.w
 	sc.buf, sc.changed = sc.buf[:0], sc.changed[:0]
+	hi := 0 // the highest level with a gate to evaluate
 	push := func(s int) {
 		for _, u := range fs.users[fs.userStart[s]:fs.userStart[s+1]] {
 			if !sc.queued[u] {
 				sc.queued[u] = true
-				sc.heap = heapPush(sc.heap, u)
+				lv := fs.level[u]
+				sc.bucket[lv] = append(sc.bucket[lv], u)
+				hi = max(hi, int(lv))
 			}
 		}
 	}
 	push(in)
-	for len(sc.heap) > 0 {
-		var s int32
-		s, sc.heap = heapPop(sc.heap)
-		sc.queued[s] = false
-		g := int(s) - 1 - fs.nIn
-		off := len(sc.buf)
-		sc.buf = slices.Grow(sc.buf, w)[:off+w]
-		dst := sc.buf[off : off+w]
-		fan := fs.fanin[fs.start[g]:fs.start[g+1]]
-		if len(fan) == 0 {
-			fill(dst, ^uint64(0))
+	// Level by level: a gate's fanins are all on lower levels, so each is
+	// final when the gate is evaluated.
+	for lv := 1; lv <= hi; lv++ {
+		for len(sc.bucket[lv]) > 0 {
+			b := sc.bucket[lv]
+			s := b[len(b)-1]
+			sc.bucket[lv] = b[:len(b)-1]
+			sc.queued[s] = false
+			fs.evalFlipped(sc, int(s), in, hit, push)
 		}
-		for i, l := range fan {
-			t := int(l >> 1)
-			neg := -uint64(l & 1)
-			var src []uint64
-			switch {
-			case sc.at[t] > 0:
-				src = sc.buf[sc.at[t]-1 : sc.at[t]-1+int32(w)]
-			case t == in:
-				src, neg = fs.slot(t), ^neg
-			default:
-				src = fs.slot(t)
-			}
-			if i == 0 {
-				for x := range w {
-					dst[x] = src[x] ^ neg
-				}
-				continue
-			}
-			for x := range w {
-				dst[x] &= src[x] ^ neg
-			}
-		}
-		if slices.Equal(dst, fs.slot(int(s))) {
-			sc.buf = sc.buf[:off]
-			continue
-		}
-		sc.at[s] = int32(off) + 1
-		sc.changed = append(sc.changed, s)
-		for _, j := range fs.rootFns[s] {
-			hit(j, fs.slot(int(s)), dst)
-		}
-		push(int(s))
 	}
 	for _, s := range sc.changed {
 		sc.at[s] = 0
 	}
 }
 
-// heapPush and heapPop keep h a binary min-heap.
-func heapPush(h []int32, x int32) []int32 {
-	h = append(h, x)
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if h[p] <= h[i] {
-			break
-		}
-		h[p], h[i] = h[i], h[p]
-		i = p
+// evalFlipped evaluates gate slot s during a flip of input slot in, and
+// when its value changed keeps the new one, tells hit about the members
+// it is the root of and pushes its users.
+func (fs *famSim) evalFlipped(sc *famFlip, s, in int, hit func(j int32, old, new []uint64), push func(s int)) {
+	w := fs.w
+	g := s - 1 - fs.nIn
+	off := len(sc.buf)
+	sc.buf = slices.Grow(sc.buf, w)[:off+w]
+	dst := sc.buf[off : off+w]
+	fan := fs.fanin[fs.start[g]:fs.start[g+1]]
+	if len(fan) == 0 {
+		fill(dst, ^uint64(0))
 	}
-	return h
-}
-
-func heapPop(h []int32) (int32, []int32) {
-	x := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < n && h[l] < h[m] {
-			m = l
+	for i, l := range fan {
+		t := int(l >> 1)
+		neg := -uint64(l & 1)
+		var src []uint64
+		switch {
+		case sc.at[t] > 0:
+			src = sc.buf[sc.at[t]-1 : sc.at[t]-1+int32(w)]
+		case t == in:
+			src, neg = fs.slot(t), ^neg
+		default:
+			src = fs.slot(t)
 		}
-		if l+1 < n && h[l+1] < h[m] {
-			m = l + 1
+		if i == 0 {
+			for x := range w {
+				dst[x] = src[x] ^ neg
+			}
+			continue
 		}
-		if m == i {
-			break
+		for x := range w {
+			dst[x] &= src[x] ^ neg
 		}
-		h[i], h[m] = h[m], h[i]
-		i = m
 	}
-	return x, h
+	if slices.Equal(dst, fs.slot(s)) {
+		sc.buf = sc.buf[:off]
+		return
+	}
+	sc.at[s] = int32(off) + 1
+	sc.changed = append(sc.changed, int32(s))
+	if fs.isRoot[s/64]>>(s%64)&1 == 1 {
+		for _, j := range fs.rootFns[int32(s)] {
+			hit(j, fs.slot(s), dst)
+		}
+	}
+	push(s)
 }
 
 // famSupport simulates the union of the cones of roots and returns, for
@@ -282,10 +277,29 @@ func heapPop(h []int32) (int32, []int32) {
 // and each round simulates them and random neighbours of them until one
 // shows nothing new. Workers flip disjoint inputs; ctx is looked at every
 // cancelCheckEvery flips.
-func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit, memberGates int64, workers int, seed uint64) ([]uint64, int, error) {
+func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit, memberGates int64, workers int, seed uint64, coneInputs func(j int) ([]int32, bool)) ([]uint64, int, error) {
 	fs := newFamSim(c, roots, memberGates, famWords, famMaxSlotWords)
-	if fs == nil {
+	if fs == nil || int64(fs.nIn)*int64(len(fs.node))*famWords > famMaxRoundWork {
 		return nil, 0, nil
+	}
+	// need[k]: the members that may depend on input slot 1+k and are not
+	// yet shown to (all members, for an input of unknown cones); an input
+	// no member needs is not flipped.
+	need := make([]int32, fs.nIn)
+	circIn := fs.node[1 : 1+fs.nIn]
+	for j := range roots {
+		ins, ok := coneInputs(j)
+		if !ok {
+			for k := range need {
+				need[k]++
+			}
+			continue
+		}
+		for _, in := range ins {
+			if k, ok := slices.BinarySearch(circIn, in+1); ok {
+				need[k]++
+			}
+		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	for k := range fs.nIn {
@@ -299,7 +313,7 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 	// The widest boundary round the slot bound allows, up to boundaryWords.
 	bw := min(boundaryWords, max(famWords, famMaxSlotWords/len(fs.node)))
 	for round := 0; round <= famBoundaryRounds; round++ {
-		wits, err := fs.round(ctx, dep, words, workers)
+		wits, err := fs.round(ctx, dep, need, words, workers)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -323,16 +337,27 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 	return dep, words, nil
 }
 
+// famMaxRoundWork bounds the worst case of famSupport's first round,
+// inputs × slots × famWords. Samples shared by a family serve functions
+// that are true on overlapping sets: merrills' 1,112 functions of its
+// piece count (78 inputs, 12,136 slots: 7.6 M) get most of their
+// supports from it. chess's 4,664 legal, goal and terminal functions
+// (1,417 inputs, 396,320 slots: 4.5 G) are each true on a set of their
+// own (this piece on this cell, that cell free), so its shared samples
+// showed about 3 inputs per function in a round of ~2.4 min wall.
+const famMaxRoundWork = 1 << 30
+
 // famBoundaryRounds bounds famSupport's boundary rounds.
 const famBoundaryRounds = 8
 
 // famWitness: flipping input slot in changed a root on sample bit.
 type famWitness struct{ in, bit int32 }
 
-// round evaluates the loaded samples, flips every input, marks in dep the
-// inputs each root is shown to depend on, and returns a witness of each
-// (root, input) pair shown for the first time, sorted.
-func (fs *famSim) round(ctx context.Context, dep []uint64, words, workers int) ([]famWitness, error) {
+// round evaluates the loaded samples, flips every input some member
+// needs (see famSupport), marks in dep the inputs each root is shown to
+// depend on, and returns a witness of each (root, input) pair shown for
+// the first time, sorted.
+func (fs *famSim) round(ctx context.Context, dep []uint64, need []int32, words, workers int) ([]famWitness, error) {
 	fs.eval()
 	wits := make([][]famWitness, workers)
 	err := parallel(ctx, workers, workers, func(wk int) error {
@@ -343,11 +368,15 @@ func (fs *famSim) round(ctx context.Context, dep []uint64, words, workers int) (
 					return err
 				}
 			}
+			if atomic.LoadInt32(&need[k]) == 0 {
+				continue
+			}
 			in := int(fs.node[1+k]) - 1 // circuit input
 			fs.flip(sc, 1+k, func(j int32, old, new []uint64) {
 				if atomic.OrUint64(&dep[int(j)*words+in/64], 1<<(in%64))>>(in%64)&1 == 1 {
 					return
 				}
+				atomic.AddInt32(&need[k], -1)
 				for i := range old {
 					if d := old[i] ^ new[i]; d != 0 {
 						wits[wk] = append(wits[wk], famWitness{int32(1 + k), int32(64*i + bits.TrailingZeros64(d))})
@@ -432,7 +461,17 @@ func (b *builder) simulateFamily(ctx context.Context, fs []int, gates int64) err
 	for j, i := range fs {
 		roots[j] = b.funcs[i].Function.Lit
 	}
-	dep, words, err := famSupport(ctx, &b.p.Circuit, roots, gates, b.opt.Workers, uint64(len(roots)))
+	// The members' cone inputs, from the cones the Build keeps.
+	coneInputs := func(j int) ([]int32, bool) {
+		b.cones.mu.Lock()
+		defer b.cones.mu.Unlock()
+		cn, ok := b.cones.of[roots[j]]
+		if !ok {
+			return nil, false
+		}
+		return cn.Inputs, true
+	}
+	dep, words, err := famSupport(ctx, &b.p.Circuit, roots, gates, b.opt.Workers, uint64(len(roots)), coneInputs)
 	if err != nil || dep == nil {
 		return err
 	}

@@ -93,7 +93,17 @@ func TestFamSupportWitnesses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for it := range 100 {
 		c, roots := famCircuit(rng)
-		dep, words, err := famSupport(context.Background(), c, roots, 1<<30, 2, uint64(it))
+		coneInputs := func(j int) ([]int32, bool) {
+			if j%2 == 0 {
+				return nil, false // an unknown cone: every input may matter
+			}
+			var ins []int32
+			for _, i := range c.Support(roots[j]) {
+				ins = append(ins, int32(i))
+			}
+			return ins, true
+		}
+		dep, words, err := famSupport(context.Background(), c, roots, 1<<30, 2, uint64(it), coneInputs)
 		if err != nil || dep == nil {
 			t.Fatalf("circuit %d: famSupport = %v, %v", it, dep, err)
 		}
@@ -155,4 +165,35 @@ func exactSupport(c *grounding.Circuit, root grounding.Lit) []int {
 		}
 	}
 	return supp
+}
+
+// TestFamSupportRoundWork checks that famSupport declines a family whose
+// first round could cost more than famMaxRoundWork: a wide circuit of
+// many inputs and gates.
+func TestFamSupportRoundWork(t *testing.T) {
+	c, roots := wideFamily(1<<11, 1<<17)
+	all := func(int) ([]int32, bool) { return nil, false }
+	dep, _, err := famSupport(context.Background(), c, roots, 1<<40, 2, 1, all)
+	if err != nil || dep != nil {
+		t.Errorf("famSupport of %d inputs, %d gates = %v, %v; want it declined", c.NumInputs, c.NumGates(), dep != nil, err)
+	}
+	c, roots = wideFamily(1<<6, 1<<10)
+	dep, _, err = famSupport(context.Background(), c, roots, 1<<40, 2, 1, all)
+	if err != nil || dep == nil {
+		t.Errorf("famSupport of %d inputs, %d gates = %v, %v; want it simulated", c.NumInputs, c.NumGates(), dep != nil, err)
+	}
+}
+
+// wideFamily returns a circuit of n inputs and g gates, each gate the AND
+// of two earlier nodes, and every gate as a root.
+func wideFamily(n, g int) (*grounding.Circuit, []grounding.Lit) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	c := &grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}
+	var roots []grounding.Lit
+	for node := n + 1; node < n+1+g; node++ {
+		a := grounding.Lit(1+rng.IntN(node-1)) << 1
+		b := grounding.Lit(1+rng.IntN(node-1))<<1 | 1
+		roots = append(roots, addGate(c, []grounding.Lit{a, b}))
+	}
+	return c, roots
 }
