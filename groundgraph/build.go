@@ -160,6 +160,9 @@ func Build(ctx context.Context, p *grounding.Program, opt Options) (*Graph, erro
 	g.stats.DependsOnCalls = b.dependsOn.Load()
 	g.stats.ResidueTables = b.residueTables.Load()
 	g.stats.SupportBDDs = b.supportBDDs.Load()
+	if b.fam != nil {
+		g.stats.FamilyFunctions = len(b.fam.row)
+	}
 	g.stats.ChoiceBDDSupports = b.choiceSupports.Load()
 	g.stats.Support = t1.Sub(t0)
 	g.stats.Features = t2.Sub(t1)
@@ -215,6 +218,7 @@ type builder struct {
 	choiceBDDs     *choiceBDDs
 	choiceSupports atomic.Int64 // next functions whose cofactor BDDs settled them
 	bdd            *supportBDD  // nil when Options.MaxBDDNodes < 0
+	fam            *famDeps     // family simulation's witnesses (famsim.go), or nil
 
 	// shapeOf[i]: the key of function i's cone up to a renaming of its
 	// propositions (grounding.Cone.PropRenamingKey, and whether it reads
@@ -343,6 +347,17 @@ func (b *builder) supports(ctx context.Context) error {
 		if err := b.newBDDs(ctx, fs); err != nil {
 			return err
 		}
+	}
+	var fam []int
+	var famGates int64
+	for _, k := range reps {
+		if shapes[k].bdd > 0 {
+			fam = append(fam, uniq[k])
+			famGates += int64(shapes[k].bdd)
+		}
+	}
+	if err := b.simulateFamily(ctx, fam, famGates); err != nil {
+		return err
 	}
 	b.shapeOf = make(map[int]string, len(b.funcs))
 	tick := b.tick("semantic supports", len(reps))

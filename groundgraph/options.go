@@ -310,6 +310,9 @@ type Stats struct {
 	// ChoiceBDDSupports counts the next functions whose supports one BDD
 	// per joint choice of their read roles settled (Options.MaxBDDChoices).
 	ChoiceBDDSupports int64
+	// FamilyFunctions counts the functions whose supports started from
+	// one simulation of the union of their cones (famsim.go).
+	FamilyFunctions int
 
 	Support  time.Duration // semantic supports (tables, simulation, satcheck)
 	Features time.Duration // truth-table features and corner searches

@@ -124,6 +124,9 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	srs := b.simRoles(cn, roles)
 	rng := rand.New(rand.NewPCG(uint64(f.Lit), 0x9b1d))
 	st := &simState{ctx: ctx, propDep: make([]bool, len(props)), roleDep: make([]bool, len(srs)), srs: srs, rng: rng}
+	if len(srs) == 0 {
+		b.fam.seed(f.Lit, props, st.propDep)
+	}
 	// A function of free propositions alone: its BDD mentions exactly the
 	// propositions it depends on (bdd.go), and a sub-circuit that many
 	// functions share gets its BDD once, where simulation costs every

@@ -142,6 +142,9 @@ func run(path string, timeout time.Duration, repeat int) error {
 		}
 	}
 	st := g.Stats()
+	if stages {
+		fmt.Printf("  %-26s family-simulated functions %d\n", name, st.FamilyFunctions)
+	}
 	dg, err := digest(g)
 	if err != nil {
 		return err

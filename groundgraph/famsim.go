@@ -1,0 +1,501 @@
+package groundgraph
+
+import (
+	"cmp"
+	"context"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// Family simulation. A big game's functions of the state often read one
+// shared circuit: each of chess's 7,622 legal functions holds the check
+// that the king is safe after the move, over the whole board, so
+// simSupport, which flips every input of each function's cone on samples
+// of its own, pays for that check once per function and input.
+// famSupport simulates the union of the functions' cones once and flips
+// each input once for all of them, event-driven (a gate is evaluated again
+// only when one of its fanins changed on some sample), and records, for
+// every function whose root changed, that the input matters: a witness of
+// dependence is exact whatever the samples, so simSupport starts from
+// these and decides only the inputs left.
+
+// famWords is the number of 64-sample words of the family's first
+// (random) round.
+const famWords = 8
+
+// famMinShare: a family is simulated only when its functions' cones hold
+// at least this many times the gates of their union. Where cones share
+// little, family simulation costs what simSupport's first round does and
+// saves nothing.
+const famMinShare = 4
+
+// famMaxSlotWords bounds the family's value vectors (slots × words, 8
+// bytes each): 2^24 words are 128 MiB. Boundary rounds are as wide as it
+// allows, up to boundaryWords.
+const famMaxSlotWords = 1 << 24
+
+// famSim is the bit-parallel simulator of the union of some cones of a
+// circuit. Slot 0 is the constant false, slots 1..nIn the circuit inputs
+// the union reads (ascending), the gates follow in ascending (hence
+// topological) order.
+type famSim struct {
+	node      []int32  // circuit node of each slot
+	nIn       int      // inputs
+	start     []int32  // gate g = slot nIn+1+g: fanins fanin[start[g]:start[g+1]]
+	fanin     []uint32 // slot<<1 | negated
+	userStart []int32  // the gates reading slot s: users[userStart[s]:userStart[s+1]] (slots)
+	users     []int32
+	rootFns   map[int32][]int32 // slot -> the members whose root it is
+	isRoot    []uint64          // bitset of the slots in rootFns
+	level     []int32           // 0 for the constant and inputs, else 1 + the highest fanin's
+	levels    int               // 1 + the highest level
+	w         int
+	vals      []uint64
+}
+
+// newFamSim returns the simulator of the union of the cones of roots (no
+// constant roots), or nil when it would hold more than maxSlotWords words
+// or more slots than a famMinShare-th of memberGates, the gates of the
+// members' cones added up.
+func newFamSim(c *grounding.Circuit, roots []grounding.Lit, memberGates int64, w, maxSlotWords int) *famSim {
+	nn := c.NumNodes()
+	slotOf := make([]int32, nn) // 1 + slot, 0 outside the union
+	var nodes []int32
+	var stack []int32
+	for _, r := range roots {
+		if n := int32(r.Node()); slotOf[n] == 0 {
+			slotOf[n] = 1
+			stack = append(stack, n)
+		}
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nodes = append(nodes, n)
+		for _, l := range c.Fanin[c.Start[n]:c.Start[n+1]] {
+			if m := int32(l.Node()); slotOf[m] == 0 {
+				slotOf[m] = 1
+				stack = append(stack, m)
+			}
+		}
+	}
+	slots := len(nodes) + 1 // and the constant
+	if slots*w > maxSlotWords || famMinShare*int64(slots) > memberGates {
+		return nil
+	}
+	nodes = append(nodes, 0)
+	slices.Sort(nodes)
+	nodes = slices.Compact(nodes)
+	fs := &famSim{node: nodes, w: w, rootFns: map[int32][]int32{}}
+	for s, n := range nodes {
+		slotOf[n] = int32(s) + 1
+		if n >= 1 && int(n) <= c.NumInputs {
+			fs.nIn++
+		}
+	}
+	nG := len(nodes) - 1 - fs.nIn
+	fs.start = make([]int32, nG+1)
+	count := make([]int32, len(nodes)+1)
+	for g := range nG {
+		n := nodes[1+fs.nIn+g]
+		for _, l := range c.Fanin[c.Start[n]:c.Start[n+1]] {
+			s := slotOf[l.Node()] - 1
+			fs.fanin = append(fs.fanin, uint32(s)<<1|uint32(l&1))
+			count[s+1]++
+		}
+		fs.start[g+1] = int32(len(fs.fanin))
+	}
+	for s := range len(nodes) {
+		count[s+1] += count[s]
+	}
+	fs.userStart = slices.Clone(count)
+	fs.users = make([]int32, len(fs.fanin))
+	for g := range nG {
+		for _, l := range fs.fanin[fs.start[g]:fs.start[g+1]] {
+			s := l >> 1
+			fs.users[count[s]] = int32(1 + fs.nIn + g)
+			count[s]++
+		}
+	}
+	fs.isRoot = make([]uint64, (len(nodes)+63)/64)
+	for j, r := range roots {
+		s := slotOf[r.Node()] - 1
+		fs.rootFns[s] = append(fs.rootFns[s], int32(j))
+		fs.isRoot[s/64] |= 1 << (s % 64)
+	}
+	fs.level = make([]int32, len(nodes))
+	for g := range nG {
+		lv := int32(0)
+		for _, l := range fs.fanin[fs.start[g]:fs.start[g+1]] {
+			lv = max(lv, fs.level[l>>1])
+		}
+		fs.level[1+fs.nIn+g] = lv + 1
+		fs.levels = max(fs.levels, int(lv)+2)
+	}
+	fs.vals = make([]uint64, len(nodes)*w)
+	return fs
+}
+
+// slot returns the vector of slot s.
+func (fs *famSim) slot(s int) []uint64 { return fs.vals[s*fs.w : (s+1)*fs.w] }
+
+// eval evaluates every gate on the inputs' vectors.
+func (fs *famSim) eval() {
+	w := fs.w
+	for g := range len(fs.start) - 1 {
+		dst := fs.slot(1 + fs.nIn + g)
+		fan := fs.fanin[fs.start[g]:fs.start[g+1]]
+		if len(fan) == 0 {
+			fill(dst, ^uint64(0))
+		}
+		for i, l := range fan {
+			src := fs.slot(int(l >> 1))
+			neg := -uint64(l & 1)
+			if i == 0 {
+				for x := range w {
+					dst[x] = src[x] ^ neg
+				}
+				continue
+			}
+			for x := range w {
+				dst[x] &= src[x] ^ neg
+			}
+		}
+	}
+}
+
+// famFlip is one worker's scratch for famSim.flip.
+type famFlip struct {
+	at      []int32   // 1 + index into buf of a slot's new value, or 0
+	queued  []bool    // slot is in a bucket
+	bucket  [][]int32 // gate slots to evaluate, by level
+	buf     []uint64  // new values, w words each
+	changed []int32   // slots with a new value
+}
+
+func newFamFlip(fs *famSim) *famFlip {
+	return &famFlip{at: make([]int32, len(fs.node)), queued: make([]bool, len(fs.node)), bucket: make([][]int32, fs.levels)}
+}
+
+// flip negates input slot in on every sample and calls hit(j, old, new)
+// for each member j whose root slot changes on some sample (its vectors
+// before and after, valid during the call). Gates are evaluated again in
+// topological order, and only those with a changed fanin.
+func (fs *famSim) flip(sc *famFlip, in int, hit func(j int32, old, new []uint64)) {
+	sc.buf, sc.changed = sc.buf[:0], sc.changed[:0]
+	hi := 0 // the highest level with a gate to evaluate
+	push := func(s int) {
+		for _, u := range fs.users[fs.userStart[s]:fs.userStart[s+1]] {
+			if !sc.queued[u] {
+				sc.queued[u] = true
+				lv := fs.level[u]
+				sc.bucket[lv] = append(sc.bucket[lv], u)
+				hi = max(hi, int(lv))
+			}
+		}
+	}
+	push(in)
+	// Level by level: a gate's fanins are all on lower levels, so each is
+	// final when the gate is evaluated.
+	for lv := 1; lv <= hi; lv++ {
+		for len(sc.bucket[lv]) > 0 {
+			b := sc.bucket[lv]
+			s := b[len(b)-1]
+			sc.bucket[lv] = b[:len(b)-1]
+			sc.queued[s] = false
+			fs.evalFlipped(sc, int(s), in, hit, push)
+		}
+	}
+	for _, s := range sc.changed {
+		sc.at[s] = 0
+	}
+}
+
+// evalFlipped evaluates gate slot s during a flip of input slot in, and
+// when its value changed keeps the new one, tells hit about the members
+// it is the root of and pushes its users.
+func (fs *famSim) evalFlipped(sc *famFlip, s, in int, hit func(j int32, old, new []uint64), push func(s int)) {
+	w := fs.w
+	g := s - 1 - fs.nIn
+	off := len(sc.buf)
+	sc.buf = slices.Grow(sc.buf, w)[:off+w]
+	dst := sc.buf[off : off+w]
+	fan := fs.fanin[fs.start[g]:fs.start[g+1]]
+	if len(fan) == 0 {
+		fill(dst, ^uint64(0))
+	}
+	for i, l := range fan {
+		t := int(l >> 1)
+		neg := -uint64(l & 1)
+		var src []uint64
+		switch {
+		case sc.at[t] > 0:
+			src = sc.buf[sc.at[t]-1 : sc.at[t]-1+int32(w)]
+		case t == in:
+			src, neg = fs.slot(t), ^neg
+		default:
+			src = fs.slot(t)
+		}
+		if i == 0 {
+			for x := range w {
+				dst[x] = src[x] ^ neg
+			}
+			continue
+		}
+		for x := range w {
+			dst[x] &= src[x] ^ neg
+		}
+	}
+	if slices.Equal(dst, fs.slot(s)) {
+		sc.buf = sc.buf[:off]
+		return
+	}
+	sc.at[s] = int32(off) + 1
+	sc.changed = append(sc.changed, int32(s))
+	if fs.isRoot[s/64]>>(s%64)&1 == 1 {
+		for _, j := range fs.rootFns[int32(s)] {
+			hit(j, fs.slot(s), dst)
+		}
+	}
+	push(s)
+}
+
+// famSupport simulates the union of the cones of roots and returns, for
+// each root j, the circuit inputs shown to matter to it:
+// dep[j*words:(j+1)*words] is a bitset over circuit inputs. It returns nil
+// when the union is too big or shared too little (see newFamSim:
+// memberGates adds up the gates of the roots' cones).
+//
+// A first round simulates random samples (biased word by word, as
+// simSupport's); boundary rounds follow, as in simSupport: the witnesses
+// of the inputs a round showed, with that input flipped, lie on some
+// function's boundary, where flipping another input often changes it too,
+// and each round simulates them and random neighbours of them until one
+// shows nothing new. Workers flip disjoint inputs; ctx is looked at every
+// cancelCheckEvery flips.
+func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit, memberGates int64, workers int, seed uint64, coneInputs func(j int) ([]int32, bool)) ([]uint64, int, error) {
+	fs := newFamSim(c, roots, memberGates, famWords, famMaxSlotWords)
+	if fs == nil || int64(fs.nIn)*int64(len(fs.node))*famWords > famMaxRoundWork {
+		return nil, 0, nil
+	}
+	// need[k]: the members that may depend on input slot 1+k and are not
+	// yet shown to (all members, for an input of unknown cones); an input
+	// no member needs is not flipped.
+	need := make([]int32, fs.nIn)
+	circIn := fs.node[1 : 1+fs.nIn]
+	for j := range roots {
+		ins, ok := coneInputs(j)
+		if !ok {
+			for k := range need {
+				need[k]++
+			}
+			continue
+		}
+		for _, in := range ins {
+			if k, ok := slices.BinarySearch(circIn, in+1); ok {
+				need[k]++
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	for k := range fs.nIn {
+		v := fs.slot(1 + k)
+		for i := range v {
+			v[i] = biasedWord(rng, simBiasBits[i%len(simBiasBits)])
+		}
+	}
+	words := (c.NumInputs + 63) / 64
+	dep := make([]uint64, len(roots)*words)
+	// The widest boundary round the slot bound allows, up to boundaryWords.
+	bw := min(boundaryWords, max(famWords, famMaxSlotWords/len(fs.node)))
+	for round := 0; round <= famBoundaryRounds; round++ {
+		wits, err := fs.round(ctx, dep, need, words, workers)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(wits) == 0 || round == famBoundaryRounds {
+			break
+		}
+		// The witnesses as samples (input k flipped), some random
+		// neighbours of them (one to three more inputs flipped).
+		seeds := fs.witnessSamples(wits, rng, 16*bw)
+		cands := slices.Clone(seeds)
+		for len(cands) < 64*bw {
+			x := slices.Clone(seeds[rng.IntN(len(seeds))])
+			for range 1 + rng.IntN(3) {
+				k := rng.IntN(fs.nIn)
+				x[k/64] ^= 1 << (k % 64)
+			}
+			cands = append(cands, x)
+		}
+		fs.load(cands, bw)
+	}
+	return dep, words, nil
+}
+
+// famMaxRoundWork bounds the worst case of famSupport's first round,
+// inputs × slots × famWords. Samples shared by a family serve functions
+// that are true on overlapping sets: merrills' 1,112 functions of its
+// piece count (78 inputs, 12,136 slots: 7.6 M) get most of their
+// supports from it. chess's 4,664 legal, goal and terminal functions
+// (1,417 inputs, 396,320 slots: 4.5 G) are each true on a set of their
+// own (this piece on this cell, that cell free), so its shared samples
+// showed about 3 inputs per function in a round of ~2.4 min wall.
+const famMaxRoundWork = 1 << 30
+
+// famBoundaryRounds bounds famSupport's boundary rounds.
+const famBoundaryRounds = 8
+
+// famWitness: flipping input slot in changed a root on sample bit.
+type famWitness struct{ in, bit int32 }
+
+// round evaluates the loaded samples, flips every input some member
+// needs (see famSupport), marks in dep the inputs each root is shown to
+// depend on, and returns a witness of each (root, input) pair shown for
+// the first time, sorted.
+func (fs *famSim) round(ctx context.Context, dep []uint64, need []int32, words, workers int) ([]famWitness, error) {
+	fs.eval()
+	wits := make([][]famWitness, workers)
+	err := parallel(ctx, workers, workers, func(wk int) error {
+		sc := newFamFlip(fs)
+		for k := wk; k < fs.nIn; k += workers {
+			if (k/workers)%cancelCheckEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			if atomic.LoadInt32(&need[k]) == 0 {
+				continue
+			}
+			in := int(fs.node[1+k]) - 1 // circuit input
+			fs.flip(sc, 1+k, func(j int32, old, new []uint64) {
+				if atomic.OrUint64(&dep[int(j)*words+in/64], 1<<(in%64))>>(in%64)&1 == 1 {
+					return
+				}
+				atomic.AddInt32(&need[k], -1)
+				for i := range old {
+					if d := old[i] ^ new[i]; d != 0 {
+						wits[wk] = append(wits[wk], famWitness{int32(1 + k), int32(64*i + bits.TrailingZeros64(d))})
+						return
+					}
+				}
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	all := slices.Concat(wits...)
+	slices.SortFunc(all, func(a, b famWitness) int { return cmp.Or(cmp.Compare(a.in, b.in), cmp.Compare(a.bit, b.bit)) })
+	return slices.Compact(all), nil
+}
+
+// witnessSamples returns up to max of the witnesses (a random choice when
+// there are more) as samples over the simulator's inputs (bit k: input
+// slot 1+k), with the witness's input flipped.
+func (fs *famSim) witnessSamples(wits []famWitness, rng *rand.Rand, max int) []sample {
+	if len(wits) > max {
+		rng.Shuffle(len(wits), func(i, j int) { wits[i], wits[j] = wits[j], wits[i] })
+		wits = wits[:max]
+	}
+	out := make([]sample, len(wits))
+	for j, wt := range wits {
+		x := make(sample, (fs.nIn+63)/64)
+		for k := range fs.nIn {
+			if fs.slot(1 + k)[wt.bit/64]>>(wt.bit%64)&1 == 1 {
+				x[k/64] |= 1 << (k % 64)
+			}
+		}
+		k := int(wt.in) - 1
+		x[k/64] ^= 1 << (k % 64)
+		out[j] = x
+	}
+	return out
+}
+
+// load makes the simulator w words wide and sets its inputs to the
+// samples (unused bits repeat the first sample).
+func (fs *famSim) load(samples []sample, w int) {
+	w = min(w, (len(samples)+63)/64)
+	if fs.w != w {
+		fs.w = w
+		fs.vals = make([]uint64, len(fs.node)*w)
+	}
+	clear(fs.vals[:(1+fs.nIn)*w])
+	for b := range 64 * w {
+		x := samples[0]
+		if b < len(samples) {
+			x = samples[b]
+		}
+		for i, word := range x {
+			for ; word != 0; word &= word - 1 {
+				k := 64*i + bits.TrailingZeros64(word)
+				fs.vals[(1+k)*w+b/64] |= 1 << (b % 64)
+			}
+		}
+	}
+}
+
+// famDeps is what family simulation showed: the circuit inputs that
+// matter to each simulated function literal.
+type famDeps struct {
+	row   map[grounding.Lit]int
+	dep   []uint64
+	words int
+}
+
+// simulateFamily runs famSupport over the functions fs (indices into
+// b.funcs, functions of the state whose supports simSupport will decide)
+// whose cones hold gates gates in all, and keeps its witnesses for
+// simSupport.
+func (b *builder) simulateFamily(ctx context.Context, fs []int, gates int64) error {
+	if len(fs) < famMinShare {
+		return nil
+	}
+	roots := make([]grounding.Lit, len(fs))
+	for j, i := range fs {
+		roots[j] = b.funcs[i].Function.Lit
+	}
+	// The members' cone inputs, from the cones the Build keeps.
+	coneInputs := func(j int) ([]int32, bool) {
+		b.cones.mu.Lock()
+		defer b.cones.mu.Unlock()
+		cn, ok := b.cones.of[roots[j]]
+		if !ok {
+			return nil, false
+		}
+		return cn.Inputs, true
+	}
+	dep, words, err := famSupport(ctx, &b.p.Circuit, roots, gates, b.opt.Workers, uint64(len(roots)), coneInputs)
+	if err != nil || dep == nil {
+		return err
+	}
+	b.fam = &famDeps{row: make(map[grounding.Lit]int, len(roots)), dep: dep, words: words}
+	for j, r := range roots {
+		b.fam.row[r] = j
+	}
+	return nil
+}
+
+// seed marks in propDep the propositions props (circuit inputs) that
+// family simulation showed to matter to lit.
+func (fd *famDeps) seed(lit grounding.Lit, props []int32, propDep []bool) {
+	if fd == nil {
+		return
+	}
+	j, ok := fd.row[lit]
+	if !ok {
+		return
+	}
+	row := fd.dep[j*fd.words : (j+1)*fd.words]
+	for k, in := range props {
+		if row[in/64]>>(in%64)&1 == 1 {
+			propDep[k] = true
+		}
+	}
+}

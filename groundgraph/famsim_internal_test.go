@@ -1,0 +1,199 @@
+package groundgraph
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
+
+// famCircuit returns a random circuit of n inputs whose gates read
+// inputs and earlier gates, and roots random literals of its gates: the
+// roots' cones overlap, as a family's do.
+func famCircuit(rng *rand.Rand) (*grounding.Circuit, []grounding.Lit) {
+	n := 2 + rng.IntN(9)
+	c := &grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}
+	var gates []grounding.Lit
+	for node := n + 1; node < n+1+1+rng.IntN(60); node++ {
+		var fs []grounding.Lit
+		for range 1 + rng.IntN(4) {
+			fs = append(fs, grounding.Lit(1+rng.IntN(node-1))<<1|grounding.Lit(rng.IntN(2)))
+		}
+		gates = append(gates, addGate(c, fs))
+	}
+	var roots []grounding.Lit
+	for range 1 + rng.IntN(8) {
+		roots = append(roots, gates[rng.IntN(len(gates))]|grounding.Lit(rng.IntN(2)))
+	}
+	return c, roots
+}
+
+// TestFamSimFlip checks famSim.flip against evaluating the whole circuit
+// again: flipping an input hits exactly the roots whose value changes on
+// some sample.
+func TestFamSimFlip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for it := range 200 {
+		c, roots := famCircuit(rng)
+		const w = 2
+		fs := newFamSim(c, roots, 1<<30, w, 1<<30)
+		if fs == nil {
+			t.Fatalf("circuit %d: no simulator", it)
+		}
+		in := make([][]bool, 64*w) // samples of the circuit inputs
+		for b := range in {
+			in[b] = make([]bool, c.NumInputs)
+			for i := range in[b] {
+				in[b][i] = rng.IntN(2) == 1
+			}
+		}
+		for k := range fs.nIn {
+			v := fs.slot(1 + k)
+			i := int(fs.node[1+k]) - 1
+			for b := range in {
+				if in[b][i] {
+					v[b/64] |= 1 << (b % 64)
+				}
+			}
+		}
+		fs.eval()
+		sc := newFamFlip(fs)
+		for k := range fs.nIn {
+			var got []int
+			fs.flip(sc, 1+k, func(j int32, _, _ []uint64) { got = append(got, int(j)) })
+			slices.Sort(got)
+			got = slices.Compact(got)
+			i := int(fs.node[1+k]) - 1
+			var want []int
+			for j, r := range roots {
+				for b := range in {
+					before := grounding.Value(c.Eval(in[b], nil), r)
+					in[b][i] = !in[b][i]
+					after := grounding.Value(c.Eval(in[b], nil), r)
+					in[b][i] = !in[b][i]
+					if before != after {
+						want = append(want, j)
+						break
+					}
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("circuit %d, input %d: flip hits roots %v, want %v", it, i, got, want)
+			}
+		}
+	}
+}
+
+// TestFamSupportWitnesses checks that famSupport shows only inputs the
+// roots depend on, and on circuits this small with 512 samples, all of
+// them.
+func TestFamSupportWitnesses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for it := range 100 {
+		c, roots := famCircuit(rng)
+		coneInputs := func(j int) ([]int32, bool) {
+			if j%2 == 0 {
+				return nil, false // an unknown cone: every input may matter
+			}
+			var ins []int32
+			for _, i := range c.Support(roots[j]) {
+				ins = append(ins, int32(i))
+			}
+			return ins, true
+		}
+		dep, words, err := famSupport(context.Background(), c, roots, 1<<30, 2, uint64(it), coneInputs)
+		if err != nil || dep == nil {
+			t.Fatalf("circuit %d: famSupport = %v, %v", it, dep, err)
+		}
+		for j, r := range roots {
+			want := exactSupport(c, r)
+			var got []int
+			for i := range c.NumInputs {
+				if dep[j*words+i/64]>>(i%64)&1 == 1 {
+					got = append(got, i)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("circuit %d, root %d: famSupport shows %v, exact support %v", it, j, got, want)
+			}
+		}
+	}
+}
+
+// TestFamSimBounds checks that newFamSim declines unions beyond its
+// bounds: the slot words, and the share of the members' gates.
+func TestFamSimBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	c, roots := famCircuit(rng)
+	full := newFamSim(c, roots, 1<<30, 1, 1<<30)
+	slots := len(full.node)
+	if newFamSim(c, roots, 1<<30, 1, slots) == nil {
+		t.Errorf("newFamSim with room for exactly %d slots declined", slots)
+	}
+	if newFamSim(c, roots, 1<<30, 1, slots-1) != nil {
+		t.Errorf("newFamSim with room for %d of %d slots did not decline", slots-1, slots)
+	}
+	if newFamSim(c, roots, famMinShare*int64(slots), 1, 1<<30) == nil {
+		t.Errorf("newFamSim with members of %d times the union's slots declined", famMinShare)
+	}
+	if newFamSim(c, roots, famMinShare*int64(slots)-1, 1, 1<<30) != nil {
+		t.Errorf("newFamSim with members of less than %d times the union's slots did not decline", famMinShare)
+	}
+}
+
+// exactSupport lists the inputs root depends on, by enumeration.
+func exactSupport(c *grounding.Circuit, root grounding.Lit) []int {
+	n := c.NumInputs
+	var supp []int
+	x := make([]bool, n)
+	for i := range n {
+		for m := range 1 << n {
+			for b := range n {
+				x[b] = m>>b&1 == 1
+			}
+			if x[i] {
+				continue
+			}
+			before := grounding.Value(c.Eval(x, nil), root)
+			x[i] = true
+			if grounding.Value(c.Eval(x, nil), root) != before {
+				supp = append(supp, i)
+				break
+			}
+		}
+	}
+	return supp
+}
+
+// TestFamSupportRoundWork checks that famSupport declines a family whose
+// first round could cost more than famMaxRoundWork: a wide circuit of
+// many inputs and gates.
+func TestFamSupportRoundWork(t *testing.T) {
+	c, roots := wideFamily(1<<11, 1<<17)
+	all := func(int) ([]int32, bool) { return nil, false }
+	dep, _, err := famSupport(context.Background(), c, roots, 1<<40, 2, 1, all)
+	if err != nil || dep != nil {
+		t.Errorf("famSupport of %d inputs, %d gates = %v, %v; want it declined", c.NumInputs, c.NumGates(), dep != nil, err)
+	}
+	c, roots = wideFamily(1<<6, 1<<10)
+	dep, _, err = famSupport(context.Background(), c, roots, 1<<40, 2, 1, all)
+	if err != nil || dep == nil {
+		t.Errorf("famSupport of %d inputs, %d gates = %v, %v; want it simulated", c.NumInputs, c.NumGates(), dep != nil, err)
+	}
+}
+
+// wideFamily returns a circuit of n inputs and g gates, each gate the AND
+// of two earlier nodes, and every gate as a root.
+func wideFamily(n, g int) (*grounding.Circuit, []grounding.Lit) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	c := &grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}
+	var roots []grounding.Lit
+	for node := n + 1; node < n+1+g; node++ {
+		a := grounding.Lit(1+rng.IntN(node-1)) << 1
+		b := grounding.Lit(1+rng.IntN(node-1))<<1 | 1
+		roots = append(roots, addGate(c, []grounding.Lit{a, b}))
+	}
+	return c, roots
+}
