@@ -310,8 +310,11 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 	}
 	words := (c.NumInputs + 63) / 64
 	dep := make([]uint64, len(roots)*words)
-	// The widest boundary round the slot bound allows, up to boundaryWords.
-	bw := min(boundaryWords, max(famWords, famMaxSlotWords/len(fs.node)))
+	// The widest boundary round the slot bound and the round work bound
+	// allow, up to boundaryWords: every round costs at most what the
+	// first may (famMaxRoundWork), not eight times as much.
+	bw := min(boundaryWords, max(famWords, famMaxSlotWords/len(fs.node)),
+		max(famWords, int(famMaxRoundWork/(int64(fs.nIn)*int64(len(fs.node))))))
 	for round := 0; round <= famBoundaryRounds; round++ {
 		wits, err := fs.round(ctx, dep, need, words, workers)
 		if err != nil {
@@ -337,8 +340,8 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 	return dep, words, nil
 }
 
-// famMaxRoundWork bounds the worst case of famSupport's first round,
-// inputs × slots × famWords. Samples shared by a family serve functions
+// famMaxRoundWork bounds the worst case of each of famSupport's rounds,
+// inputs × slots × words. Samples shared by a family serve functions
 // that are true on overlapping sets: merrills' 1,112 functions of its
 // piece count (78 inputs, 12,136 slots: 7.6 M) get most of their
 // supports from it. chess's 4,664 legal, goal and terminal functions
