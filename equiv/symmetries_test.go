@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"os"
 	"testing"
 	"time"
 
@@ -142,6 +143,31 @@ func TestProgramSymmetriesTimeout(t *testing.T) {
 // (Coset.Restrict) must give the same exact order with fewer search nodes
 // than entering every child (NoProbeRestrict). Without the restriction the
 // node counts are equal and the test fails.
+// TestSymmetriesProbeRestrictCuts: on a 4x4 queens puzzle (from the
+// review of issue-sym16) the restriction cuts children of cosets and the
+// search still reaches the exact group, 8 (47 nodes against 672).
+func TestSymmetriesProbeRestrictCuts(t *testing.T) {
+	gdl, err := os.ReadFile("testdata/queens4.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := equiv.Source{Name: "queens4.kif", GDL: gdl}
+	rep, err := equiv.Symmetries(context.Background(), src, equiv.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := equiv.Symmetries(context.Background(), src, equiv.Limits{NoProbeRestrict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Order != "8" || all.Order != "8" {
+		t.Fatalf("order %s, %s without the restriction; want 8", rep.Order, all.Order)
+	}
+	if 2*rep.SearchNodes >= all.SearchNodes {
+		t.Errorf("%d search nodes with the restriction, %d without", rep.SearchNodes, all.SearchNodes)
+	}
+}
+
 func TestSymmetriesProbeRestrict(t *testing.T) {
 	for _, path := range []string{"ggp-base/tictactoex9.kif", "ggp-base/nineBoardTicTacToe.kif"} {
 		src := source(t, path)
