@@ -24,18 +24,21 @@ var simRounds = []int{8, 128}
 
 // simMaxBytes bounds the value vectors of one simulation round's
 // simulator (cone slots times words, 8 bytes a word); a round that needs
-// more runs as passes of fewer words. racer's 128-word rounds allocated
-// about 100 MB per function, four at a time (two graphs, two workers):
-// 2.8 GiB resident at the peak of its comparison. A variable for tests.
+// more runs as passes of fewer words. A flip's scratch (grounding.ConeSim)
+// comes on top, so a simulator takes up to a few times this. racer's
+// 128-word rounds allocated about 100 MB per function, four at a time
+// (two graphs, two workers): 2.8 GiB resident at the peak of its
+// comparison. A variable for tests.
 var simMaxBytes int64 = 16 << 20
 
-// simPassWords is the words of one pass of a round of w words (a power of
-// two) over cn: the most, down to 1, whose vectors fit simMaxBytes.
+// simPassWords is the words of one pass of a round of w words over cn:
+// the most, down to 1, that divide w and whose vectors fit simMaxBytes.
 func simPassWords(cn *cone, w int) int {
-	for w > 1 && int64(cn.NumSlots())*int64(w)*8 > simMaxBytes {
-		w /= 2
+	p := w
+	for p > 1 && (int64(cn.NumSlots())*int64(p)*8 > simMaxBytes || w%p != 0) {
+		p--
 	}
-	return w
+	return p
 }
 
 // simAfterTrialMaxWork: a function of free propositions whose cone's

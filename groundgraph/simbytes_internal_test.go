@@ -2,13 +2,11 @@ package groundgraph
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
-	"github.com/gamequiv/gamequiv/internal/testgames"
 )
 
 // TestSimMaxBytesPasses checks that simulation rounds wider than
@@ -18,7 +16,7 @@ import (
 // allocates less than half as much (a 128-word round allocated its cone's
 // slots times 128 words, per function: 100 MB for racer's cones).
 func TestSimMaxBytesPasses(t *testing.T) {
-	p := loadInternal(t, "ggp-base/checkers.kif")
+	p := loadGame(t, "ggp-base/checkers.kif")
 	b := &builder{p: p, opt: Options{SupportTableBits: -1}.withDefaults(), moves: true}
 	// Functions of the state: next functions' rounds include moves, which
 	// choice rounds and BDDs often settle first.
@@ -60,17 +58,48 @@ func TestSimMaxBytesPasses(t *testing.T) {
 	}
 }
 
-// loadInternal grounds a corpus game (skipped when the corpus is missing).
-func loadInternal(tb testing.TB, rel string) *grounding.Program {
-	tb.Helper()
-	path := testgames.Path(tb, rel)
-	src, err := os.ReadFile(path)
+// TestSimPassesOneActionPerRole (from the review of issue-verify16): the
+// passes of a round clear the inputs between them, since random samples
+// set role inputs by OR: without it a later pass holds samples where r
+// does a and b at once, and (next q), constant false, would depend on p.
+func TestSimPassesOneActionPerRole(t *testing.T) {
+	p, err := grounding.Load(context.Background(), "twoacts.kif", []byte(twoActsKIF), grounding.Limits{})
 	if err != nil {
-		tb.Fatal(err)
+		t.Fatal(err)
 	}
-	p, err := grounding.Load(context.Background(), rel, src, grounding.Limits{})
-	if err != nil {
-		tb.Fatal(err)
+	b := &builder{p: p, opt: Options{SupportTableBits: -1, MaxResidueTableWork: -1}.withDefaults(), moves: true}
+	withBytes := func(n int64, f grounding.Function) []int {
+		defer func(old int64) { simMaxBytes = old }(simMaxBytes)
+		simMaxBytes = n
+		sup, err := b.semanticSupport(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sup
 	}
-	return p
+	for _, f := range p.Functions() {
+		if f.Kind != grounding.FuncNext {
+			continue
+		}
+		if got, want := withBytes(8, f), withBytes(simMaxBytes, f); !slices.Equal(got, want) {
+			t.Errorf("%s: support %v with one-word passes, %v with the default", p.FunctionName(f), got, want)
+		}
+	}
 }
+
+// twoActsKIF: (next q) needs r to do a and b at once, so it is constant false.
+const twoActsKIF = `(role r)
+(role s)
+(init p)
+(<= (legal r a) (true p))
+(<= (legal r b) (true p))
+(<= (legal r c) (true p))
+(legal s x)
+(legal s y)
+(<= (next q) (does r a) (does r b) (true p))
+(<= (next p) (true p))
+(<= (next p) (does s x))
+(<= terminal (true q))
+(goal r 100)
+(goal s 100)
+`
