@@ -145,7 +145,6 @@ func (fs *famSim) slot(s int) []uint64 { return fs.vals[s*fs.w : (s+1)*fs.w] }
 
 // eval evaluates every gate on the inputs' vectors.
 func (fs *famSim) eval() {
-	w := fs.w
 	for g := range len(fs.start) - 1 {
 		dst := fs.slot(1 + fs.nIn + g)
 		fan := fs.fanin[fs.start[g]:fs.start[g+1]]
@@ -153,17 +152,7 @@ func (fs *famSim) eval() {
 			fill(dst, ^uint64(0))
 		}
 		for i, l := range fan {
-			src := fs.slot(int(l >> 1))
-			neg := -uint64(l & 1)
-			if i == 0 {
-				for x := range w {
-					dst[x] = src[x] ^ neg
-				}
-				continue
-			}
-			for x := range w {
-				dst[x] &= src[x] ^ neg
-			}
+			andInto(dst, fs.slot(int(l>>1)), -uint64(l&1), i == 0)
 		}
 	}
 }
@@ -240,15 +229,7 @@ func (fs *famSim) evalFlipped(sc *famFlip, s, in int, hit func(j int32, old, new
 		default:
 			src = fs.slot(t)
 		}
-		if i == 0 {
-			for x := range w {
-				dst[x] = src[x] ^ neg
-			}
-			continue
-		}
-		for x := range w {
-			dst[x] &= src[x] ^ neg
-		}
+		andInto(dst, src, neg, i == 0)
 	}
 	if slices.Equal(dst, fs.slot(s)) {
 		sc.buf = sc.buf[:off]
@@ -430,18 +411,7 @@ func (fs *famSim) load(samples []sample, w int) {
 		fs.vals = make([]uint64, len(fs.node)*w)
 	}
 	clear(fs.vals[:(1+fs.nIn)*w])
-	for b := range 64 * w {
-		x := samples[0]
-		if b < len(samples) {
-			x = samples[b]
-		}
-		for i, word := range x {
-			for ; word != 0; word &= word - 1 {
-				k := 64*i + bits.TrailingZeros64(word)
-				fs.vals[(1+k)*w+b/64] |= 1 << (b % 64)
-			}
-		}
-	}
+	loadSamples(fs.vals, w, samples)
 }
 
 // famDeps is what family simulation showed: the circuit inputs that
@@ -500,5 +470,19 @@ func (fd *famDeps) seed(lit grounding.Lit, props []int32, propDep []bool) {
 		if row[in/64]>>(in%64)&1 == 1 {
 			propDep[k] = true
 		}
+	}
+}
+
+// andInto sets dst to src xor neg (first) or ands it into dst: one fanin
+// of an AND gate, neg all ones for a negated one.
+func andInto(dst, src []uint64, neg uint64, first bool) {
+	if first {
+		for x := range dst {
+			dst[x] = src[x] ^ neg
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] &= src[x] ^ neg
 	}
 }

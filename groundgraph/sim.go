@@ -799,15 +799,11 @@ func poolOf(nIn, w int) [][]uint64 {
 func isNonZero(x uint64) bool    { return x != 0 }
 func isNotAllOnes(x uint64) bool { return x != ^uint64(0) }
 
-// samplesSim returns a simulator of cn on at most w words whose inputs
-// hold the samples, packed bit by bit (written in place: a pool of its own
-// cost an allocation and a copy of every input's vector). It is no wider
-// than the samples: 64 justified samples on 64 words cost every flip 64
-// times what one word does (checkers-mustjump-torus' legal functions).
-func samplesSim(cn *cone, samples []sample, w int) *coneSim {
-	w = min(w, (len(samples)+63)/64)
-	s := newConeSim(cn, w)
-	// Unused bits repeat the first sample, so they witness nothing new.
+// loadSamples sets the input bits of samples into vals, a simulator's
+// vectors of w words a slot (slot 1+k for input k), whose input slots are
+// clear. Bits past the samples repeat the first sample, so they witness
+// nothing new.
+func loadSamples(vals []uint64, w int, samples []sample) {
 	for b := range 64 * w {
 		x := samples[0]
 		if b < len(samples) {
@@ -816,10 +812,21 @@ func samplesSim(cn *cone, samples []sample, w int) *coneSim {
 		for i, word := range x {
 			for ; word != 0; word &= word - 1 {
 				k := 64*i + bits.TrailingZeros64(word)
-				s.Vals[(1+k)*w+b/64] |= 1 << (b % 64)
+				vals[(1+k)*w+b/64] |= 1 << (b % 64)
 			}
 		}
 	}
+}
+
+// samplesSim returns a simulator of cn on at most w words whose inputs
+// hold the samples, packed bit by bit (written in place: a pool of its own
+// cost an allocation and a copy of every input's vector). It is no wider
+// than the samples: 64 justified samples on 64 words cost every flip 64
+// times what one word does (checkers-mustjump-torus' legal functions).
+func samplesSim(cn *cone, samples []sample, w int) *coneSim {
+	w = min(w, (len(samples)+63)/64)
+	s := newConeSim(cn, w)
+	loadSamples(s.Vals, w, samples)
 	return s
 }
 
