@@ -93,29 +93,16 @@ func TestFamSupportWitnesses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for it := range 100 {
 		c, roots := famCircuit(rng)
-		coneInputs := func(j int) ([]int32, bool) {
-			if j%2 == 0 {
-				return nil, false // an unknown cone: every input may matter
-			}
-			var ins []int32
-			for _, i := range c.Support(roots[j]) {
-				ins = append(ins, int32(i))
-			}
-			return ins, true
-		}
-		dep, words, err := famSupport(context.Background(), c, roots, 1<<30, 2, uint64(it), coneInputs)
+		dep, words, err := famSupport(context.Background(), c, roots, 1<<30, 2, uint64(it), syntacticCones(c, roots, 2))
 		if err != nil || dep == nil {
 			t.Fatalf("circuit %d: famSupport = %v, %v", it, dep, err)
 		}
 		for j, r := range roots {
-			want := exactSupport(c, r)
-			var got []int
-			for i := range c.NumInputs {
-				if dep[j*words+i/64]>>(i%64)&1 == 1 {
-					got = append(got, i)
-				}
+			want, ok := exactSupport(c, r)
+			if !ok {
+				t.Fatalf("circuit %d, root %d: syntactic support over 10 inputs", it, j)
 			}
-			if !slices.Equal(got, want) {
+			if got := shown(dep, words, j, c.NumInputs); !slices.Equal(got, want) {
 				t.Fatalf("circuit %d, root %d: famSupport shows %v, exact support %v", it, j, got, want)
 			}
 		}
@@ -143,28 +130,60 @@ func TestFamSimBounds(t *testing.T) {
 	}
 }
 
-// exactSupport lists the inputs root depends on, by enumeration.
-func exactSupport(c *grounding.Circuit, root grounding.Lit) []int {
-	n := c.NumInputs
+// exactSupport lists the inputs root depends on, by enumeration over its
+// syntactic support (false when that has more than 10 inputs).
+func exactSupport(c *grounding.Circuit, root grounding.Lit) ([]int, bool) {
+	syn := c.Support(root)
+	if len(syn) > 10 {
+		return nil, false
+	}
+	x := make([]bool, c.NumInputs)
 	var supp []int
-	x := make([]bool, n)
-	for i := range n {
-		for m := range 1 << n {
-			for b := range n {
-				x[b] = m>>b&1 == 1
+	for _, i := range syn {
+		for m := range 1 << len(syn) {
+			for b, k := range syn {
+				x[k] = m>>b&1 == 1
 			}
 			if x[i] {
 				continue
 			}
 			before := grounding.Value(c.Eval(x, nil), root)
 			x[i] = true
-			if grounding.Value(c.Eval(x, nil), root) != before {
+			after := grounding.Value(c.Eval(x, nil), root)
+			x[i] = false
+			if after != before {
 				supp = append(supp, i)
 				break
 			}
 		}
 	}
-	return supp
+	return supp, true
+}
+
+// syntacticCones is famSupport's coneInputs over c's syntactic supports,
+// with every unknown-th root's cone unknown (all inputs may matter).
+func syntacticCones(c *grounding.Circuit, roots []grounding.Lit, unknown int) func(j int) ([]int32, bool) {
+	return func(j int) ([]int32, bool) {
+		if j%unknown == 0 {
+			return nil, false
+		}
+		var ins []int32
+		for _, i := range c.Support(roots[j]) {
+			ins = append(ins, int32(i))
+		}
+		return ins, true
+	}
+}
+
+// shown lists the inputs dep (famSupport's result) shows for root j.
+func shown(dep []uint64, words, j, nInputs int) []int {
+	var got []int
+	for i := range nInputs {
+		if dep[j*words+i/64]>>(i%64)&1 == 1 {
+			got = append(got, i)
+		}
+	}
+	return got
 }
 
 // TestFamSupportRoundWork checks that famSupport declines a family whose

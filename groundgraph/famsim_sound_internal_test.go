@@ -51,36 +51,6 @@ func wideFamCircuit(rng *rand.Rand) (*grounding.Circuit, []grounding.Lit) {
 	return c, roots
 }
 
-// exactSupportSmall: the exact support of root, by enumeration over its
-// syntactic support only (or nil, false when that is too big).
-func exactSupportSmall(c *grounding.Circuit, root grounding.Lit) ([]int, bool) {
-	syn := c.Support(root)
-	if len(syn) > 10 {
-		return nil, false
-	}
-	x := make([]bool, c.NumInputs)
-	var supp []int
-	for _, i := range syn {
-		for m := range 1 << len(syn) {
-			for b, k := range syn {
-				x[k] = m>>b&1 == 1
-			}
-			if x[i] {
-				continue
-			}
-			before := grounding.Value(c.Eval(x, nil), root)
-			x[i] = true
-			after := grounding.Value(c.Eval(x, nil), root)
-			x[i] = false
-			if after != before {
-				supp = append(supp, i)
-				break
-			}
-		}
-	}
-	return supp, true
-}
-
 // TestFamSupportSoundWide: every dependence famSupport claims is a
 // true dependence, on multi-word unions with constants and input roots,
 // and the result does not depend on the number of workers.
@@ -91,17 +61,7 @@ func TestFamSupportSoundWide(t *testing.T) {
 		c, roots := wideFamCircuit(rng)
 		var first []uint64
 		for _, workers := range []int{1, 2, 3} {
-			coneInputs := func(j int) ([]int32, bool) {
-				if j%3 == 0 {
-					return nil, false
-				}
-				var ins []int32
-				for _, i := range c.Support(roots[j]) {
-					ins = append(ins, int32(i))
-				}
-				return ins, true
-			}
-			dep, words, err := famSupport(context.Background(), c, roots, 1<<30, workers, uint64(it), coneInputs)
+			dep, words, err := famSupport(context.Background(), c, roots, 1<<30, workers, uint64(it), syntacticCones(c, roots, 3))
 			if err != nil || dep == nil {
 				t.Fatalf("circuit %d: famSupport = nil, %v", it, err)
 			}
@@ -114,17 +74,12 @@ func TestFamSupportSoundWide(t *testing.T) {
 				continue
 			}
 			for j, r := range roots {
-				want, ok := exactSupportSmall(c, r)
+				want, ok := exactSupport(c, r)
 				if !ok {
 					continue
 				}
 				checked++
-				var got []int
-				for i := range c.NumInputs {
-					if dep[j*words+i/64]>>(i%64)&1 == 1 {
-						got = append(got, i)
-					}
-				}
+				got := shown(dep, words, j, c.NumInputs)
 				for _, i := range got {
 					if !slices.Contains(want, i) {
 						t.Fatalf("circuit %d, root %d (%v): famSupport claims input %d, exact support %v", it, j, r, i, want)
