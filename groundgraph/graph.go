@@ -129,6 +129,15 @@ func (g *Graph) Color(v int) int32 { return g.colors[v] }
 // applies. It is what the heuristic grouping alone tells apart.
 func (g *Graph) SemanticColor(v int) int32 { return g.semColors[v] }
 
+// Preferred marks the proposition vertices as the ones every graph search
+// individualizes first (isomorph.Preferrer): once the propositions are
+// mapped, the verifier can check the functions that read them, while the
+// actions, often many and alike (factoring's 4,096 presses, many of them with one
+// effect), are mostly fixed by refinement from the propositions' images.
+// Individualizing actions first made the search effort depend on the
+// vertex numbering of the second game.
+func (g *Graph) Preferred(v int) bool { return g.verts[v].Kind == Prop }
+
 // Out returns the out-neighbours of v, ascending. The slice must not be
 // modified.
 func (g *Graph) Out(v int) []int32 { return g.out[v] }

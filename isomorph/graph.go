@@ -20,6 +20,17 @@ type Digraph interface {
 	Out(v int) []int32
 }
 
+// Preferrer is implemented by a Digraph some of whose vertices the searches
+// should individualize first: while a non-singleton cell of preferred
+// vertices is left, the target cell is the first largest of those. It is a
+// problem-specific hint (the game graphs prefer propositions, whose mapping
+// lets the verifier check reasoning functions early, to the many alike
+// actions). It must be a function of the colour, so that every search stays
+// invariant under isomorphism; Convert ignores a preference that is not.
+type Preferrer interface {
+	Preferred(v int) bool
+}
+
 // Graph is an immutable vertex-coloured directed graph in compressed sparse
 // row form, holding both out- and in-adjacency with sorted, duplicate-free
 // neighbour lists. The zero value is the empty graph. Build one with New or
@@ -33,6 +44,9 @@ type Graph struct {
 	inAdj    []int32
 	sym      bool   // every arc u->v has its reverse v->u
 	loop     []bool // loop[v]: v has a self-loop; nil if no vertex has one
+	// prefer[v]: v's cells are individualized first (Preferrer); nil if
+	// none is.
+	prefer []bool
 	// byColor lists the vertices by increasing colour, then vertex: the
 	// cells of the colour partition that every search starts from,
 	// computed once here rather than sorted again on every call.
@@ -118,7 +132,65 @@ func Convert(d Digraph) (*Graph, error) {
 		return nil, fmt.Errorf("isomorph: Out changed while converting")
 	}
 	g.finish()
+	if pr, ok := d.(Preferrer); ok {
+		g.prefer = colourPreference(g.colors, pr)
+	}
 	return g, nil
+}
+
+// colourPreference returns the preferred vertices of pr, or nil if there
+// are none or if two vertices of one colour disagree (a preference that is
+// not a function of the colour would make the searches depend on the
+// numbering).
+func colourPreference(colors []int32, pr Preferrer) []bool {
+	prefer := make([]bool, len(colors))
+	byColour := make(map[int32]bool)
+	some := false
+	for v, c := range colors {
+		p := pr.Preferred(v)
+		if q, seen := byColour[c]; seen && q != p {
+			return nil
+		}
+		byColour[c] = p
+		prefer[v] = p
+		some = some || p
+	}
+	if !some {
+		return nil
+	}
+	return prefer
+}
+
+// Preferred reports whether v is a preferred vertex (Preferrer).
+func (g *Graph) Preferred(v int) bool { return g.prefer != nil && g.prefer[v] }
+
+// samePreference reports whether g and h prefer the same colours, as the
+// canonical forms of two graphs are comparable only if both searches chose
+// their target cells by the same rule.
+func samePreference(g, h *Graph) bool {
+	if g.prefer == nil || h.prefer == nil {
+		return g.prefer == nil && h.prefer == nil
+	}
+	byColour := make(map[int32]bool)
+	for v, c := range g.colors {
+		byColour[c] = g.prefer[v]
+	}
+	for v, c := range h.colors {
+		if p, seen := byColour[c]; seen && p != h.prefer[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutPreference returns g without its preference (a shallow copy).
+func (g *Graph) withoutPreference() *Graph {
+	if g.prefer == nil {
+		return g
+	}
+	c := *g
+	c.prefer = nil
+	return &c
 }
 
 // finish sorts and deduplicates the out-lists, then builds the in-lists.

@@ -36,6 +36,9 @@ func find(ctx context.Context, g, h *Graph, lim Limits) (Mapping, *Canon, error)
 	if !sameInvariants(g, h) {
 		return nil, nil, ErrNotIsomorphic
 	}
+	if !samePreference(g, h) {
+		g, h = g.withoutPreference(), h.withoutPreference()
+	}
 	cg, err := Canonize(ctx, g, lim)
 	if err != nil {
 		return nil, nil, err

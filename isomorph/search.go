@@ -425,6 +425,11 @@ var targetHeuristic = cellFirstLargest
 func (s *searcher) targetCell() int32 {
 	p := s.p
 	head := p.n
+	if s.g.prefer != nil {
+		if c := s.preferredCell(); c >= 0 {
+			return c
+		}
+	}
 	switch targetHeuristic {
 	case cellMaxJoinsLargest, cellMaxJoinsSmallest:
 		return s.maxJoinsCell(targetHeuristic == cellMaxJoinsSmallest)
@@ -443,6 +448,25 @@ func (s *searcher) targetCell() int32 {
 		if targetHeuristic == cellFirst {
 			break
 		}
+	}
+	return best
+}
+
+// preferredCell returns the first largest non-singleton cell of preferred
+// vertices (Preferrer) that is not free, or -1 if there is none.
+func (s *searcher) preferredCell() int32 {
+	p := s.p
+	head := p.n
+	best, bl := int32(-1), int32(0)
+	for c := p.nsNext[head]; c != head; c = p.nsNext[c] {
+		l := p.cellLen[c]
+		if l <= bl || !s.g.prefer[p.elems[c]] {
+			continue
+		}
+		if !s.noFree && s.knownFree(c) {
+			continue
+		}
+		best, bl = c, l
 	}
 	return best
 }
