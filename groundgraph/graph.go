@@ -129,14 +129,14 @@ func (g *Graph) Color(v int) int32 { return g.colors[v] }
 // applies. It is what the heuristic grouping alone tells apart.
 func (g *Graph) SemanticColor(v int) int32 { return g.semColors[v] }
 
-// Preferred marks the proposition vertices as the ones every graph search
-// individualizes first (isomorph.Preferrer): once the propositions are
-// mapped, the verifier can check the functions that read them, while the
-// actions, often many and alike (factoring's 4,096 presses, many of them with one
-// effect), are mostly fixed by refinement from the propositions' images.
-// Individualizing actions first made the search effort depend on the
-// vertex numbering of the second game.
-func (g *Graph) Preferred(v int) bool { return g.verts[v].Kind == Prop }
+// Preferred leaves the action vertices to the last (isomorph.Preferrer):
+// every graph search individualizes the cells of the other vertices first.
+// Actions are often many and alike (factoringTypedefDestruct's 4,096
+// presses, many with one effect) and are fixed by refinement once the
+// propositions they set have images; individualized first, they made the
+// search's effort depend on how the second game numbered them. Preferring
+// propositions only was worse: queens6's search needs its corner pairs.
+func (g *Graph) Preferred(v int) bool { return g.verts[v].Kind != Action }
 
 // Out returns the out-neighbours of v, ascending. The slice must not be
 // modified.

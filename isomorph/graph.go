@@ -23,9 +23,8 @@ type Digraph interface {
 // Preferrer is implemented by a Digraph some of whose vertices the searches
 // should individualize first: while a non-singleton cell of preferred
 // vertices is left, the target cell is the first largest of those. It is a
-// problem-specific hint (the game graphs prefer propositions, whose mapping
-// lets the verifier check reasoning functions early, to the many alike
-// actions). It must be a function of the colour, so that every search stays
+// problem-specific hint (the game graphs leave their many alike actions to
+// the last). It must be a function of the colour, so that every search stays
 // invariant under isomorphism; Convert ignores a preference that is not.
 type Preferrer interface {
 	Preferred(v int) bool
