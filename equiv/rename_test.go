@@ -75,16 +75,17 @@ const maxEffortRatio = 10
 const renameTimeout = 60 * time.Second
 
 // TestRenamingInvariance compares each game of renameGames with five
-// variants whose symbols are renamed and whose rules and variables are
-// reordered and renamed: every verdict must be equivalent, and the search
-// effort must vary by less than maxEffortRatio between the variants. Under
-// -short only the first games run.
+// variants whose symbols are renamed, whose rules and variables are
+// reordered and renamed and whose arguments are permuted (all of which
+// renumber the second game's vertices): every verdict must be equivalent,
+// and the search effort must vary by less than maxEffortRatio between the
+// variants. Under -short only the first games run.
 func TestRenamingInvariance(t *testing.T) {
 	games := renameGames
 	if testing.Short() {
 		games = games[:4]
 	}
-	ops := mutate.RenameSymbols | mutate.RenameVars | mutate.ReorderRules
+	ops := mutate.RenameSymbols | mutate.RenameVars | mutate.ReorderRules | mutate.PermuteArgs
 	for _, path := range games {
 		t.Run(path, func(t *testing.T) {
 			src, err := os.ReadFile(gamesDir + path)
