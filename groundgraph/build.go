@@ -374,6 +374,9 @@ func (b *builder) supports(ctx context.Context) error {
 			rename[int(in)] = int(shapes[k].props[j])
 		}
 		var supp []int
+		if n := len(b.funcs[uniq[r]].Support); n > 0 {
+			supp = make([]int, 0, n)
+		}
 		for _, in := range b.funcs[uniq[r]].Support {
 			if in < nProps {
 				supp = append(supp, rename[in])
@@ -491,7 +494,21 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 		return b.simSupport(ctx, f, cn, sp.props, sp.roles)
 	}
 	b.gateWords.Add(t.gateOps)
-	var supp []int
+	n := 0 // the support's size, to allocate it exactly (supportOf)
+	for j := range sp.props {
+		if t.dependsOnProp(j) {
+			n++
+		}
+	}
+	for ri, r := range sp.roles {
+		if t.dependsOnRole(ri) {
+			n += len(p.Actions[r])
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	supp := make([]int, 0, n)
 	for j, in := range sp.props {
 		if t.dependsOnProp(j) {
 			supp = append(supp, int(in))
