@@ -36,7 +36,7 @@ func (b *builder) actionClasses(ctx context.Context) error {
 	// Functions with the same cone up to a renaming of propositions
 	// (b.shapeOf) have the same classes: the renaming is a bijection of
 	// the states and leaves the actions alone.
-	firstOf := map[string]int{} // first function of each shape
+	firstOf := map[int]int{} // first function of each shape
 	var uniq []int
 	dup := map[int]int{}
 	for i := range b.funcs {

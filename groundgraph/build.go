@@ -220,10 +220,12 @@ type builder struct {
 	bdd            *supportBDD  // nil when Options.MaxBDDNodes < 0
 	fam            *famDeps     // family simulation's witnesses (famsim.go), or nil
 
-	// shapeOf[i]: the key of function i's cone up to a renaming of its
-	// propositions (grounding.Cone.PropRenamingKey, and whether it reads
-	// moves), for the functions whose supports were computed.
-	shapeOf map[int]string
+	// shapeOf[i]: the first function whose cone is function i's up to a
+	// renaming of its propositions (grounding.Cone.PropRenamingKey) and
+	// that reads moves when it does: functions of one shape share it.
+	// The keys themselves are dropped once grouped (amazons: 662 distinct
+	// keys of ~200 KiB each).
+	shapeOf []int
 
 	cones coneCache
 }
@@ -267,10 +269,9 @@ func (b *builder) cone(lit grounding.Lit) (*cone, error) {
 	return cn, nil
 }
 
-// coneShape is a function's cone up to a renaming of its propositions:
-// the key, and its propositions in the key's order.
+// coneShape is what is kept of a function's cone up to a renaming of its
+// propositions: its propositions in the order of its key (groupByKey).
 type coneShape struct {
-	key   string
 	props []int32
 	bdd   int // the cone's gates when a BDD may decide its support, else 0
 }
@@ -302,36 +303,23 @@ func (b *builder) supports(ctx context.Context) error {
 	// the same support up to that renaming: it is computed for the first
 	// of them and mapped to the others.
 	shapes := make([]coneShape, len(uniq))
-	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+	repOf, reps, err := groupByKey(ctx, len(uniq), b.opt.Workers, func(k int) (string, error) {
 		cn, err := b.cone(b.funcs[uniq[k]].Function.Lit)
 		if err != nil {
-			return err
+			return "", err
 		}
-		shapes[k].key, shapes[k].props = cn.PropRenamingKey(func(in int32) bool { return int(in) < nProps })
+		key, props := cn.PropRenamingKey(func(in int32) bool { return int(in) < nProps })
+		shapes[k].props = props
 		if n := len(cn.Inputs); n > 0 && n > b.opt.SupportTableBits && int(cn.Inputs[n-1]) < nProps {
 			shapes[k].bdd = len(cn.Gates) // no truth table, no moves read (simSupport)
 		}
 		if b.funcs[uniq[k]].Function.Kind == grounding.FuncNext {
-			shapes[k].key += "n" // reads moves
-		} else {
-			shapes[k].key += "s"
+			return key + "n", nil // reads moves
 		}
-		return nil
+		return key + "s", nil
 	})
 	if err != nil {
 		return err
-	}
-	repOf := make([]int, len(uniq)) // position in uniq of the function computed for k
-	byShape := map[string]int{}
-	var reps []int
-	for k := range uniq {
-		if r, ok := byShape[shapes[k].key]; ok {
-			repOf[k] = r
-			continue
-		}
-		byShape[shapes[k].key] = k
-		repOf[k] = k
-		reps = append(reps, k)
 	}
 	if b.opt.MaxBDDNodes > 0 {
 		var fs []int
@@ -359,7 +347,7 @@ func (b *builder) supports(ctx context.Context) error {
 	if err := b.simulateFamily(ctx, fam, famGates); err != nil {
 		return err
 	}
-	b.shapeOf = make(map[int]string, len(b.funcs))
+	b.shapeOf = make([]int, len(b.funcs))
 	tick := b.tick("semantic supports", len(reps))
 	err = parallel(ctx, len(reps), b.opt.Workers, func(k int) error {
 		defer tick()
@@ -376,8 +364,8 @@ func (b *builder) supports(ctx context.Context) error {
 		return err
 	}
 	for k, i := range uniq {
-		b.shapeOf[i] = shapes[k].key
 		r := repOf[k]
+		b.shapeOf[i] = uniq[r]
 		if r == k {
 			continue
 		}
@@ -386,6 +374,9 @@ func (b *builder) supports(ctx context.Context) error {
 			rename[int(in)] = int(shapes[k].props[j])
 		}
 		var supp []int
+		if n := len(b.funcs[uniq[r]].Support); n > 0 {
+			supp = make([]int, 0, n)
+		}
 		for _, in := range b.funcs[uniq[r]].Support {
 			if in < nProps {
 				supp = append(supp, rename[in])
@@ -503,7 +494,21 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 		return b.simSupport(ctx, f, cn, sp.props, sp.roles)
 	}
 	b.gateWords.Add(t.gateOps)
-	var supp []int
+	n := 0 // the support's size, to allocate it exactly (supportOf)
+	for j := range sp.props {
+		if t.dependsOnProp(j) {
+			n++
+		}
+	}
+	for ri, r := range sp.roles {
+		if t.dependsOnRole(ri) {
+			n += len(p.Actions[r])
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	supp := make([]int, 0, n)
 	for j, in := range sp.props {
 		if t.dependsOnProp(j) {
 			supp = append(supp, int(in))

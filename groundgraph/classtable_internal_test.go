@@ -53,7 +53,7 @@ func TestClassTableMatchesSAT(t *testing.T) {
 			if err := b.supports(ctx); err != nil {
 				t.Fatal(err)
 			}
-			seen := map[string]bool{}
+			seen := map[int]bool{}
 			checked := 0
 			for i := range b.funcs {
 				ff := &b.funcs[i]

@@ -25,31 +25,23 @@ var shareCornerShapes = true
 func (b *builder) cornerShapes(ctx context.Context, uniq []int) ([]int, []coneShape, error) {
 	nProps := len(b.p.Props)
 	shapes := make([]coneShape, len(uniq))
-	err := parallel(ctx, len(uniq), b.opt.Workers, func(k int) error {
+	rep, _, err := groupByKey(ctx, len(uniq), b.opt.Workers, func(k int) (string, error) {
 		ff := &b.funcs[uniq[k]]
 		cn, err := b.cone(ff.Function.Lit)
 		if err != nil {
-			return err
+			return "", err
 		}
 		key, props := cn.PropRenamingKey(func(in int32) bool { return int(in) < nProps })
-		shapes[k] = coneShape{
-			key:   fmt.Sprintf("%s|%t|%d|%d|%v|%v", key, ff.Function.Kind == grounding.FuncNext, ff.CornerRadius, ff.nProps, ff.actClasses, ff.actRest),
-			props: props,
-		}
-		return nil
+		shapes[k] = coneShape{props: props}
+		return fmt.Sprintf("%s|%t|%d|%d|%v|%v", key, ff.Function.Kind == grounding.FuncNext, ff.CornerRadius, ff.nProps, ff.actClasses, ff.actRest), nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	rep := make([]int, len(uniq))
-	first := map[string]int{}
-	for k := range uniq {
-		if r, ok := first[shapes[k].key]; ok && shareCornerShapes {
-			rep[k] = r
-			continue
+	if !shareCornerShapes {
+		for k := range rep {
+			rep[k] = k
 		}
-		first[shapes[k].key] = k
-		rep[k] = k
 	}
 	return rep, shapes, nil
 }

@@ -7,7 +7,11 @@
 //
 // Usage:
 //
-//	go run ./bench/graphphase [-timeout 2m] [-ground-timeout 1m] [-repeat 1] [-cpuprofile f] [-stages] game.kif...
+//	go run ./bench/graphphase [-timeout 2m] [-ground-timeout 1m] [-repeat 1] [-cpuprofile f] [-memprofile f] [-stages] game.kif...
+//
+// -memprofile writes a heap profile each time the live heap reaches a new
+// high (sampled every second, 10% steps), so that the file holds the
+// allocations live near the peak, not the garbage left when Build returns.
 package main
 
 import (
@@ -20,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -35,6 +40,7 @@ func main() {
 	flag.DurationVar(&groundTimeout, "ground-timeout", grounding.DefaultTimeout, "bound on one game's grounding (grounding.Limits.Timeout)")
 	repeat := flag.Int("repeat", 1, "Builds per game (the fastest is reported)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the Builds to this file")
+	memprofile := flag.String("memprofile", "", "write a heap profile taken near the highest live heap to this file")
 	flag.BoolVar(&stages, "stages", false, "print the wall and CPU seconds of each stage of the last Build (from Options.Progress)")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -49,12 +55,65 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if *memprofile != "" {
+		stop := watchHeap(*memprofile)
+		defer stop()
+	}
 	fmt.Printf("%-28s %9s %10s %10s %10s %10s %8s %8s %s\n", "game", "ground_s", "graph_s", "graph_cpu", "support_s", "feature_s", "sat", "bdd", "digest")
 	for _, path := range flag.Args() {
 		if err := run(path, *timeout, *repeat); err != nil {
 			fmt.Printf("%-28s error: %v\n", strings.TrimSuffix(filepath.Base(path), ".kif"), err)
 		}
 	}
+}
+
+// heapStep is how much the live heap must grow past the last profile's
+// before watchHeap writes another: profiles cost a stop of the world each.
+const heapStep = 1.10
+
+// watchHeap samples the live heap every second and rewrites path with a
+// heap profile whenever it is heapStep above the last one written. The
+// returned function stops the sampling.
+func watchHeap(path string) func() {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		var last uint64
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if float64(ms.HeapAlloc) < float64(last)*heapStep {
+				continue
+			}
+			last = ms.HeapAlloc
+			if err := writeHeap(path); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return
+			}
+			fmt.Fprintf(os.Stderr, "heap profile at %d MiB live (%d MiB from the OS)\n", ms.HeapAlloc>>20, ms.Sys>>20)
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+func writeHeap(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	return f.Close()
 }
 
 // groundTimeout is the grounding's Timeout: chess grounds in about a minute
