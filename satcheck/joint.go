@@ -54,6 +54,11 @@ type joint struct {
 	// the mapping im (lemmas.go); nil for joints of partial checks.
 	lem *lemmaStore
 	im  []int32
+
+	// sweepCex holds the real counterexamples (joint assignments) the
+	// last sweep of this joint found, for the next sweep of the same
+	// pair (sweep.go).
+	sweepCex [][]bool
 }
 
 // buildJoint identifies A's support inputs with B's through inputMap
