@@ -57,8 +57,10 @@ type joint struct {
 
 	// sweepCex holds the real counterexamples (joint assignments) the
 	// last sweep of this joint found, for the next sweep of the same
-	// pair (sweep.go).
-	sweepCex [][]bool
+	// pair (sweep.go): sweepCexN of them, bit i of variable v in word
+	// v*k + i/64 (k = ⌈sweepCexN/64⌉).
+	sweepCex  []uint64
+	sweepCexN int
 }
 
 // buildJoint identifies A's support inputs with B's through inputMap

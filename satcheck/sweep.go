@@ -230,7 +230,6 @@ type sweeper struct {
 	in   []uint64 // in[v*w:]: vector of joint variable v
 	nce  int      // counterexamples added
 	nsim int      // of those, counterexamples simulated into sig (the rest wait for a batch)
-	cex  [][]bool // the counterexamples added, kept in the joint for a later sweep of it
 
 	repr   []uint32          // repr[n]: literal n is merged into (n<<1 when none)
 	red    map[string]uint32 // swept gates by their swept fanins
@@ -357,11 +356,8 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 	// budgeted sweep before BDDs, for the unbounded one) refine the
 	// classes at once instead of being searched for again; they are real
 	// assignments, so they may also separate the roots.
-	for _, m := range j.sweepCex {
-		s.addCex(m)
-	}
-	s.flushCex()
-	defer func() { j.sweepCex = s.cex }()
+	s.loadCex()
+	defer s.keepCex()
 	if bit := s.diffBit(ra, rb); bit >= 0 {
 		c.stats.simRefuted.Add(1)
 		return outcome{j: j, model: s.inputAt(bit)}, nil
@@ -615,7 +611,6 @@ func (s *sweeper) addCex(m []bool) {
 		return
 	}
 	bit := 64*s.rw + s.nce
-	s.cex = append(s.cex, m)
 	for v, x := range m {
 		if x {
 			s.in[v*s.w+bit/64] |= 1 << (bit % 64)
@@ -625,6 +620,40 @@ func (s *sweeper) addCex(m []bool) {
 	if s.nce-s.nsim >= sweepCexBatch || s.nce == 64*s.cw {
 		s.flushCex()
 	}
+}
+
+// keepCex stores the counterexample words of s in its joint, as many
+// words a variable as the counterexamples fill, for the next sweep of the
+// same joint (loadCex).
+func (s *sweeper) keepCex() {
+	j := s.j
+	if s.nce == 0 {
+		return
+	}
+	cw := (s.nce + 63) / 64
+	buf := make([]uint64, len(j.vars)*cw)
+	for v := range j.vars {
+		copy(buf[v*cw:(v+1)*cw], s.in[v*s.w+s.rw:])
+	}
+	j.sweepCex, j.sweepCexN = buf, s.nce
+}
+
+// loadCex puts the counterexamples an earlier sweep of the joint kept
+// into the signatures (the first 64*s.cw of them: a huge graph's sweep
+// has fewer words; the bits past the kept ones are zero) and rebuilds
+// the classes.
+func (s *sweeper) loadCex() {
+	j := s.j
+	n := min(j.sweepCexN, 64*s.cw)
+	if n == 0 {
+		return
+	}
+	cw := (j.sweepCexN + 63) / 64
+	for v := range j.vars {
+		copy(s.in[v*s.w+s.rw:v*s.w+s.w], j.sweepCex[v*cw:(v+1)*cw])
+	}
+	s.nce = n
+	s.flushCex()
 }
 
 // flushCex simulates the counterexamples not yet in sig and rebuilds the
