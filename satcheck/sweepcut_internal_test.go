@@ -23,13 +23,7 @@ func newCutFixture(t *testing.T) cutFixture {
 		j.group = append(j.group, -1)
 		j.vars = append(j.vars, jvar{aIn: -1})
 	}
-	g := group{role: 0}
-	for range acts {
-		g.members = append(g.members, int32(len(j.vars)))
-		j.group = append(j.group, 0)
-		j.vars = append(j.vars, jvar{aIn: -1})
-	}
-	j.groups = []group{g}
+	addTestRole(j, acts)
 	sg := newSweepGraph(len(j.vars))
 	lit := func(v int) uint32 { return uint32(v+1) << 1 } // joint variable v is node v+1
 	deep := sg.and([]uint32{lit(20), lit(props)})
@@ -117,6 +111,18 @@ func TestCutWindowEqualPairNoModel(t *testing.T) {
 	if err != nil || sat {
 		t.Fatalf("whole proof of x == y = SAT %v, %v; want UNSAT", sat, err)
 	}
+}
+
+// addTestRole adds to j a role of n actions, all of them joint variables
+// (B's only) in one group of exactly one.
+func addTestRole(j *joint, n int) {
+	g := group{role: int32(len(j.groups))}
+	for range n {
+		g.members = append(g.members, int32(len(j.vars)))
+		j.group = append(j.group, int32(len(j.groups)))
+		j.vars = append(j.vars, jvar{aIn: -1})
+	}
+	j.groups = append(j.groups, g)
 }
 
 // evalSweepLit evaluates literal l of g on the joint assignment m.
