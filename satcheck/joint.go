@@ -54,6 +54,13 @@ type joint struct {
 	// the mapping im (lemmas.go); nil for joints of partial checks.
 	lem *lemmaStore
 	im  []int32
+
+	// sweepCex holds the real counterexamples (joint assignments) the
+	// last sweep of this joint found, for the next sweep of the same
+	// pair (sweep.go): sweepCexN of them, bit i of variable v in word
+	// v*k + i/64 (k = ⌈sweepCexN/64⌉).
+	sweepCex  []uint64
+	sweepCexN int
 }
 
 // buildJoint identifies A's support inputs with B's through inputMap

@@ -204,6 +204,9 @@ type Stats struct {
 	// SweepOverBudget counts pairs that sweeping did not decide within
 	// SweepConflictsBeforeBDD conflicts, so BDDs were tried.
 	SweepOverBudget int64
+	// CutRefuted counts sweep candidate pairs separated by a proof
+	// window's model extended to whole inputs (no whole-cone solve).
+	CutRefuted int64
 	// PairChecks counts the pair types compared (PairsDiffer), PairSAT the
 	// SAT questions they asked, PairRefuted the pairs shown different.
 	PairChecks, PairSAT, PairRefuted int64
@@ -213,7 +216,7 @@ type Stats struct {
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted          atomic.Int64
 	satCalls, satUnsat, abandoned, sweepMerged, lemmaMerged, bdds, bddOverBound, bddCollections, sweepOverBudget atomic.Int64
-	pairChecks, pairSAT, pairRefuted                                                                             atomic.Int64
+	pairChecks, pairSAT, pairRefuted, cutRefuted                                                                 atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -239,6 +242,7 @@ func (c *counters) snapshot() Stats {
 		PairChecks:      c.pairChecks.Load(),
 		PairSAT:         c.pairSAT.Load(),
 		PairRefuted:     c.pairRefuted.Load(),
+		CutRefuted:      c.cutRefuted.Load(),
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -247,6 +248,9 @@ type sweeper struct {
 	lemGen      uint64
 	local       map[origin]uint32
 	lemmaMerged int64
+
+	cutVals    []uint64 // extendCut's node values, reused
+	cutRefuted int64    // candidate pairs extendCut separated
 }
 
 // errLemmaContradicted: a lemma says two nodes are equal, and a simulated
@@ -348,6 +352,16 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 	for v := 1; v <= g.nv; v++ {
 		s.classify(uint32(v) << 1)
 	}
+	// The counterexamples an earlier sweep of this joint found (the
+	// budgeted sweep before BDDs, for the unbounded one) refine the
+	// classes at once instead of being searched for again; they are real
+	// assignments, so they may also separate the roots.
+	s.loadCex()
+	defer s.keepCex()
+	if bit := s.diffBit(ra, rb); bit >= 0 {
+		c.stats.simRefuted.Add(1)
+		return outcome{j: j, model: s.inputAt(bit)}, nil
+	}
 	if s.lem != nil {
 		s.local = map[origin]uint32{}
 		for n := uint32(0); n <= uint32(g.nv); n++ {
@@ -367,6 +381,7 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 	}
 	c.stats.sweepMerged.Add(s.merged)
 	c.stats.lemmaMerged.Add(s.lemmaMerged)
+	c.stats.cutRefuted.Add(s.cutRefuted)
 	xa, xb := s.resolve(ra), s.resolve(rb)
 	if xa == xb {
 		return outcome{equal: true}, nil
@@ -607,6 +622,40 @@ func (s *sweeper) addCex(m []bool) {
 	}
 }
 
+// keepCex stores the counterexample words of s in its joint, as many
+// words a variable as the counterexamples fill, for the next sweep of the
+// same joint (loadCex).
+func (s *sweeper) keepCex() {
+	j := s.j
+	if s.nce == 0 {
+		return
+	}
+	cw := (s.nce + 63) / 64
+	buf := make([]uint64, len(j.vars)*cw)
+	for v := range j.vars {
+		copy(buf[v*cw:(v+1)*cw], s.in[v*s.w+s.rw:])
+	}
+	j.sweepCex, j.sweepCexN = buf, s.nce
+}
+
+// loadCex puts the counterexamples an earlier sweep of the joint kept
+// into the signatures (the first 64*s.cw of them: a huge graph's sweep
+// has fewer words; the bits past the kept ones are zero) and rebuilds
+// the classes.
+func (s *sweeper) loadCex() {
+	j := s.j
+	n := min(j.sweepCexN, 64*s.cw)
+	if n == 0 {
+		return
+	}
+	cw := (j.sweepCexN + 63) / 64
+	for v := range j.vars {
+		copy(s.in[v*s.w+s.rw:v*s.w+s.w], j.sweepCex[v*cw:(v+1)*cw])
+	}
+	s.nce = n
+	s.flushCex()
+}
+
 // flushCex simulates the counterexamples not yet in sig and rebuilds the
 // classes.
 func (s *sweeper) flushCex() {
@@ -647,7 +696,11 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool,
 		return false, nil, err
 	}
 	if cut {
-		return true, nil, nil
+		// The window's model fixes only the leaves it reached, and the
+		// cut nodes took any values; extended to whole inputs it often
+		// separates x and y anyway, which simulation checks for the price
+		// of one word over the graph instead of a whole-cone solve.
+		return true, s.extendCut(x, y, leaves, varOfLeaf, m), nil
 	}
 	j := s.j
 	model = make([]bool, len(j.vars))
@@ -799,3 +852,81 @@ func completeGroups(j *joint, model, reached []bool) {
 // windows). GAMEQUIV_SWEEP_NO_WHOLE=1 turns them off, for measuring their
 // worth (BENCHMARKS.md): the final miter of the roots is always whole.
 var sweepWholeInternal = os.Getenv("GAMEQUIV_SWEEP_NO_WHOLE") == ""
+
+// extendCut looks for a real counterexample to x == y near a cut window's
+// model m (leaves and varOfLeaf as proofCNF returned them): 64 joint
+// assignments that keep the leaves' values, draw the other free variables
+// at random and complete every group to a choice its constraint allows,
+// simulated over the graph as built. It returns an assignment on which
+// x and y differ, or nil. Simulation only refutes: nothing is merged on it.
+func (s *sweeper) extendCut(x, y uint32, leaves []int32, varOfLeaf []int, m []bool) []bool {
+	j := s.j
+	nv := len(j.vars)
+	word := make([]uint64, nv)
+	reached := make([]bool, nv)
+	for k, v := range leaves {
+		reached[v] = true
+		if m[varOfLeaf[k]-1] {
+			word[v] = ^uint64(0)
+		}
+	}
+	rng := rand.New(rand.NewPCG(s.c.opt.Seed^uint64(s.nce), uint64(x)<<32|uint64(y)))
+	for v := range word {
+		if !reached[v] && j.group[v] < 0 {
+			word[v] = rng.Uint64()
+		}
+	}
+	var free []int32
+	for gi := range j.groups {
+		g := &j.groups[gi]
+		chosen := false
+		free = free[:0]
+		for _, v := range g.members {
+			switch {
+			case !reached[v]:
+				free = append(free, v)
+			case word[v] != 0:
+				chosen = true
+			}
+		}
+		if chosen || len(free) == 0 {
+			continue // the unreached members stay false
+		}
+		nch := len(free)
+		if g.other {
+			nch++
+		}
+		for b := range 64 {
+			if c := rng.IntN(nch); c < len(free) {
+				word[free[c]] |= 1 << b
+			}
+		}
+	}
+	top := int(max(x>>1, y>>1))
+	if cap(s.cutVals) < top+1 {
+		s.cutVals = make([]uint64, top+1)
+	}
+	vals := s.cutVals[:top+1]
+	vals[0] = 0
+	for n := 1; n <= min(top, s.g.nv); n++ {
+		vals[n] = word[n-1]
+	}
+	for n := s.g.nv + 1; n <= top; n++ {
+		acc := ^uint64(0)
+		for _, l := range s.g.gateFanin(uint32(n)) {
+			acc &= vals[l>>1] ^ -uint64(l&1)
+		}
+		vals[n] = acc
+	}
+	diff := vals[x>>1] ^ -uint64(x&1) ^ vals[y>>1] ^ -uint64(y&1)
+	if diff == 0 {
+		return nil
+	}
+	s.cutRefuted++
+	b := bits.TrailingZeros64(diff)
+	model := make([]bool, nv)
+	for v := range model {
+		model[v] = word[v]>>b&1 == 1
+	}
+	return model
+}

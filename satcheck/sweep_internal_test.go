@@ -13,13 +13,7 @@ import (
 func TestProofCNFProjectsGroups(t *testing.T) {
 	const acts = 2000
 	j := &joint{}
-	g := group{role: 0}
-	for range acts {
-		g.members = append(g.members, int32(len(j.vars)))
-		j.group = append(j.group, 0)
-		j.vars = append(j.vars, jvar{aIn: -1})
-	}
-	j.groups = []group{g}
+	addTestRole(j, acts)
 	p := int32(len(j.vars))
 	j.props = []int32{p}
 	j.group = append(j.group, -1)
