@@ -358,6 +358,13 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 	// assignments, so they may also separate the roots.
 	s.loadCex()
 	defer s.keepCex()
+	// Counted however the sweep ends: a budgeted sweep that runs out of
+	// budget has still merged and refuted what it did.
+	defer func() {
+		c.stats.sweepMerged.Add(s.merged)
+		c.stats.lemmaMerged.Add(s.lemmaMerged)
+		c.stats.cutRefuted.Add(s.cutRefuted)
+	}()
 	if bit := s.diffBit(ra, rb); bit >= 0 {
 		c.stats.simRefuted.Add(1)
 		return outcome{j: j, model: s.inputAt(bit)}, nil
@@ -379,9 +386,6 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 			return outcome{}, err
 		}
 	}
-	c.stats.sweepMerged.Add(s.merged)
-	c.stats.lemmaMerged.Add(s.lemmaMerged)
-	c.stats.cutRefuted.Add(s.cutRefuted)
 	xa, xb := s.resolve(ra), s.resolve(rb)
 	if xa == xb {
 		return outcome{equal: true}, nil
@@ -671,8 +675,10 @@ func (s *sweeper) flushCex() {
 // prove asks whether literals x and y of the swept graph can differ. window
 // > 0 encodes at most that many gates, nearest the two literals first, with
 // the rest of the cut as free variables; then a satisfying answer proves
-// nothing and model is nil, unless the window held the whole cone. window 0
-// encodes the whole cone, and a model is a separating joint assignment.
+// nothing by itself: model is the window's leaf values extended to whole
+// inputs (extendCut), which the caller must simulate before using it as a
+// counterexample, unless the window held the whole cone. window 0 encodes
+// the whole cone, and a model is a separating joint assignment.
 //
 // Only the joint variables the window reaches are encoded, each group's
 // constraint projected onto its reached members (projectGroups): a proof of
