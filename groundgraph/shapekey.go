@@ -17,9 +17,9 @@ import (
 // confirmed equal by computing both again, so the groups are exactly those
 // of the keys themselves.
 
-// maxShapeKeyBytes bounds the length of the keys groupByKey keeps: kalaha's
-// and the small games' keys, whose recomputation would cost more than
-// they weigh.
+// maxShapeKeyBytes bounds the length of the keys groupByKey keeps: the
+// small games' keys, whose recomputation would cost more than they weigh.
+// The keys kept whole take at most this much per function.
 const maxShapeKeyBytes = 4 << 10
 
 // shapeSum hashes a long key; a test makes every key collide.
