@@ -293,7 +293,7 @@ func (w *cornersWork) run(ctx context.Context, anchor bool) (corners [][]int, to
 	// only when the search costs more.
 	lb := 1
 	var bd *bounds
-	var cores []uint64
+	var cores coreSets
 	coresOK := false
 	if int64(len(w.cn.Fanin))*int64(n/64+1) <= ballPoints(n, d) {
 		bd = flipBounds(w.cn, s, pos, d+1, maxBoundWords)
@@ -622,11 +622,11 @@ func (w *cornersWork) familyLevel(ctx context.Context, k int, bd *bounds, pos []
 // coresLevel evaluates level k on the k-sets that hold a core (every
 // k-subset that changes f holds one, see flipCores) and returns the
 // level's bitset, or nil when they are not much fewer than all k-subsets.
-func (w *cornersWork) coresLevel(ctx context.Context, k int, cores []uint64, pos []int, s *coneSim, base uint64, out []uint64, f0mask uint64, bin [][]int64) ([]uint64, error) {
+func (w *cornersWork) coresLevel(ctx context.Context, k int, cores coreSets, pos []int, s *coneSim, base uint64, out []uint64, f0mask uint64, bin [][]int64) ([]uint64, error) {
 	n := len(pos)
 	var total int64
-	for _, c := range cores {
-		if m := bits.OnesCount64(c); m <= k {
+	for i := range cores.count() {
+		if m := setSize(cores.at(i)); m <= k {
 			if total += binomial(n-m, k-m); total > bin[k][n]/4 {
 				return nil, nil
 			}
@@ -638,15 +638,16 @@ func (w *cornersWork) coresLevel(ctx context.Context, k int, cores []uint64, pos
 	set := make([]int, 0, k)
 	var free []int
 	return w.evalLevel(ctx, k, pos, s, base, out, f0mask, bin, func(add func([]int) bool) bool {
-		for _, c := range cores {
-			m := bits.OnesCount64(c)
+		for i := range cores.count() {
+			c := cores.at(i)
+			m := setSize(c)
 			if m > k {
 				continue
 			}
 			// c and every (k-m)-subset of the other positions.
 			set, free = set[:0], free[:0]
 			for j := range n {
-				if c>>j&1 == 1 {
+				if c[j/64]>>(j%64)&1 == 1 {
 					set = append(set, j)
 				} else {
 					free = append(free, j)
