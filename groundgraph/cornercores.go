@@ -48,8 +48,13 @@ type coreSets struct {
 	sets []uint64
 }
 
-// count returns the number of sets.
-func (cs coreSets) count() int { return len(cs.sets) / cs.w }
+// count returns the number of sets (none in the zero value).
+func (cs coreSets) count() int {
+	if cs.w == 0 {
+		return 0
+	}
+	return len(cs.sets) / cs.w
+}
 
 // at returns set i.
 func (cs coreSets) at(i int) []uint64 { return cs.sets[i*cs.w : (i+1)*cs.w] }
