@@ -180,8 +180,17 @@ func minimalSets(sets []uint64, w int) []uint64 {
 			continue
 		}
 		keep := true
-		for j := 0; j < smaller && keep; j += w {
-			keep = !subset(out[j:j+w], s)
+		if w == 1 { // the common case, without a call per kept set
+			for _, t := range out[:smaller] {
+				if t&^s[0] == 0 {
+					keep = false
+					break
+				}
+			}
+		} else {
+			for j := 0; j < smaller && keep; j += w {
+				keep = !subset(out[j:j+w], s)
+			}
 		}
 		if keep {
 			out = append(out, s...) // out never passes s: copy is safe
