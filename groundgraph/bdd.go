@@ -57,10 +57,14 @@ const (
 // need a few thousand nodes.
 const bddFirstCacheEntries = 1 << 12
 
-// bddFullCacheGates: a call on a cone of this many gates or more grows the
-// cache to its full size at once. A cache sized by the nodes alone made
-// Connect Four's supports (cones of hundreds of gates, 84% of its CPU in
-// BDD ANDs) a quarter slower through lost entries.
+// bddFullCacheGates: a call with the full bound (bddNodesPerGate) on a
+// cone of this many gates or more grows the cache to its full size at
+// once. A cache sized by the nodes alone made Connect Four's supports
+// (cones of hundreds of gates, 84% of its CPU in BDD ANDs) a quarter
+// slower through lost entries. A trial call (simSupport) sizes the cache
+// by its bound like a small cone: the Connect Four boards' goals and
+// terminal fail their trials, and the full cache (12 MB to allocate, zero
+// and fault in, every Build) was a tenth of their Build's CPU.
 const bddFullCacheGates = 128
 
 // supportBDD is a Build's BDD manager (see above); safe for concurrent use.
@@ -205,12 +209,13 @@ func (d *supportBDD) levels(cn *cone, roots []bddEdge, dep []bool) {
 // plus minNodes, and at most a quarter of the manager's bound, or returns
 // errBDDLimit when the manager is full. The cache grows to the nodes the
 // manager holds plus perGate per gate of cn (the minimum left out: small
-// cones rarely use it), or to its full size for a large cone.
+// cones rarely use it), or to its full size for a large cone with the
+// full bound.
 func (d *supportBDD) begin(ctx context.Context, cn *cone, perGate, minNodes int) error {
 	if err := d.d.Begin(ctx, min(d.d.Limits().MaxNodes/4, perGate*len(cn.Gates)+minNodes)); err != nil {
 		return err
 	}
-	if len(cn.Gates) >= bddFullCacheGates {
+	if len(cn.Gates) >= bddFullCacheGates && perGate >= bddNodesPerGate {
 		d.d.GrowCache(d.d.Limits().CacheEntries)
 	} else {
 		d.d.GrowCache(d.d.Len() + perGate*len(cn.Gates))

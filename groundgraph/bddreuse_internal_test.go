@@ -2,10 +2,12 @@ package groundgraph
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"testing"
 
+	"github.com/gamequiv/gamequiv/gamegen"
 	"github.com/gamequiv/gamequiv/grounding"
 )
 
@@ -81,5 +83,50 @@ func TestSupportBDDReuse(t *testing.T) {
 	putSupportBDD(big)
 	if len(freeSupportBDDs) != 0 {
 		t.Errorf("a manager of %d bytes was kept, want at most %d", big.d.Bytes(), maxFreeSupportBDDBytes)
+	}
+}
+
+// TestSupportBDDTrialCache checks that a trial call (simSupport's bound)
+// on a cone of bddFullCacheGates gates or more leaves the cache sized by
+// its bound, and that a call with the full bound grows it to full size.
+func TestSupportBDDTrialCache(t *testing.T) {
+	ctx := context.Background()
+	p, err := grounding.Load(ctx, "connect4-7x6", gamegen.ConnectK(4, 7, 6), grounding.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{p: p, opt: Options{}.withDefaults()}
+	var cn *cone
+	for _, f := range p.Functions() {
+		c, err := b.cone(f.Lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(c.Inputs); len(c.Gates) >= bddFullCacheGates && int(c.Inputs[n-1]) < len(p.Props) {
+			cn = c // free propositions only
+			break
+		}
+	}
+	if cn == nil {
+		t.Fatalf("no function of free propositions with %d gates or more", bddFullCacheGates)
+	}
+	n := int32(len(p.Props))
+	order := make([]int32, n)
+	for in := range n {
+		order[in] = in
+	}
+	full := 12 * grounding.DefaultBDDCacheEntries
+	d := newSupportBDD(DefaultMaxBDDNodes, order, order)
+	if _, err := d.supportWithin(ctx, cn, bddTrialNodesPerGate, bddTrialMinNodes); err != nil && !errors.Is(err, errBDDLimit) {
+		t.Fatal(err)
+	}
+	if got := d.d.Bytes(); got >= full {
+		t.Errorf("after a trial on %d gates the manager holds %d bytes, want less than the full cache's %d", len(cn.Gates), got, full)
+	}
+	if _, err := d.support(ctx, cn); err != nil && !errors.Is(err, errBDDLimit) {
+		t.Fatal(err)
+	}
+	if got := d.d.Bytes(); got < full {
+		t.Errorf("after a full call on %d gates the manager holds %d bytes, want the full cache's %d at least", len(cn.Gates), got, full)
 	}
 }

@@ -95,11 +95,11 @@ func TestFlipBound(t *testing.T) {
 					continue
 				}
 				held := false
-				for _, c := range cores {
-					held = held || c&^m == 0
+				for i := range cores.count() {
+					held = held || cores.at(i)[0]&^m == 0
 				}
 				if !held {
-					t.Fatalf("trial %d: changing set %b holds none of the cores %b (d = %d)", trial, m, cores, d)
+					t.Fatalf("trial %d: changing set %b holds none of the cores %b (d = %d)", trial, m, cores.sets, d)
 				}
 				coreSets++
 			}

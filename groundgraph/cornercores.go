@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
+	"sort"
 )
 
 // Flip cores: sets that every change of a small function holds.
@@ -31,18 +32,51 @@ const maxCores = 1 << 10
 // maxCoreWork bounds the set operations of one flipCores call.
 const maxCoreWork = 1 << 22
 
-// maxCoreProps is the most semantic propositions flipCores handles (one
-// machine word per set).
-const maxCoreProps = 64
+// maxCoreProps is the most semantic propositions flipCores handles. A set
+// takes (n+63)/64 words for n propositions, and maxCoreWork counts word
+// operations, so wider sets cost their width. Connect Four's lines on the
+// 9x8 and 10x9 boards (72 and 90 propositions) were past the former bound
+// of one word: their level 5, one past the lines, was a search of every
+// 5-set (C(90,5) = 44 M points, most of their Build) where the cores, the
+// 207 lines, leave 17,802.
+const maxCoreProps = 256
 
-// flipCores returns a core family of the cone's root (bit j of a set is
-// position j of pos, at most maxCoreProps of them) for flips of at most d
-// propositions from the anchor (val gives each slot's value there), or
-// ok = false when it is unknown.
-func flipCores(cn *cone, val func(slot int) bool, pos []int, d int) (cores []uint64, ok bool) {
-	if len(pos) > maxCoreProps {
-		return nil, false
+// coreSets is a family of sets of positions, each w words long (position
+// j is bit j%64 of word j/64), stored one after the other.
+type coreSets struct {
+	w    int
+	sets []uint64
+}
+
+// count returns the number of sets (none in the zero value).
+func (cs coreSets) count() int {
+	if cs.w == 0 {
+		return 0
 	}
+	return len(cs.sets) / cs.w
+}
+
+// at returns set i.
+func (cs coreSets) at(i int) []uint64 { return cs.sets[i*cs.w : (i+1)*cs.w] }
+
+// setSize returns the number of members of a set.
+func setSize(s []uint64) int {
+	n := 0
+	for _, x := range s {
+		n += bits.OnesCount64(x)
+	}
+	return n
+}
+
+// flipCores returns a core family of the cone's root (position j of pos,
+// at most maxCoreProps of them) for flips of at most d propositions from
+// the anchor (val gives each slot's value there), or ok = false when it is
+// unknown.
+func flipCores(cn *cone, val func(slot int) bool, pos []int, d int) (cores coreSets, ok bool) {
+	if len(pos) > maxCoreProps {
+		return coreSets{}, false
+	}
+	w := max(1, (len(pos)+63)/64)
 	nSlots := cn.NumSlots()
 	fam := make([][]uint64, nSlots)
 	known := make([]bool, nSlots)
@@ -50,33 +84,35 @@ func flipCores(cn *cone, val func(slot int) bool, pos []int, d int) (cores []uin
 		known[slot] = true // the constant and fixed inputs never change
 	}
 	for j, k := range pos {
-		fam[1+k] = []uint64{1 << j}
+		fam[1+k] = make([]uint64, w)
+		fam[1+k][j/64] = 1 << (j % 64)
 	}
 	work := 0
 	first := cn.FirstGate()
 	var next []uint64
+	u := make([]uint64, w)
 	for gi := range cn.Gates {
 		slot := first + gi
 		fan := cn.GateFanin(gi)
 		if val(slot) {
 			// Any fanin may change it.
-			var u []uint64
+			var un []uint64
 			all := true
 			for _, l := range fan {
 				if !known[l>>1] {
 					all = false
 					break
 				}
-				u = append(u, fam[l>>1]...)
+				un = append(un, fam[l>>1]...)
 			}
-			if !all || len(u) > maxCores {
+			if !all || len(un)/w > maxCores {
 				continue
 			}
-			work += len(u) * len(u)
-			fam[slot], known[slot] = minimalSets(u), true
+			work += len(un) / w * len(un)
+			fam[slot], known[slot] = minimalSets(un, w), true
 		} else {
 			// Every false fanin must change.
-			cur := []uint64{0}
+			cur := make([]uint64, w) // the empty set
 			any := false
 			for _, l := range fan {
 				f := int(l >> 1)
@@ -84,19 +120,24 @@ func flipCores(cn *cone, val func(slot int) bool, pos []int, d int) (cores []uin
 					continue
 				}
 				next = next[:0]
-				for _, a := range cur {
-					for _, b := range fam[f] {
-						if u := a | b; bits.OnesCount64(u) <= d {
-							next = append(next, u)
+				for a := 0; a < len(cur); a += w {
+					for b := 0; b < len(fam[f]); b += w {
+						size := 0
+						for i := range u {
+							u[i] = cur[a+i] | fam[f][b+i]
+							size += bits.OnesCount64(u[i])
+						}
+						if size <= d {
+							next = append(next, u...)
 						}
 					}
 				}
-				work += len(cur) * len(fam[f])
-				if len(next) > 4*maxCores {
+				work += len(cur) / w * len(fam[f])
+				if len(next)/w > 4*maxCores {
 					continue // too many: leave this fanin out
 				}
-				work += len(next) * len(next)
-				if m := minimalSets(next); len(m) <= maxCores {
+				work += len(next) / w * len(next)
+				if m := minimalSets(next, w); len(m)/w <= maxCores {
 					cur = slices.Clone(m)
 					any = true
 				}
@@ -106,42 +147,92 @@ func flipCores(cn *cone, val func(slot int) bool, pos []int, d int) (cores []uin
 			}
 		}
 		if work > maxCoreWork {
-			return nil, false
+			return coreSets{}, false
 		}
 	}
 	root := int(cn.Root >> 1)
-	return fam[root], known[root]
+	return coreSets{w: w, sets: fam[root]}, known[root]
 }
 
-// minimalSets sorts sets by size, drops duplicates and sets that hold
-// another, and returns what is left (in place). A set is compared with the
-// kept sets of fewer members only (one of as many members holds it only
-// when equal, and equal sets are neighbours).
-func minimalSets(sets []uint64) []uint64 {
-	slices.SortFunc(sets, func(a, b uint64) int {
-		if c := bits.OnesCount64(a) - bits.OnesCount64(b); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+// minimalSets sorts sets (of w words each) by size, then by value (the
+// last word first), drops duplicates and sets that hold another, and
+// returns what is left (in place). A set is compared with the kept sets
+// of fewer members only (one of as many members holds it only when
+// equal, and equal sets are neighbours).
+func minimalSets(sets []uint64, w int) []uint64 {
+	if w == 1 {
+		slices.SortFunc(sets, func(a, b uint64) int {
+			if c := bits.OnesCount64(a) - bits.OnesCount64(b); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+	} else {
+		sort.Sort(wideSets{w: w, sets: sets, tmp: make([]uint64, w)})
+	}
 	out := sets[:0]
-	smaller, size := 0, -1 // out[:smaller] have fewer members than size
-	for _, s := range sets {
-		if c := bits.OnesCount64(s); c != size {
+	smaller, size := 0, -1 // out[:smaller] hold sets of fewer members than size
+	for i := 0; i < len(sets); i += w {
+		s := sets[i : i+w]
+		if c := setSize(s); c != size {
 			smaller, size = len(out), c
-		} else if out[len(out)-1] == s {
+		} else if slices.Equal(out[len(out)-w:], s) {
 			continue
 		}
 		keep := true
-		for _, t := range out[:smaller] {
-			if t&^s == 0 { // t ⊆ s
-				keep = false
-				break
+		if w == 1 { // the common case, without a call per kept set
+			for _, t := range out[:smaller] {
+				if t&^s[0] == 0 {
+					keep = false
+					break
+				}
+			}
+		} else {
+			for j := 0; j < smaller && keep; j += w {
+				keep = !subset(out[j:j+w], s)
 			}
 		}
 		if keep {
-			out = append(out, s)
+			out = append(out, s...) // out never passes s: copy is safe
 		}
 	}
 	return out
+}
+
+// subset reports t ⊆ s.
+func subset(t, s []uint64) bool {
+	for i, x := range t {
+		if x&^s[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// wideSets sorts sets of w words for minimalSets.
+type wideSets struct {
+	w         int
+	sets, tmp []uint64
+}
+
+func (ws wideSets) Len() int { return len(ws.sets) / ws.w }
+
+func (ws wideSets) Less(i, j int) bool {
+	a, b := ws.sets[i*ws.w:(i+1)*ws.w], ws.sets[j*ws.w:(j+1)*ws.w]
+	if c := setSize(a) - setSize(b); c != 0 {
+		return c < 0
+	}
+	for k := ws.w - 1; k >= 0; k-- {
+		if a[k] != b[k] {
+			return a[k] < b[k]
+		}
+	}
+	return false
+}
+
+func (ws wideSets) Swap(i, j int) {
+	a, b := ws.sets[i*ws.w:(i+1)*ws.w], ws.sets[j*ws.w:(j+1)*ws.w]
+	copy(ws.tmp, a)
+	copy(a, b)
+	copy(b, ws.tmp)
 }
