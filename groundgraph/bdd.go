@@ -210,7 +210,8 @@ func (d *supportBDD) levels(cn *cone, roots []bddEdge, dep []bool) {
 // errBDDLimit when the manager is full. The cache grows to the nodes the
 // manager holds plus perGate per gate of cn (the minimum left out: small
 // cones rarely use it), or to its full size for a large cone with the
-// full bound.
+// full bound; trial and choice calls, whose perGate is lower, keep the
+// smaller cache whatever the cone.
 func (d *supportBDD) begin(ctx context.Context, cn *cone, perGate, minNodes int) error {
 	if err := d.d.Begin(ctx, min(d.d.Limits().MaxNodes/4, perGate*len(cn.Gates)+minNodes)); err != nil {
 		return err

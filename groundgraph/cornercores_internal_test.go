@@ -69,7 +69,7 @@ func reversed(a []uint64) []uint64 {
 // random lines circuits, and that the cores were computed and used.
 func TestWideCores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	wide, used := 0, 0
+	wide, used, levels := 0, 0, 0
 	for trial := range 20 {
 		c, root := wideLinesCircuit(rng)
 		cn, err := newCone(c, root)
@@ -87,7 +87,9 @@ func TestWideCores(t *testing.T) {
 					used++
 				}
 			}
+			before := w.wideLevels
 			c1, t1, e1 := w.run(context.Background(), anchor)
+			levels += w.wideLevels - before
 			c2, t2, e2 := w.runReference(context.Background(), anchor)
 			if e1 != nil || e2 != nil || t1 != t2 || !slices.EqualFunc(c1, c2, slices.Equal) {
 				t.Fatalf("trial %d (%d propositions, d = %d) anchor %v: run = %v %v %v, reference %v %v %v",
@@ -95,9 +97,10 @@ func TestWideCores(t *testing.T) {
 			}
 		}
 	}
-	if wide < 35 || used < 12 {
-		t.Errorf("wide cores computed %d times, %d of them few: the test no longer exercises them", wide, used)
+	if wide < 35 || used < 12 || levels == 0 {
+		t.Errorf("wide cores computed %d times, %d of them few, %d levels evaluated on them: the test no longer exercises them", wide, used, levels)
 	}
+	t.Logf("%d levels evaluated on wide cores", levels)
 }
 
 // wideLinesCircuit returns a circuit over 92..125 inputs (level 3 is

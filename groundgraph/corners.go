@@ -99,8 +99,9 @@ type cornersWork struct {
 	// plain makes run evaluate every level on the whole cone with
 	// coneSim.Flip, not on its ball cones (cornerreduce.go) with sparse
 	// flips (cornerflip.go): the same results, for tests.
-	plain bool
-	balls int // levels and breaker searches evaluated on a ball cone
+	plain      bool
+	balls      int // levels and breaker searches evaluated on a ball cone
+	wideLevels int // levels evaluated on the sets of cores of several words (tests)
 }
 
 // cornerCounts describes a set of corners too large to list: how many hold
@@ -648,6 +649,9 @@ func (w *cornersWork) coresLevel(ctx context.Context, k int, cores coreSets, pos
 	}
 	if total == 0 {
 		return make([]uint64, (bin[k][n]+63)/64), nil
+	}
+	if cores.w > 1 {
+		w.wideLevels++
 	}
 	set := make([]int, 0, k)
 	var free []int
