@@ -24,18 +24,7 @@ func TestMinimalSets(t *testing.T) {
 				sets[i][k] = rng.Uint64() & rng.Uint64() & rng.Uint64() & rng.Uint64() & 0xff
 			}
 		}
-		var want [][]uint64
-		for _, s := range sets {
-			minimal := true
-			for _, t := range sets {
-				if !slices.Equal(t, s) && wordsSubset(t, s) {
-					minimal = false
-				}
-			}
-			if minimal && !slices.ContainsFunc(want, func(x []uint64) bool { return slices.Equal(x, s) }) {
-				want = append(want, s)
-			}
-		}
+		want := bruteMinimalSets(sets)
 		slices.SortFunc(want, func(a, b []uint64) int {
 			return cmp.Or(cmp.Compare(setSize(a), setSize(b)), slices.Compare(reversed(a), reversed(b)))
 		})
@@ -44,6 +33,24 @@ func TestMinimalSets(t *testing.T) {
 			t.Fatalf("trial %d: minimalSets(%x, %d) = %x, want %x", trial, in, w, got, want)
 		}
 	}
+}
+
+// bruteMinimalSets returns the distinct sets of sets that hold no other
+// set of sets, by the definition.
+func bruteMinimalSets(sets [][]uint64) [][]uint64 {
+	var want [][]uint64
+	for _, s := range sets {
+		minimal := true
+		for _, t := range sets {
+			if !slices.Equal(t, s) && wordsSubset(t, s) {
+				minimal = false
+			}
+		}
+		if minimal && !slices.ContainsFunc(want, func(x []uint64) bool { return slices.Equal(x, s) }) {
+			want = append(want, s)
+		}
+	}
+	return want
 }
 
 // wordsSubset reports t ⊆ s by members.

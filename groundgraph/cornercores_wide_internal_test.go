@@ -194,18 +194,7 @@ func TestMinimalSetsHighBits(t *testing.T) {
 				}
 			}
 		}
-		var want [][]uint64
-		for _, s := range sets {
-			minimal := true
-			for _, u := range sets {
-				if !slices.Equal(u, s) && wordsSubset(u, s) {
-					minimal = false
-				}
-			}
-			if minimal && !slices.ContainsFunc(want, func(x []uint64) bool { return slices.Equal(x, s) }) {
-				want = append(want, s)
-			}
-		}
+		want := bruteMinimalSets(sets)
 		got := minimalSets(slices.Concat(sets...), w)
 		if len(got) != len(want)*w {
 			t.Fatalf("trial %d: %d sets, want %d", trial, len(got)/w, len(want))
