@@ -83,31 +83,42 @@ func TestWideCores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := &cornersWork{cn: cn, d: 3, max: DefaultMaxCorners}
-		w.props = slices.Clone(cn.Inputs)
-		for _, anchor := range []bool{false, true} {
-			pos, s, _, _, _ := w.atAnchor(anchor)
-			bd := flipBounds(cn, s, pos, w.d+1, maxBoundWords)
-			if cores, ok := flipCores(cn, bd.val, pos, w.d); ok && cores.w > 1 {
-				wide++
-				if cores.count() > 0 {
-					used++
-				}
-			}
-			before := w.wideLevels
-			c1, t1, e1 := w.run(context.Background(), anchor)
-			levels += w.wideLevels - before
-			c2, t2, e2 := w.runReference(context.Background(), anchor)
-			if e1 != nil || e2 != nil || t1 != t2 || !slices.EqualFunc(c1, c2, slices.Equal) {
-				t.Fatalf("trial %d (%d propositions, d = %d) anchor %v: run = %v %v %v, reference %v %v %v",
-					trial, len(w.props), w.d, anchor, c1, t1, e1, c2, t2, e2)
-			}
-		}
+		cw, cu, cl := checkWideRuns(t, cn, 3, trial)
+		wide, used, levels = wide+cw, used+cu, levels+cl
 	}
 	if wide < 35 || used < 12 || levels == 0 {
 		t.Errorf("wide cores computed %d times, %d of them few, %d levels evaluated on them: the test no longer exercises them", wide, used, levels)
 	}
 	t.Logf("%d levels evaluated on wide cores", levels)
+}
+
+// checkWideRuns runs the corner search on cn at depth d from both anchors
+// and fails unless run and runReference agree. It returns how often flip
+// cores wider than a word were computed, how often some were found, and how
+// many levels run evaluated on them.
+func checkWideRuns(t *testing.T, cn *cone, d, trial int) (wide, used, levels int) {
+	t.Helper()
+	w := &cornersWork{cn: cn, d: d, max: DefaultMaxCorners}
+	w.props = slices.Clone(cn.Inputs)
+	for _, anchor := range []bool{false, true} {
+		pos, s, _, _, _ := w.atAnchor(anchor)
+		bd := flipBounds(cn, s, pos, w.d+1, maxBoundWords)
+		if cores, ok := flipCores(cn, bd.val, pos, w.d); ok && cores.w > 1 {
+			wide++
+			if cores.count() > 0 {
+				used++
+			}
+		}
+		before := w.wideLevels
+		c1, t1, e1 := w.run(context.Background(), anchor)
+		levels += w.wideLevels - before
+		c2, t2, e2 := w.runReference(context.Background(), anchor)
+		if e1 != nil || e2 != nil || t1 != t2 || !slices.EqualFunc(c1, c2, slices.Equal) {
+			t.Fatalf("trial %d (%d propositions, d = %d) anchor %v: run = %d corners %v %v, reference %d %v %v",
+				trial, len(w.props), w.d, anchor, len(c1), t1, e1, len(c2), t2, e2)
+		}
+	}
+	return wide, used, levels
 }
 
 // wideLinesCircuit returns a circuit over 92..125 inputs (level 3 is

@@ -1,7 +1,6 @@
 package groundgraph
 
 import (
-	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -159,20 +158,7 @@ func TestWideCoresRunMatchesReference(t *testing.T) {
 		if len(cn.Inputs) > 110 {
 			continue
 		}
-		w := &cornersWork{cn: cn, d: 4, max: DefaultMaxCorners}
-		w.props = slices.Clone(cn.Inputs)
-		for _, anchor := range []bool{false, true} {
-			pos, s, _, _, _ := w.atAnchor(anchor)
-			bd := flipBounds(cn, s, pos, w.d+1, maxBoundWords)
-			if cores, ok := flipCores(cn, bd.val, pos, w.d); ok && cores.w > 1 {
-				t.Logf("trial %d anchor %v: %d props, %d cores, lb %d", trial, anchor, len(pos), cores.count(), bd.root())
-			}
-			c1, t1, e1 := w.run(context.Background(), anchor)
-			c2, t2, e2 := w.runReference(context.Background(), anchor)
-			if e1 != nil || e2 != nil || t1 != t2 || !slices.EqualFunc(c1, c2, slices.Equal) {
-				t.Fatalf("trial %d (%d props) anchor %v: run = %d corners %v %v, reference %d %v %v", trial, len(w.props), anchor, len(c1), t1, e1, len(c2), t2, e2)
-			}
-		}
+		checkWideRuns(t, cn, 4, trial)
 	}
 }
 
