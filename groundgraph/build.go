@@ -24,7 +24,7 @@ type FuncFeatures struct {
 	// Support is the semantic support (satcheck.SemanticSupport): the
 	// circuit inputs, ascending, whose change can change the function. For
 	// legal, goal and terminal it holds propositions only.
-	Support []int
+	Support Support
 	// RowsLog2 is log2 of the size of the semantic input space:
 	// 2^(propositions of Support) × Π (actions of each role of Support).
 	RowsLog2 float64
@@ -87,7 +87,7 @@ type FuncFeatures struct {
 
 // Constant reports whether f is a constant function, and its value.
 func (ff *FuncFeatures) Constant() (value, ok bool) {
-	if len(ff.Support) != 0 || !ff.Tabled {
+	if ff.Support.Len() != 0 || !ff.Tabled {
 		return false, false
 	}
 	return ff.Models == 1, true
@@ -373,42 +373,34 @@ func (b *builder) supports(ctx context.Context) error {
 		for j, in := range shapes[r].props {
 			rename[int(in)] = int(shapes[k].props[j])
 		}
-		var supp []int
-		if n := len(b.funcs[uniq[r]].Support); n > 0 {
-			supp = make([]int, 0, n)
+		rs := &b.funcs[uniq[r]].Support
+		var props []int
+		if n := len(rs.Props()); n > 0 {
+			props = make([]int, 0, n)
 		}
-		for _, in := range b.funcs[uniq[r]].Support {
-			if in < nProps {
-				supp = append(supp, rename[in])
-			} else {
-				supp = append(supp, in)
-			}
+		for _, in := range rs.Props() {
+			props = append(props, rename[in])
 		}
-		slices.Sort(supp)
-		b.funcs[i].Support = supp
+		slices.Sort(props)
+		b.funcs[i].Support = newSupport(p, props, rs.Roles())
 	}
 	for i := range b.funcs {
 		ff := &b.funcs[i]
 		f := ff.Function
 		if j := firstOf[suppKey{f.Lit, f.Kind == grounding.FuncNext}]; j != i {
-			ff.Support = slices.Clone(b.funcs[j].Support)
+			ff.Support = b.funcs[j].Support // shared: supports are not modified
 			b.shapeOf[i] = b.shapeOf[j]
 		}
-		supp := ff.Support
 		rows := uint64(1)
-		for _, in := range supp {
-			if in >= nProps {
-				r, _ := p.InputOf(in)
-				if len(ff.roles) == 0 || ff.roles[len(ff.roles)-1] != r {
-					ff.roles = append(ff.roles, r)
-					ff.RowsLog2 += math.Log2(float64(len(p.Actions[r])))
-					rows = mulSat(rows, uint64(len(p.Actions[r])))
-				}
-				continue
-			}
+		for range ff.Support.Props() {
 			ff.nProps++
 			ff.RowsLog2++
 			rows = mulSat(rows, 2)
+		}
+		ff.roles = ff.Support.Roles()
+		for _, r := range ff.roles {
+			ff.RowsLog2 += math.Log2(float64(len(p.Actions[r])))
+			rows = mulSat(rows, uint64(len(p.Actions[r])))
 		}
 		if rows <= 1<<maxTableBits {
 			ff.Rows = int64(rows)
@@ -450,13 +442,13 @@ func (b *builder) newBDDs(ctx context.Context, fs []int) error {
 // enough it is read off a truth table of the cone; otherwise satcheck
 // decides it by simulation and SAT. Both are exact, so the choice, which
 // depends on the description, does not change the result.
-func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]int, error) {
+func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) (Support, error) {
 	p := b.p
 	nProps := len(p.Props)
 	moves := f.Kind == grounding.FuncNext
 	cn, err := b.cone(f.Lit)
 	if err != nil {
-		return nil, err
+		return Support{}, err
 	}
 	var sp fnSpace
 	nP, _ := slices.BinarySearch(cn.Inputs, int32(nProps))
@@ -488,41 +480,13 @@ func (b *builder) semanticSupport(ctx context.Context, f grounding.Function) ([]
 		t, err = newTableWithin(ctx, p, cn, sp, moves, maxSupportTableWords, b.opt.MaxResidueTableWork)
 	}
 	if err != nil {
-		return nil, err
+		return Support{}, err
 	}
 	if t == nil {
 		return b.simSupport(ctx, f, cn, sp.props, sp.roles)
 	}
 	b.gateWords.Add(t.gateOps)
-	n := 0 // the support's size, to allocate it exactly (supportOf)
-	for j := range sp.props {
-		if t.dependsOnProp(j) {
-			n++
-		}
-	}
-	for ri, r := range sp.roles {
-		if t.dependsOnRole(ri) {
-			n += len(p.Actions[r])
-		}
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	supp := make([]int, 0, n)
-	for j, in := range sp.props {
-		if t.dependsOnProp(j) {
-			supp = append(supp, int(in))
-		}
-	}
-	for ri, r := range sp.roles {
-		if t.dependsOnRole(ri) {
-			base := p.ActionInputBase(r)
-			for a := range p.Actions[r] {
-				supp = append(supp, base+a)
-			}
-		}
-	}
-	return supp, nil
+	return b.supportWhere(sp.props, sp.roles, t.dependsOnProp, t.dependsOnRole), nil
 }
 
 // maxSupportTableWords bounds the tables semanticSupport builds beyond
@@ -769,7 +733,7 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 		w := &cornersWork{cn: cn, d: ff.CornerRadius, max: b.opt.MaxCorners, countProps: b.opt.MaxCornerCountProps}
 		w.buf = getCornerBufs()
 		defer putCornerBufs(w.buf)
-		for _, in := range ff.Support[:ff.nProps] {
+		for _, in := range ff.Support.Props() {
 			w.props = append(w.props, int32(in))
 		}
 		more := false
@@ -797,11 +761,11 @@ func (b *builder) searchCorners(ctx context.Context, idx []int) (map[int]bool, e
 				for ci, c := range cs {
 					set := CornerSet{FromTrue: anchor, Classes: classes}
 					for _, j := range c {
-						set.Props = append(set.Props, ff.Support[j])
+						set.Props = append(set.Props, ff.Support.At(j))
 					}
 					if brk != nil {
 						for _, j := range brk[ci] {
-							set.Breakers = append(set.Breakers, ff.Support[j])
+							set.Breakers = append(set.Breakers, ff.Support.At(j))
 						}
 					}
 					ff.Corners = append(ff.Corners, set)
@@ -842,7 +806,7 @@ func (b *builder) tabulate(ctx context.Context, ff *FuncFeatures) (int64, error)
 		return 0, err
 	}
 	sp := fnSpace{roles: ff.roles}
-	for _, in := range ff.Support[:ff.nProps] {
+	for _, in := range ff.Support.Props() {
 		sp.props = append(sp.props, int32(in))
 	}
 	t, err := newTable(ctx, p, cn, sp, ff.Function.Kind == grounding.FuncNext)
@@ -851,15 +815,10 @@ func (b *builder) tabulate(ctx context.Context, ff *FuncFeatures) (int64, error)
 	}
 	ff.Tabled = true
 	ff.Models = t.models()
-	ff.Influence = append(t.propInfluence(), make([]int64, len(ff.Support)-ff.nProps)...)
+	ff.Influence = append(t.propInfluence(), make([]int64, ff.Support.Len()-ff.nProps)...)
 	for ri, r := range ff.roles {
-		inf := t.actionInfluence(ri, len(p.Actions[r]))
-		base := p.ActionInputBase(r)
-		for k := ff.nProps; k < len(ff.Support); k++ {
-			if in := ff.Support[k]; in >= base && in < base+len(inf) {
-				ff.Influence[k] = inf[in-base]
-			}
-		}
+		lo, hi := ff.Support.RoleSpan(ri)
+		copy(ff.Influence[lo:hi], t.actionInfluence(ri, len(p.Actions[r])))
 	}
 	if b.classesWanted(ff) {
 		// Read off the table: the same classes as satcheck's, without
@@ -934,16 +893,11 @@ func (b *builder) funcHash(ff *FuncFeatures) uint64 {
 	h.addInts(sortedInts(ff.Influence[:ff.nProps]))
 	// Action influences, one multiset per role, the roles as a multiset.
 	var perRole []uint64
-	k := ff.nProps
-	for _, r := range ff.roles {
-		base := b.p.ActionInputBase(r)
-		var inf []int64
-		for ; k < len(ff.Support) && ff.Support[k] < base+len(b.p.Actions[r]); k++ {
-			inf = append(inf, ff.Influence[k])
-		}
+	for ri, r := range ff.roles {
+		lo, hi := ff.Support.RoleSpan(ri)
 		rh := newHasher(tagAction)
 		rh.addInt(int64(len(b.p.Actions[r])))
-		rh.addInts(sortedInts(inf))
+		rh.addInts(sortedInts(ff.Influence[lo:hi]))
 		perRole = append(perRole, rh.sum())
 	}
 	h.addMultiset(perRole)
@@ -1061,7 +1015,7 @@ type influenceClass struct {
 // the board's adjacency into the graph, and its automorphism group shrinks
 // from 5.6×10^20 to the board's symmetries.
 func influenceClasses(ff *FuncFeatures) []influenceClass {
-	if !ff.Tabled || len(ff.Support) < 2 {
+	if !ff.Tabled || ff.Support.Len() < 2 {
 		return nil
 	}
 	byValue := map[int64][]int{}
@@ -1083,39 +1037,6 @@ func influenceClasses(ff *FuncFeatures) []influenceClass {
 		return cmp.Compare(b.value, a.value)
 	})
 	return classes[1:]
-}
-
-// uniformRole reports whether supp[k:e] are all the actions of one role r
-// (at least two). When every one of them also has the same use hash, the
-// arcs from each action to the function carry nothing that the single arc
-// from r says: every action of r is adjacent to f in the same way, and
-// every action has an arc to its role. graph draws the one arc from r
-// instead (amazons' cell functions read all 90,001 actions of each role:
-// 27 M arcs, most of the graph phase's time and memory). The graph's
-// automorphisms are the same, since any automorphism maps a role's actions
-// onto its image's. The refinement's partition is at least as fine: the
-// role arc says what the per-action arcs say, and also that the role is
-// read alike by all its actions, which per-action arcs can hide
-// (TestRoleArcsKeepGroupAndPartition's roleArcsFiner); on the corpus it
-// was the same. The construction reads only features an equivalence maps
-// input by input, so the graph stays an invariant.
-func uniformRole(p *grounding.Program, supp []int, k int) (r, e int, ok bool) {
-	r, _ = p.InputOf(supp[k])
-	if r < 0 {
-		return 0, 0, false
-	}
-	n := len(p.Actions[r])
-	base := p.ActionInputBase(r)
-	e = k + n
-	if n < 2 || supp[k] != base || e > len(supp) {
-		return 0, 0, false
-	}
-	for i := range n {
-		if supp[k+i] != base+i {
-			return 0, 0, false
-		}
-	}
-	return r, e, true
 }
 
 // graph lays out the vertices and edges and computes the colours.
@@ -1210,7 +1131,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		// useHash is what the arc from the k-th input of the support to f
 		// says about that input's part in f.
 		useHash := func(k int) uint64 {
-			in := ff.Support[k]
+			in := ff.Support.At(k)
 			h := newHasher(tagUse)
 			h.add(ff.hash)
 			if ff.Tabled {
@@ -1232,10 +1153,10 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 			h.addInt(n[1])
 			return h.sum()
 		}
-		for k := 0; k < len(ff.Support); {
+		for k := 0; k < ff.Support.Len(); {
 			e := k + 1
 			hs = append(hs[:0], useHash(k))
-			if r, end, ok := uniformRole(p, ff.Support, k); ok && !b.opt.perActionArcs {
+			if r, end, ok := ff.Support.roleAt(k); ok && !b.opt.perActionArcs {
 				for i := k + 1; i < end; i++ {
 					hs = append(hs, useHash(i))
 				}
@@ -1251,7 +1172,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 				}
 			}
 			for i := k; i < e; i++ {
-				u := inputVertex(ff.Support[i])
+				u := inputVertex(ff.Support.At(i))
 				addArc(u, fv)
 				uses[u] = append(uses[u], hs[i-k])
 			}
@@ -1320,7 +1241,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		for _, ic := range influenceClasses(ff) {
 			iv := add(Vertex{Kind: Influence, Role: -1, Index: fi, Value: int(ic.value)})
 			for _, k := range ic.inputs {
-				addArc(inputVertex(ff.Support[k]), iv)
+				addArc(inputVertex(ff.Support.At(k)), iv)
 			}
 			addArc(iv, fv)
 			h := newHasher(tagInfluence)
@@ -1330,7 +1251,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		}
 		for a, cc := range ff.cornerCounts {
 			for _, cp := range cornerPairs(cc, b.opt.MaxCornerPairs) {
-				pu, pv := inputVertex(ff.Support[cp.i]), inputVertex(ff.Support[cp.j])
+				pu, pv := inputVertex(ff.Support.At(cp.i)), inputVertex(ff.Support.At(cp.j))
 				cv := add(Vertex{Kind: CornerPair, Role: -1, Index: fi, Corner: a, Value: int(cp.count), Pair: [2]int{pu, pv}})
 				addArc(pu, cv)
 				addArc(pv, cv)
@@ -1344,7 +1265,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		}
 		pairs, val := interactionPairs(ff)
 		for k, pr := range pairs {
-			a, c := inputVertex(ff.Support[pr[0]]), inputVertex(ff.Support[pr[1]])
+			a, c := inputVertex(ff.Support.At(pr[0])), inputVertex(ff.Support.At(pr[1]))
 			iv := add(Vertex{Kind: Interaction, Role: -1, Index: fi, Pair: [2]int{min(a, c), max(a, c)}})
 			addArc(a, iv)
 			addArc(c, iv)

@@ -34,7 +34,7 @@ func (b *builder) classTable(ctx context.Context, ff *FuncFeatures, cn *cone, ma
 	if nr == 0 || ff.Function.Kind != grounding.FuncNext {
 		return nil, nil
 	}
-	props := ff.Support[:ff.nProps]
+	props := ff.Support.Props()
 	kk := max(len(props), 6)
 	if kk-6 >= 30 {
 		return nil, nil

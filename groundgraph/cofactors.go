@@ -129,7 +129,8 @@ func (b *builder) cofactorCorners(ctx context.Context, g *Graph) (bool, error) {
 		}
 		fv, ok := g.FunctionVertex(ff.Function)
 		need := ok && shared(fv)
-		for _, in := range ff.Support {
+		for k := range ff.Support.Len() {
+			in := ff.Support.At(k)
 			if need {
 				break
 			}

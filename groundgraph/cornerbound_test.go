@@ -259,7 +259,7 @@ func TestCornersSkipBoundedLevels(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &cornersWork{cn: cn, d: 6, max: DefaultMaxCorners}
-	for _, in := range line.Support {
+	for _, in := range line.Support.Inputs() {
 		w.props = append(w.props, int32(in))
 	}
 	cs, tooMany, err := w.run(context.Background(), true)
@@ -345,7 +345,7 @@ func terminalCornersFromTrue(t *testing.T, path string) (*grounding.Program, *co
 		t.Fatal(err)
 	}
 	w := &cornersWork{cn: cn, d: 6, max: DefaultMaxCorners}
-	for _, in := range term.Support[:term.nProps] {
+	for _, in := range term.Support.Props() {
 		w.props = append(w.props, int32(in))
 	}
 	cs, tooMany, err := w.run(context.Background(), true)

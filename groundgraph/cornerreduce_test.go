@@ -178,7 +178,7 @@ func TestCornersBallCones(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := &cornersWork{cn: cn, d: d, max: DefaultMaxCorners, countProps: DefaultMaxCornerCountProps}
-			for _, in := range ff.Support[:ff.nProps] {
+			for _, in := range ff.Support.Props() {
 				w.props = append(w.props, int32(in))
 			}
 			compare(t, name+" "+p.FunctionName(ff.Function), w)

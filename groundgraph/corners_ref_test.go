@@ -144,7 +144,7 @@ func TestCornersReference(t *testing.T) {
 					t.Fatal(err)
 				}
 				w := &cornersWork{cn: cn, d: d, max: mx}
-				for _, in := range ff.Support[:ff.nProps] {
+				for _, in := range ff.Support.Props() {
 					w.props = append(w.props, int32(in))
 				}
 				if ff.Function.Kind == grounding.FuncNext {

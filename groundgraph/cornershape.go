@@ -92,8 +92,8 @@ func (b *builder) mapCorners(dst, src int, dShape, sShape coneShape) {
 	d.tooManyCofactorCorners = s.tooManyCofactorCorners
 	// Corner counts are by position in the support's propositions.
 	posOf := make([]int, s.nProps)
-	for j, in := range s.Support[:s.nProps] {
-		posOf[j], _ = slices.BinarySearch(d.Support[:d.nProps], rename[in])
+	for j, in := range s.Support.Props() {
+		posOf[j], _ = slices.BinarySearch(d.Support.Props(), rename[in])
 	}
 	for a, cc := range s.cornerCounts {
 		if cc == nil {

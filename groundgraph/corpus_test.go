@@ -148,7 +148,7 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 				ok = kv == groundgraph.Role
 			case groundgraph.Role:
 				// A role arc stands for all the role's actions as inputs of
-				// a next function (uniformRole), or for the actions of the
+				// a next function (Support.roleAt), or for the actions of the
 				// implicit largest class of a role with many actions
 				// (restclass.go).
 				ok = kv == groundgraph.Prop || kv == groundgraph.ActionClass

@@ -76,7 +76,7 @@
 //     When all the actions of a role r (at least two) are in f's support
 //     and every one of their arcs would carry the same use hash (no
 //     influence, action class or corner count tells them apart), the single
-//     arc r → f stands for them (uniformRole): the automorphisms are the
+//     arc r → f stands for them (Support.roleAt): the automorphisms are the
 //     same, the refinement's partition is at least as fine, and amazons'
 //     cell functions lose 27 M arcs.
 //   - consistency: action → its role, goal → its role.

@@ -48,7 +48,7 @@ func Example() {
 		if p.FunctionName(ff.Function) != "(goal xplayer 100)" {
 			continue
 		}
-		for k, in := range ff.Support {
+		for k, in := range ff.Support.Inputs() {
 			if c := p.Props[in]; c == "(cell 2 2 x)" || c == "(cell 1 1 x)" || c == "(cell 1 2 x)" {
 				fmt.Printf("influence of %s on (goal xplayer 100): %d\n", c, ff.Influence[k])
 			}

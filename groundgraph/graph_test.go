@@ -138,7 +138,7 @@ func influence(t *testing.T, g *groundgraph.Graph, f string, props []string) []i
 		var out []int64
 		for _, name := range props {
 			id, _ := p.PropID(name)
-			k := slices.Index(ff.Support, id)
+			k := slices.Index(ff.Support.Inputs(), id)
 			if k < 0 {
 				t.Fatalf("%s not in the support of %s", name, f)
 			}
@@ -318,8 +318,8 @@ func TestSupportMatchesSatcheck(t *testing.T) {
 					if ff.Function.Kind != grounding.FuncNext {
 						want = slices.DeleteFunc(want, func(i int) bool { return i >= len(p.Props) })
 					}
-					if !slices.Equal(ff.Support, want) {
-						t.Errorf("support of %s = %v, want %v", p.FunctionName(ff.Function), ff.Support, want)
+					if !slices.Equal(ff.Support.Inputs(), want) {
+						t.Errorf("support of %s = %v, want %v", p.FunctionName(ff.Function), ff.Support.Inputs(), want)
 					}
 				}
 			})
@@ -334,8 +334,8 @@ func TestRolesNeedNoSAT(t *testing.T) {
 	g := mustBuild(t, "testdata/crowdedPut.kif", groundgraph.Options{})
 	p := g.Program()
 	for _, ff := range g.Functions() {
-		if ff.Function.Kind == grounding.FuncNext && len(ff.Support) != 1+6*len(p.Actions[0]) {
-			t.Errorf("support of %s has %d inputs, want the proposition and every action", p.FunctionName(ff.Function), len(ff.Support))
+		if ff.Function.Kind == grounding.FuncNext && ff.Support.Len() != 1+6*len(p.Actions[0]) {
+			t.Errorf("support of %s has %d inputs, want the proposition and every action", p.FunctionName(ff.Function), ff.Support.Len())
 		}
 	}
 	if got := g.Stats().DependsOnCalls; got != 0 {

@@ -211,7 +211,7 @@ type Options struct {
 	// the graph before restclass.go, for tests.
 	listClasses bool
 	// perActionArcs draws one arc per action even where a role arc would
-	// do (uniformRole): the graph before role arcs, for tests.
+	// do (Support.roleAt): the graph before role arcs, for tests.
 	perActionArcs bool
 	// fullColors, if set, receives the refinement's 64-bit colours, which
 	// Graph keeps as 31-bit Color values (collisions merge classes), for

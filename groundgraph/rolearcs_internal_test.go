@@ -40,7 +40,7 @@ const roleArcsFiner = `
 (<= (goal ?r 100) (role ?r))
 `
 
-// TestRoleArcsKeepGroupAndPartition checks uniformRole's claim: the graph
+// TestRoleArcsKeepGroupAndPartition checks Support.roleAt's claim: the graph
 // with one arc from a role, where all its actions would have the same arc,
 // has the vertices and the automorphism group of the graph with one arc
 // per action, fewer arcs, and a stable colour partition at least as fine

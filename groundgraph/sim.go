@@ -122,7 +122,7 @@ func (b *builder) simRoles(cn *cone, roles []int) []simRole {
 // flipped) lie on the function's boundary, where flipping another
 // proposition often changes the value too, even when random samples almost
 // never do. A flipped proposition re-evaluates only its fanout.
-func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) ([]int, error) {
+func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone, props []int32, roles []int) (Support, error) {
 	p := b.p
 	srs := b.simRoles(cn, roles)
 	rng := rand.New(rand.NewPCG(uint64(f.Lit), 0x9b1d))
@@ -173,7 +173,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		}
 		switch ok, err := tryBDD(perGate, minNodes); {
 		case err != nil:
-			return nil, err
+			return Support{}, err
 		case ok:
 			return b.supportOf(props, srs, st), nil
 		}
@@ -208,7 +208,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	rare := false
 	for _, w := range simRounds {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return Support{}, err
 		}
 		// Roles are tried in the first round only: a role whose few tried
 		// choices all agree is cheaper to settle by one SAT call. A later
@@ -248,7 +248,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	if choices*int64(len(cn.Fanin)+len(cn.Inputs)) > choiceRoundsPerBDDNode*int64(bddChoiceNodesPerGate*len(cn.Gates)+bddChoiceMinNodes) {
 		switch ok, err := tryChoices(); {
 		case err != nil:
-			return nil, err
+			return Support{}, err
 		case ok:
 			return b.supportOf(props, srs, st), nil
 		}
@@ -274,7 +274,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 			for c := range sr.radix {
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return Support{}, err
 				}
 				if st.done() {
 					break
@@ -341,7 +341,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		return nil
 	}
 	if err := runBoundary(); err != nil {
-		return nil, err
+		return Support{}, err
 	}
 	// Justified rounds, for functions of the state: a function that is
 	// almost always 0 (or 1), like "the board is full and has no line",
@@ -351,7 +351,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	if !st.done() && len(srs) == 0 && nP == nIn {
 		for _, want := range []bool{true, false} {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return Support{}, err
 			}
 			if st.done() {
 				break
@@ -363,7 +363,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			found := st.runSamples(cn, seeds, boundaryWords)
 			boundary = append(seeds, found...)
 			if err := runBoundary(); err != nil {
-				return nil, err
+				return Support{}, err
 			}
 		}
 	}
@@ -373,7 +373,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	var z *sensitizer
 	for round := 0; round < sensitizeRounds && !st.done(); round++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return Support{}, err
 		}
 		if z == nil {
 			z = newSensitizer(cn, srs)
@@ -387,7 +387,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 				continue
 			}
 			if tried%cancelCheckEvery == 0 && ctx.Err() != nil {
-				return nil, ctx.Err()
+				return Support{}, ctx.Err()
 			}
 			tried++
 			for a := range sensitizeAttempts {
@@ -407,7 +407,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		}
 		boundary = found
 		if err := runBoundary(); err != nil {
-			return nil, err
+			return Support{}, err
 		}
 	}
 	// Sensitized role rounds: a role that matters only when every other
@@ -420,7 +420,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	// shows none ends them.
 	for round := 0; round < sensitizeRounds && !st.done() && len(srs) > 0; round++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return Support{}, err
 		}
 		if z == nil {
 			z = newSensitizer(cn, srs)
@@ -432,13 +432,13 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	}
 	switch ok, err := tryChoices(); {
 	case err != nil:
-		return nil, err
+		return Support{}, err
 	case ok:
 		return b.supportOf(props, srs, st), nil
 	}
 	switch ok, err := tryBDD(bddNodesPerGate, bddMinCallNodes); {
 	case err != nil:
-		return nil, err
+		return Support{}, err
 	case ok:
 		return b.supportOf(props, srs, st), nil
 	}
@@ -450,7 +450,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	if !st.done() {
 		t, err := b.residueTable(ctx, f, cn, props, roles)
 		if err != nil {
-			return nil, err
+			return Support{}, err
 		}
 		if t != nil {
 			for k := range props {
@@ -484,7 +484,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		b.dependsOn.Add(1)
 		ws, err := satcheck.FindDependenceShared(ctx, p, f.Lit, cands)
 		if err != nil {
-			return nil, err
+			return Support{}, err
 		}
 		if len(ws) == 0 {
 			break
@@ -510,7 +510,7 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			boundary = append(boundary, seed)
 		}
 		if err := runBoundary(); err != nil {
-			return nil, err
+			return Support{}, err
 		}
 	}
 	return b.supportOf(props, srs, st), nil
@@ -518,39 +518,40 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 
 // supportOf lists the inputs simulation state st shows to matter: its
 // propositions, and every action input of its roles.
-func (b *builder) supportOf(props []int32, srs []simRole, st *simState) []int {
-	// Sized exactly: a support lists every action of each role it reads
-	// (amazons: 400 MB of supports, which append's growth made up to a
-	// quarter bigger).
-	n := 0
+func (b *builder) supportOf(props []int32, srs []simRole, st *simState) Support {
+	roles := make([]int, len(srs))
+	for i, sr := range srs {
+		roles[i] = sr.role
+	}
+	return b.supportWhere(props, roles, func(k int) bool { return st.propDep[k] }, func(i int) bool { return st.roleDep[i] })
+}
+
+// supportWhere returns the support of the propositions props[k] for which
+// prop(k) holds and of every action of the roles roles[i] for which
+// role(i) holds.
+func (b *builder) supportWhere(props []int32, roles []int, prop func(k int) bool, role func(i int) bool) Support {
+	n := 0 // sized exactly: supports of many functions stay for the Build
 	for k := range props {
-		if st.propDep[k] {
+		if prop(k) {
 			n++
 		}
 	}
-	for i, sr := range srs {
-		if st.roleDep[i] {
-			n += len(b.p.Actions[sr.role])
+	var in []int
+	if n > 0 {
+		in = make([]int, 0, n)
+	}
+	for k, x := range props {
+		if prop(k) {
+			in = append(in, int(x))
 		}
 	}
-	if n == 0 {
-		return nil
-	}
-	supp := make([]int, 0, n)
-	for k, in := range props {
-		if st.propDep[k] {
-			supp = append(supp, int(in))
+	var rs []int
+	for i, r := range roles {
+		if role(i) {
+			rs = append(rs, r)
 		}
 	}
-	for i, sr := range srs {
-		if st.roleDep[i] {
-			base := b.p.ActionInputBase(sr.role)
-			for a := range b.p.Actions[sr.role] {
-				supp = append(supp, base+a)
-			}
-		}
-	}
-	return supp
+	return newSupport(b.p, in, rs)
 }
 
 // residueTable returns the truth table of f over the syntactic space of

@@ -44,7 +44,7 @@ func TestSimMaxBytesPasses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return s, m1.TotalAlloc - m0.TotalAlloc
+		return s.Inputs(), m1.TotalAlloc - m0.TotalAlloc
 	}
 	n := slots(f)
 	want, full := support(f, simMaxBytes)
@@ -75,7 +75,7 @@ func TestSimPassesOneActionPerRole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return sup
+		return sup.Inputs()
 	}
 	for _, f := range p.Functions() {
 		if f.Kind != grounding.FuncNext {

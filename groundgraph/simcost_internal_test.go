@@ -45,7 +45,7 @@ func TestSimSupportCost(t *testing.T) {
 			t.Fatal(err)
 		}
 		words := float64(m1.TotalAlloc-m0.TotalAlloc) / 8 / float64(len(cn.Inputs))
-		t.Logf("%s: %d inputs, support %d, %.1f words allocated per input", name, len(cn.Inputs), len(supp), words)
+		t.Logf("%s: %d inputs, support %d, %.1f words allocated per input", name, len(cn.Inputs), supp.Len(), words)
 		if words > 64 {
 			t.Errorf("%s: %.1f words allocated per cone input, want at most 64", name, words)
 		}

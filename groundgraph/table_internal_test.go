@@ -18,7 +18,7 @@ import (
 // Roles read but not semantic do their last action (Build fixes the first:
 // the value must not depend on it).
 func bruteForce(p *grounding.Program, ff *FuncFeatures) (models int64, inf, inter []int64) {
-	props := ff.Support[:ff.nProps]
+	props := ff.Support.Props()
 	moves := ff.Function.Kind == grounding.FuncNext
 	choice := make([]int, len(p.Roles)) // action of each role
 	for r := range choice {
@@ -41,7 +41,7 @@ func bruteForce(p *grounding.Program, ff *FuncFeatures) (models int64, inf, inte
 		vals = p.Circuit.Eval(in, vals)
 		return grounding.Value(vals, ff.Function.Lit)
 	}
-	inf = make([]int64, len(ff.Support))
+	inf = make([]int64, ff.Support.Len())
 	k := len(props)
 	inter = make([]int64, k*(k-1)/2)
 	// Enumerate the semantic roles' choices as a mixed-radix counter.
@@ -78,8 +78,8 @@ func bruteForce(p *grounding.Program, ff *FuncFeatures) (models int64, inf, inte
 				}
 			}
 			// Action a of role r: f with r's choice replaced by a.
-			for s := k; s < len(ff.Support); s++ {
-				r, a := p.InputOf(ff.Support[s])
+			for s := k; s < ff.Support.Len(); s++ {
+				r, a := p.InputOf(ff.Support.At(s))
 				old := choice[r]
 				choice[r] = a
 				if eval(x, choice) != fx {
@@ -157,7 +157,7 @@ func TestTableMatchesBruteForce(t *testing.T) {
 // most d semantic propositions, flipped from the anchor, that changes f
 // while no T minus one proposition does.
 func bruteCorners(p *grounding.Program, ff *FuncFeatures, d int) []CornerSet {
-	props := ff.Support[:ff.nProps]
+	props := ff.Support.Props()
 	in := make([]bool, p.NumInputs())
 	var vals []bool
 	eval := func(anchor bool, set uint64) bool {

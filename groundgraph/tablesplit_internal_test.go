@@ -90,7 +90,7 @@ func TestTableBitsMatchCircuit(t *testing.T) {
 					t.Fatal(err)
 				}
 				sp := fnSpace{roles: ff.roles}
-				for _, q := range ff.Support[:ff.nProps] {
+				for _, q := range ff.Support.Props() {
 					sp.props = append(sp.props, int32(q))
 				}
 				slots := make([]bool, cn.NumSlots())
@@ -157,7 +157,7 @@ func TestTableOuterBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		sp := fnSpace{roles: ff.roles}
-		for _, q := range ff.Support[:ff.nProps] {
+		for _, q := range ff.Support.Props() {
 			sp.props = append(sp.props, int32(q))
 		}
 		tb, err := newTable(context.Background(), p, cn, sp, true)
@@ -219,8 +219,8 @@ func TestSupportTablesBeyondBits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: support %v from its table, %v by simulation and SAT", p.FunctionName(f), got, want)
+		if !got.Equal(&want) {
+			t.Errorf("%s: support %v from its table, %v by simulation and SAT", p.FunctionName(f), got.Inputs(), want.Inputs())
 		}
 		checked++
 	}
