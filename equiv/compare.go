@@ -100,12 +100,18 @@ func ComparePrograms(ctx context.Context, pa, pb *grounding.Program, lim Limits)
 	start := time.Now()
 	var ga, gb *groundgraph.Graph
 	var ea, eb error
-	var wg sync.WaitGroup
-	wg.Add(2)
 	gp := newGraphProgress(&lim)
-	go func() { defer wg.Done(); ga, ea = groundgraph.Build(ctx, pa, gp.options(0, lim.Graph)) }()
-	go func() { defer wg.Done(); gb, eb = groundgraph.Build(ctx, pb, gp.options(1, lim.Graph)) }()
-	wg.Wait()
+	buildA := func() { ga, ea = groundgraph.Build(ctx, pa, gp.options(0, lim.Graph)) }
+	buildB := func() { gb, eb = groundgraph.Build(ctx, pb, gp.options(1, lim.Graph)) }
+	if pa.Circuit.NumNodes()+pb.Circuit.NumNodes() <= lim.MaxConcurrentGraphNodes {
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); buildA() }()
+		go func() { defer wg.Done(); buildB() }()
+		wg.Wait()
+	} else if buildA(); ea == nil {
+		buildB()
+	}
 	rep.Stats.PhaseMs["graph"] = ms(time.Since(start))
 	if err := errors.Join(ea, eb); err != nil {
 		return orLimit(ctx, rep, fmt.Errorf("ground graph: %w", err))

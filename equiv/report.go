@@ -130,6 +130,13 @@ type Limits struct {
 	// at most CosetMaxNodes nodes; defaults DefaultCosetAfterNodes and
 	// DefaultCosetMaxNodes.
 	CosetAfterNodes, CosetMaxNodes int64
+	// MaxConcurrentGraphNodes bounds the circuit nodes of the two games
+	// together for which Compare builds both ground graphs at once; bigger
+	// games build one after the other. A big game's Build already keeps
+	// every core busy, and two at once hold both Builds' working memory
+	// (amazons: 4.1 GB resident against 2.2 GB for one). Default
+	// DefaultMaxConcurrentGraphNodes.
+	MaxConcurrentGraphNodes int
 	// Progress, if set, is called at phase changes and every few hundred
 	// search nodes. It must be quick and safe for concurrent use.
 	Progress func(Progress) `json:"-"`
@@ -150,7 +157,12 @@ const (
 	// 1/20 of it).
 	DefaultMaxProbeWork    = 1 << 26
 	DefaultCosetAfterNodes = 1 << 16
-	DefaultCosetMaxNodes   = 1 << 21
+	// DefaultMaxConcurrentGraphNodes: games up to kalaha_2009 (116k nodes
+	// each) build at once, since some of their Builds wait on one long
+	// function with a core idle; othello-comp2007 (194k) and amazons
+	// (319k) build one after the other.
+	DefaultMaxConcurrentGraphNodes = 1 << 18
+	DefaultCosetMaxNodes           = 1 << 21
 )
 
 // WithDefaults fills zero fields with their defaults.
@@ -175,6 +187,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxProbeWork <= 0 {
 		l.MaxProbeWork = DefaultMaxProbeWork
+	}
+	if l.MaxConcurrentGraphNodes <= 0 {
+		l.MaxConcurrentGraphNodes = DefaultMaxConcurrentGraphNodes
 	}
 	if l.MaxCellCheckNodes <= 0 {
 		l.MaxCellCheckNodes = DefaultMaxCellCheckNodes
