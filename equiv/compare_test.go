@@ -27,20 +27,25 @@ func source(t testing.TB, path string) equiv.Source {
 	return equiv.Source{Name: path, GDL: src}
 }
 
+// TestTicTacToeNumberScrabble compares the classic pair with both ground
+// graphs built at once (the default for small games) and one after the
+// other (MaxConcurrentGraphNodes below the games' size).
 func TestTicTacToeNumberScrabble(t *testing.T) {
 	a, b := source(t, "ggp-base-repo/ticTacToe.kif"), source(t, "ggp-base/sum15.kif")
-	rep, err := equiv.Compare(context.Background(), a, b, equiv.Limits{})
-	if err != nil {
-		t.Fatal(err)
+	for _, maxNodes := range []int{0, 1} {
+		rep, err := equiv.Compare(context.Background(), a, b, equiv.Limits{MaxConcurrentGraphNodes: maxNodes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict != equiv.Equivalent {
+			t.Fatalf("MaxConcurrentGraphNodes %d: verdict %s: %s", maxNodes, rep.Verdict, rep.Reason)
+		}
+		// The magic square: the centre cell is the number 5.
+		if got := rep.Mapping.Propositions["(cell 2 2 x)"]; got != "(num 5 white)" {
+			t.Errorf("MaxConcurrentGraphNodes %d: centre maps to %s, want (num 5 white)", maxNodes, got)
+		}
+		t.Logf("%+v", rep.Stats)
 	}
-	if rep.Verdict != equiv.Equivalent {
-		t.Fatalf("verdict %s: %s", rep.Verdict, rep.Reason)
-	}
-	// The magic square: the centre cell is the number 5.
-	if got := rep.Mapping.Propositions["(cell 2 2 x)"]; got != "(num 5 white)" {
-		t.Errorf("centre maps to %s, want (num 5 white)", got)
-	}
-	t.Logf("%+v", rep.Stats)
 }
 
 func TestTicTacToeChangedGoal(t *testing.T) {
