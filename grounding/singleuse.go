@@ -1,0 +1,133 @@
+package grounding
+
+import "slices"
+
+// inlineSingleUse unfolds single-use dynamic relations into their one
+// caller. Such a relation is an auxiliary relation with one rule, pairwise
+// different variables as head arguments, a body that depends on true or
+// does, no recursion, and exactly one call in the whole description, a
+// positive one joined with a restriction its rule cannot see (joinedCall).
+// Its atoms are a join its rule makes on its own, before the
+// caller's other literals can bind any of its variables: a rule such as
+//
+//	(<= (aux ?a ?b ?c ?d ?e ?f ?g ?h) (true (cell ?h (p ?g ?c))) (adj ?c ?h ?f ?d) (does ?a (move ?x ?d ?f ?b ?e)))
+//
+// called from one next rule that binds most of those variables has an atom
+// and a gate for every move from every occupied cell, most of which the
+// caller never reads (gamequiv mutate's fold writes such relations; the
+// original game has the same join inside the caller). Unfolding puts the
+// body inside the caller, where the join planner orders it with the
+// caller's literals. The reading is exactly the one before: the caller's
+// call is true for the tuple iff the body is true for some value of the
+// body's own variables, which the copy now ranges over (unfoldCall gives
+// them fresh slots). A static relation is left alone: the domain phase
+// computes it once as a table and the circuit has no gates for it.
+// Runs after inlineChecks and before dropFreeArgs and addDemand.
+func (c *compiler) inlineSingleUse() {
+	calls := make([]int, len(c.rels))
+	joined := make([]bool, len(c.rels))
+	negated := make([]bool, len(c.rels))
+	for _, nr := range c.rules {
+		for j, b := range nr.body {
+			switch b.kind {
+			case bPos:
+				calls[b.rel]++
+				if rs := c.rels[b.rel].rules; len(rs) == 1 {
+					joined[b.rel] = joinedCall(nr, j, c.rules[rs[0]])
+				}
+			case bNeg:
+				negated[b.rel] = true
+			}
+		}
+	}
+	dead := make([]bool, len(c.rels))
+	for rel := range c.rels {
+		if calls[rel] != 1 || !joined[rel] || negated[rel] || !c.isSingleUseAux(int32(rel)) {
+			continue
+		}
+		// The body moves into the caller, so the calls it makes keep their
+		// counts and a relation it calls may be unfolded in turn.
+		c.unfold(int32(rel))
+		dead[rel] = true
+	}
+	c.dropRulesOf(dead)
+}
+
+// joinedCall reports whether the call at nr's body literal at is joined
+// with a restriction its relation's rule def cannot see on its own:
+// another positive literal of nr that binds two of the call's arguments
+// whose head variables no single positive literal of def binds together.
+// The rule then makes an atom for every combination of the two, most of
+// which the caller drops; unfolded, the planner joins that literal first.
+// A call joined on one argument at a time (a range such as (index ?i)), on
+// arguments def already binds together, or with nothing gains nothing from
+// unfolding and would lose the gates its atoms share.
+func joinedCall(nr *nrule, at int, def *nrule) bool {
+	together := func(i, j int) bool {
+		vi, vj := def.headArgs[i].v, def.headArgs[j].v
+		for _, b := range def.body {
+			if b.kind != bPos {
+				continue
+			}
+			var vs []int32
+			for _, p := range b.args {
+				vs = patVars(vs, p)
+			}
+			if slices.Contains(vs, vi) && slices.Contains(vs, vj) {
+				return true
+			}
+		}
+		return false
+	}
+	call := nr.body[at]
+	for j, b := range nr.body {
+		if j == at || b.kind != bPos {
+			continue
+		}
+		var theirs []int32
+		for _, p := range b.args {
+			theirs = patVars(theirs, p)
+		}
+		var bound []int // argument positions of the call b shares a variable with
+		for i, p := range call.args {
+			for _, v := range patVars(nil, p) {
+				if slices.Contains(theirs, v) {
+					bound = append(bound, i)
+					break
+				}
+			}
+		}
+		for x, i := range bound {
+			for _, k := range bound[x+1:] {
+				if !together(i, k) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isSingleUseAux reports whether rel is a dynamic auxiliary relation with
+// one rule whose head arguments are pairwise different variables and whose
+// body does not call rel's own strongly connected component.
+func (c *compiler) isSingleUseAux(rel int32) bool {
+	r := c.rels[rel]
+	if r.kw != kwNone || r.demand || r.static || rel == c.universe || len(r.rules) != 1 {
+		return false
+	}
+	nr := c.rules[r.rules[0]]
+	seen := map[int32]bool{}
+	for _, a := range nr.headArgs {
+		if a.v < 0 || seen[a.v] {
+			return false
+		}
+		seen[a.v] = true
+	}
+	for _, b := range nr.body {
+		if (b.kind == bPos || b.kind == bNeg) && c.rels[b.rel].scc == r.scc {
+			return false
+		}
+	}
+	return true
+}
