@@ -33,7 +33,7 @@ func (c *compiler) inlineSingleUse() {
 			case bPos:
 				calls[b.rel]++
 				if rs := c.rels[b.rel].rules; len(rs) == 1 {
-					joined[b.rel] = joinedCall(nr, j, c.rules[rs[0]])
+					joined[b.rel] = joinedCall(nr, j, c.rules[rs[0]]) || coveringCall(nr, j)
 				}
 			case bNeg:
 				negated[b.rel] = true
@@ -42,7 +42,10 @@ func (c *compiler) inlineSingleUse() {
 	}
 	dead := make([]bool, len(c.rels))
 	for rel := range c.rels {
-		if calls[rel] != 1 || !joined[rel] || negated[rel] || !c.isSingleUseAux(int32(rel)) {
+		if calls[rel] != 1 || negated[rel] || !c.isSingleUseAux(int32(rel)) {
+			continue
+		}
+		if !isAlias(c.rules[c.rels[rel].rules[0]]) && (c.rels[rel].static || !joined[rel]) {
 			continue
 		}
 		// The body moves into the caller, so the calls it makes keep their
@@ -108,12 +111,58 @@ func joinedCall(nr *nrule, at int, def *nrule) bool {
 	return false
 }
 
-// isSingleUseAux reports whether rel is a dynamic auxiliary relation with
+// coveringCall reports whether nr's body literal at and nr's head have the
+// same variables, every variable of nr among them: the call's atoms are
+// then one for one the head's (a copy the rule only filters by ranges such
+// as (bit ?b)), so unfolding shares and duplicates nothing. Such a layer
+// hides from dropFreeArgs that the head's arguments are free: mutate's
+// fold of ruleDepthQuadratic's (not (true (step 30))) (not (distinct ?b0 0))
+// (prereq31 ...) made its prereq30 a MaxAtoms.
+func coveringCall(nr *nrule, at int) bool {
+	var mine, head []int32
+	for _, p := range nr.body[at].args {
+		mine = patVars(mine, p)
+	}
+	for _, p := range nr.headArgs {
+		head = patVars(head, p)
+	}
+	for v := range nr.varNames {
+		if !slices.Contains(mine, int32(v)) || !slices.Contains(head, int32(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isAlias reports whether nr's body is one positive literal over variables
+// of its head only: unfolding it replaces one literal by one literal and
+// costs no join. Such aliases hide that two relations are the same where
+// a rewrite compares relations by name: dropFreeArgs needs the same domain
+// relation (bit) on a free argument in every rule, and mutate's fold of
+// one (bit ?b) literal into its own relation broke that for
+// ruleDepthQuadratic (MaxAtoms).
+func isAlias(nr *nrule) bool {
+	if len(nr.body) != 1 || nr.body[0].kind != bPos {
+		return false
+	}
+	var vs []int32
+	for _, p := range nr.body[0].args {
+		vs = patVars(vs, p)
+	}
+	for _, v := range vs {
+		if !slices.ContainsFunc(nr.headArgs, func(a pat) bool { return a.v == v }) {
+			return false
+		}
+	}
+	return true
+}
+
+// isSingleUseAux reports whether rel is an auxiliary relation with
 // one rule whose head arguments are pairwise different variables and whose
 // body does not call rel's own strongly connected component.
 func (c *compiler) isSingleUseAux(rel int32) bool {
 	r := c.rels[rel]
-	if r.kw != kwNone || r.demand || r.static || rel == c.universe || len(r.rules) != 1 {
+	if r.kw != kwNone || r.demand || rel == c.universe || len(r.rules) != 1 {
 		return false
 	}
 	nr := c.rules[r.rules[0]]
