@@ -45,7 +45,7 @@ func (c *compiler) inlineSingleUse() {
 		if calls[rel] != 1 || negated[rel] || !c.isSingleUseAux(int32(rel)) {
 			continue
 		}
-		if !isAlias(c.rules[c.rels[rel].rules[0]]) && (c.rels[rel].static || !joined[rel]) {
+		if static := c.rels[rel].static; !(static && isAlias(c.rules[c.rels[rel].rules[0]])) && (static || !joined[rel]) {
 			continue
 		}
 		// The body moves into the caller, so the calls it makes keep their
@@ -131,12 +131,20 @@ func coveringCall(nr *nrule, at int) bool {
 			return false
 		}
 	}
-	return true
+	// A rule that is the call alone ((line ?p) (row ?p)) keeps its layer:
+	// unfolding it gains nothing there.
+	for j, b := range nr.body {
+		if j != at && b.kind == bPos {
+			return true
+		}
+	}
+	return false
 }
 
 // isAlias reports whether nr's body is one positive literal over variables
 // of its head only: unfolding it replaces one literal by one literal and
-// costs no join. Such aliases hide that two relations are the same where
+// costs no join. Only static aliases are unfolded (a dynamic one is a gate
+// the circuit shares). Such aliases hide that two relations are the same where
 // a rewrite compares relations by name: dropFreeArgs needs the same domain
 // relation (bit) on a free argument in every rule, and mutate's fold of
 // one (bit ?b) literal into its own relation broke that for
