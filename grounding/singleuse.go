@@ -131,11 +131,16 @@ func coveringCall(nr *nrule, at int) bool {
 			return false
 		}
 	}
-	// A rule that is the call alone ((line ?p) (row ?p)) keeps its layer:
-	// unfolding it gains nothing there.
+	// A rule that is the call alone ((line ?p) (row ?p)) or beside literals
+	// on none of its variables keeps its layer: unfolding gains nothing.
 	for j, b := range nr.body {
-		if j != at && b.kind == bPos {
-			return true
+		if j == at || b.kind != bPos {
+			continue
+		}
+		for _, p := range b.args {
+			if slices.ContainsFunc(patVars(nil, p), func(v int32) bool { return slices.Contains(mine, v) }) {
+				return true
+			}
 		}
 	}
 	return false
