@@ -12,14 +12,15 @@ import (
 	"github.com/gamequiv/gamequiv/mutate"
 )
 
-// singleUseGame has single-use dynamic relations inlineSingleUse unfolds:
-// reach, a join of a cell, a move and its target cell with a body variable
-// of its own (?d), whose one caller restricts ?a and ?c jointly by adj
-// while reach's body binds them in different literals, and step, whose
-// caller restricts ?a and ?b by succ, isn, an alias of n, and samev, whose
-// atoms are those of its caller same one for one. It also has the ones it must leave:
-// near (its caller binds one argument at a time), moved (called twice),
-// blocked (called negatively), adj (static) and loop (recursive).
+// singleUseGame has single-use relations of every kind inlineSingleUse
+// unfolds: reach, a join of a cell, a move and its target cell with a body
+// variable of its own (?d), whose one caller restricts ?a and ?c jointly
+// by adj while reach's body binds them in different literals; step, whose
+// caller restricts ?a and ?b by succ; isn, a static alias of n; samev,
+// whose atoms are those of its caller same one for one. It also has the
+// ones it must leave: near (its caller binds one argument at a time),
+// moved (called twice), blocked (called negatively), adj (two rules) and
+// loop (recursive).
 const singleUseGame = `(role r)
 (init (cell 1 x)) (init (cell 2 o)) (init (cell 3 x)) (init (cell 4 o)) (init (mark 1))
 (n 1) (n 2) (n 3) (n 4) (v x) (v o)
