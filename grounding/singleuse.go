@@ -2,13 +2,19 @@ package grounding
 
 import "slices"
 
-// inlineSingleUse unfolds single-use dynamic relations into their one
-// caller. Such a relation is an auxiliary relation with one rule, pairwise
-// different variables as head arguments, a body that depends on true or
-// does, no recursion, and exactly one call in the whole description, a
-// positive one joined with a restriction its rule cannot see (joinedCall).
-// Its atoms are a join its rule makes on its own, before the
-// caller's other literals can bind any of its variables: a rule such as
+// inlineSingleUse unfolds single-use relations into their one caller.
+// Such a relation is an auxiliary relation with one rule, pairwise
+// different variables as head arguments, no recursion, and exactly one
+// call in the whole description, a positive one; and it is one of
+//
+//   - dynamic, its call joined with a restriction its rule cannot see
+//     (joinedCall),
+//   - dynamic, its call covering its caller beside another literal
+//     (coveringCall),
+//   - a static alias (isAlias).
+//
+// A joined relation's atoms are a join its rule makes on its own, before
+// the caller's other literals can bind any of its variables: a rule such as
 //
 //	(<= (aux ?a ?b ?c ?d ?e ?f ?g ?h) (true (cell ?h (p ?g ?c))) (adj ?c ?h ?f ?d) (does ?a (move ?x ?d ?f ?b ?e)))
 //
@@ -20,8 +26,8 @@ import "slices"
 // caller's literals. The reading is exactly the one before: the caller's
 // call is true for the tuple iff the body is true for some value of the
 // body's own variables, which the copy now ranges over (unfoldCall gives
-// them fresh slots). A static relation is left alone: the domain phase
-// computes it once as a table and the circuit has no gates for it.
+// them fresh slots). Other static relations are left alone: the domain
+// phase computes them once as tables and the circuit has no gates for them.
 // Runs after inlineChecks and before dropFreeArgs and addDemand.
 func (c *compiler) inlineSingleUse() {
 	calls := make([]int, len(c.rels))
@@ -45,7 +51,11 @@ func (c *compiler) inlineSingleUse() {
 		if calls[rel] != 1 || negated[rel] || !c.isSingleUseAux(int32(rel)) {
 			continue
 		}
-		if static := c.rels[rel].static; !(static && isAlias(c.rules[c.rels[rel].rules[0]])) && (static || !joined[rel]) {
+		if c.rels[rel].static {
+			if !isAlias(c.rules[c.rels[rel].rules[0]]) {
+				continue
+			}
+		} else if !joined[rel] {
 			continue
 		}
 		// The body moves into the caller, so the calls it makes keep their
