@@ -32,6 +32,11 @@ func GroundNoInline(ctx context.Context, f *File, lim Limits) (*Program, error) 
 	return groundVariant(ctx, f, lim, memoProbe, variant{noInline: true})
 }
 
+// GroundNoSingleUse is Ground with single-use relations kept (singleuse.go).
+func GroundNoSingleUse(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noSingleUse: true})
+}
+
 // GroundNoArgFree is Ground with argument-free relations kept as written (argfree.go).
 func GroundNoArgFree(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noArgFree: true})

@@ -113,6 +113,7 @@ type variant struct {
 	// the trial join first.
 	forceHeadFilter bool
 	noInline        bool // check relations not unfolded (inline.go)
+	noSingleUse     bool // single-use relations not unfolded (singleuse.go)
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
 	noDemandFactors bool // no new pass with outgrown demand relations factored (demand.go)
@@ -183,6 +184,9 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	}
 	if !v.noInline {
 		c.inlineChecks()
+	}
+	if !v.noSingleUse {
+		c.inlineSingleUse()
 	}
 	if !v.noArgFree {
 		c.dropFreeArgs()
