@@ -29,11 +29,13 @@ import (
 
 // Node budget of one cut check: cutBDDNodesPerGate per gate of the two
 // cones plus cutBDDMinNodes, at most Options.MaxBDDNodes (Mode NoBDD turns
-// cut BDDs off with the others). queens' goals (10x10: about 2,300 gates a
-// cone) need about 20,000 nodes; a pair whose cut BDDs blow up gives up
-// after about what building a good one of its size would cost.
+// cut BDDs off with the others). queens6's goals under the diagonal
+// reflection (820 gates outside the cut) need 17,585 to 1,838,587 nodes
+// (about 2,240 a gate for "goal 0", a count of at least 8 of 36); a pair
+// whose cut BDDs blow up gives up after about what building a good one of
+// its size would cost.
 const (
-	cutBDDNodesPerGate = 64
+	cutBDDNodesPerGate = 4096
 	cutBDDMinNodes     = 1 << 16
 )
 
@@ -85,34 +87,78 @@ func (s *sweeper) cutEqual(ctx context.Context, x, y uint32, fan func(n uint32) 
 	if shared == 0 {
 		return false, nil
 	}
-	// Levels in breadth-first order from x, then y, through the gates
-	// that are not cut: the cut nodes one step of a chain reads lie at
-	// about the same depth, so each step's variables come together (a
-	// depth-first order splits them when a step reads one of its items
-	// before the rest of the chain and another after it, and the BDDs
-	// then remember half-read steps).
-	level := make(map[uint32]int32, 2*shared)
-	var order []uint32 // gates to build
-	seen := make([]bool, nn)
-	queue := []uint32{rx, ry}
-	for i := 0; i < len(queue); i++ {
-		n := queue[i]
-		if seen[n] || n == 0 {
+	// Levels: the non-cut gates in depth-first post-order from x, then y,
+	// and each cut node at the first of its readers to finish. A chain
+	// step reads its items in several gates (pass, count one), the first
+	// of them before the rest of the chain is visited and the others
+	// after: first-seen orders split a step's items across the rest of
+	// the chain (the BDDs then remember every half-read step: queens6's
+	// goal passed 100,000 nodes), while the readers' post-order puts them
+	// together, the deepest step first.
+	post := make(map[uint32]int32, gates)
+	var order []uint32 // gates to build, fanins first
+	type frame struct {
+		n    uint32
+		next int
+	}
+	var fs []frame
+	for _, root := range []uint32{rx, ry} {
+		if root == 0 || cutAt(root) {
 			continue
 		}
-		seen[n] = true
-		if cutAt(n) {
-			level[n] = int32(len(level))
+		if _, ok := post[root]; ok {
 			continue
 		}
-		order = append(order, n)
+		post[root] = -1 // on the stack
+		fs = append(fs[:0], frame{n: root})
+		for len(fs) > 0 {
+			f := &fs[len(fs)-1]
+			fi := fan(f.n)
+			if f.next < len(fi) {
+				c := fi[f.next] >> 1
+				f.next++
+				if _, ok := post[c]; !ok && c != 0 && !cutAt(c) {
+					post[c] = -1
+					fs = append(fs, frame{n: c})
+				}
+				continue
+			}
+			post[f.n] = int32(len(order))
+			order = append(order, f.n)
+			fs = fs[:len(fs)-1]
+		}
+	}
+	firstReader := make(map[uint32]int32, 2*shared)
+	for i, n := range order {
 		for _, l := range fan(n) {
-			if !seen[l>>1] {
-				queue = append(queue, l>>1)
+			c := l >> 1
+			if !cutAt(c) {
+				continue
+			}
+			if _, ok := firstReader[c]; !ok {
+				firstReader[c] = int32(i)
 			}
 		}
 	}
-	slices.Sort(order) // fanins first: a node's fanins have smaller numbers
+	for _, root := range []uint32{rx, ry} {
+		if _, ok := firstReader[root]; !ok && cutAt(root) {
+			firstReader[root] = int32(len(order))
+		}
+	}
+	cuts := make([]uint32, 0, len(firstReader))
+	for c := range firstReader {
+		cuts = append(cuts, c)
+	}
+	slices.SortFunc(cuts, func(a, b uint32) int {
+		if d := firstReader[a] - firstReader[b]; d != 0 {
+			return int(d)
+		}
+		return int(a) - int(b)
+	})
+	level := make(map[uint32]int32, len(cuts))
+	for i, c := range cuts {
+		level[c] = int32(i)
+	}
 
 	budget := min(cutBDDNodesPerGate*gates+cutBDDMinNodes, s.c.opt.MaxBDDNodes)
 	d := grounding.NewBDD(grounding.BDDLimits{MaxNodes: budget, CacheEntries: cutBDDCacheEntries})
