@@ -61,6 +61,10 @@ type joint struct {
 	// v*k + i/64 (k = ⌈sweepCexN/64⌉).
 	sweepCex  []uint64
 	sweepCexN int
+
+	// cutTried: a sweep of this joint already tried its roots' cut BDDs
+	// over the cones as built (sweepbdd.go); the next sweep does not.
+	cutTried bool
 }
 
 // buildJoint identifies A's support inputs with B's through inputMap

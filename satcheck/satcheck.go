@@ -40,7 +40,7 @@ const (
 	NoExhaustive                  // skip complete truth tables (small ones, and chunked ones within TableWork)
 	NoCache                       // neither read nor fill the cache of decided pairs
 	NoSweep                       // solve each miter whole, without SAT sweeping (sweep.go)
-	NoBDD                         // skip the BDD check of large pairs (bdd.go), like a negative MaxBDDNodes
+	NoBDD                         // skip the BDD checks of large pairs (bdd.go, sweepbdd.go), like a negative MaxBDDNodes
 	NoLemmas                      // sweeps neither keep nor read the equalities earlier sweeps of the mapping proved (lemmas.go)
 
 	// SATOnly decides every non-constant pair with a SAT call (sweeping may
@@ -59,6 +59,12 @@ const (
 	// DefaultSweepConflictsBeforeBDD: wargame03's large pair needs 671
 	// conflicts; a pair of merrills' counts spends 4,096 in 0.2 s.
 	DefaultSweepConflictsBeforeBDD = 4_096
+	// DefaultSweepProofConflicts: two partial counts of queens' attacked
+	// queens taken in different orders (a 6x6 board: 928 gates, 72
+	// inputs) ran gophersat 96 s, MiniSat and CaDiCaL 20-100 s, without
+	// an answer; racer's longest internal proof that finishes needs
+	// 22,743 conflicts.
+	DefaultSweepProofConflicts = 8_192
 )
 
 // maxCacheBytes bounds the keys of a Checker's cache of decided pairs
@@ -124,6 +130,12 @@ type Options struct {
 	// and then unbounded sweeping take the pairs it leaves. Zero means
 	// DefaultSweepConflictsBeforeBDD; negative goes to BDDs at once.
 	SweepConflictsBeforeBDD int
+	// SweepProofConflicts bounds the conflicts of one SAT proof of an
+	// internal pair of a sweep (never the final miter of the roots): past
+	// it the two nodes stay apart, which is sound, since merging is only
+	// an optimization. Zero means DefaultSweepProofConflicts; negative
+	// means no bound.
+	SweepProofConflicts int
 	// Progress, if set, is told how Verify advances: proven of total pairs
 	// of reasoning functions. It must be quick; it changes no result.
 	Progress func(proven, total int)
@@ -171,6 +183,9 @@ func (o Options) withDefaults() Options {
 	if o.SweepConflictsBeforeBDD == 0 {
 		o.SweepConflictsBeforeBDD = DefaultSweepConflictsBeforeBDD
 	}
+	if o.SweepProofConflicts == 0 {
+		o.SweepProofConflicts = DefaultSweepProofConflicts
+	}
 	if o.MaxCacheEntries <= 0 {
 		o.MaxCacheEntries = DefaultMaxCacheEntries
 	}
@@ -207,6 +222,12 @@ type Stats struct {
 	// CutRefuted counts sweep candidate pairs separated by a proof
 	// window's model extended to whole inputs (no whole-cone solve).
 	CutRefuted int64
+	// SweepProofCapped counts internal sweep proofs stopped at
+	// Options.SweepProofConflicts (the two nodes stayed apart).
+	SweepProofCapped int64
+	// CutBDD counts pairs proven equal by BDDs over the nodes both cones
+	// share, taken as free variables (sweepbdd.go).
+	CutBDD int64
 	// PairChecks counts the pair types compared (PairsDiffer), PairSAT the
 	// SAT questions they asked, PairRefuted the pairs shown different.
 	PairChecks, PairSAT, PairRefuted int64
@@ -216,33 +237,35 @@ type Stats struct {
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted          atomic.Int64
 	satCalls, satUnsat, abandoned, sweepMerged, lemmaMerged, bdds, bddOverBound, bddCollections, sweepOverBudget atomic.Int64
-	pairChecks, pairSAT, pairRefuted, cutRefuted                                                                 atomic.Int64
+	pairChecks, pairSAT, pairRefuted, cutRefuted, cutBDD, sweepProofCapped                                       atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
 	return Stats{
-		Checks:          c.checks.Load(),
-		Vacuous:         c.vacuous.Load(),
-		Structural:      c.structural.Load(),
-		CacheHits:       c.cacheHits.Load(),
-		Exhaustive:      c.exhaustive.Load(),
-		Tables:          c.tables.Load(),
-		Simulations:     c.simulations.Load(),
-		SimRefuted:      c.simRefuted.Load(),
-		WitnessRefuted:  c.witnessRefuted.Load(),
-		SATCalls:        c.satCalls.Load(),
-		SATUnsat:        c.satUnsat.Load(),
-		Abandoned:       c.abandoned.Load(),
-		SweepMerged:     c.sweepMerged.Load(),
-		LemmaMerged:     c.lemmaMerged.Load(),
-		BDDs:            c.bdds.Load(),
-		BDDOverBound:    c.bddOverBound.Load(),
-		BDDCollections:  c.bddCollections.Load(),
-		SweepOverBudget: c.sweepOverBudget.Load(),
-		PairChecks:      c.pairChecks.Load(),
-		PairSAT:         c.pairSAT.Load(),
-		PairRefuted:     c.pairRefuted.Load(),
-		CutRefuted:      c.cutRefuted.Load(),
+		Checks:           c.checks.Load(),
+		Vacuous:          c.vacuous.Load(),
+		Structural:       c.structural.Load(),
+		CacheHits:        c.cacheHits.Load(),
+		Exhaustive:       c.exhaustive.Load(),
+		Tables:           c.tables.Load(),
+		Simulations:      c.simulations.Load(),
+		SimRefuted:       c.simRefuted.Load(),
+		WitnessRefuted:   c.witnessRefuted.Load(),
+		SATCalls:         c.satCalls.Load(),
+		SATUnsat:         c.satUnsat.Load(),
+		Abandoned:        c.abandoned.Load(),
+		SweepMerged:      c.sweepMerged.Load(),
+		LemmaMerged:      c.lemmaMerged.Load(),
+		BDDs:             c.bdds.Load(),
+		BDDOverBound:     c.bddOverBound.Load(),
+		BDDCollections:   c.bddCollections.Load(),
+		SweepOverBudget:  c.sweepOverBudget.Load(),
+		PairChecks:       c.pairChecks.Load(),
+		PairSAT:          c.pairSAT.Load(),
+		PairRefuted:      c.pairRefuted.Load(),
+		CutRefuted:       c.cutRefuted.Load(),
+		CutBDD:           c.cutBDD.Load(),
+		SweepProofCapped: c.sweepProofCapped.Load(),
 	}
 }
 

@@ -369,6 +369,19 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 		c.stats.simRefuted.Add(1)
 		return outcome{j: j, model: s.inputAt(bit)}, nil
 	}
+	// Roots that combine shared gates differently (a count in another
+	// order) are decided over those gates before any SAT question.
+	if !j.cutTried && c.opt.Mode&NoBDD == 0 {
+		j.cutTried = true
+		ok, err := s.cutEqual(ctx, ra, rb, g.gateFanin)
+		if err != nil {
+			return outcome{}, err
+		}
+		if ok {
+			c.stats.cutBDD.Add(1)
+			return outcome{equal: true}, nil
+		}
+	}
 	if s.lem != nil {
 		s.local = map[origin]uint32{}
 		for n := uint32(0); n <= uint32(g.nv); n++ {
@@ -390,8 +403,20 @@ func (c *Checker) sweepMiter(ctx context.Context, j *joint, ca, cb *cone, budget
 	if xa == xb {
 		return outcome{equal: true}, nil
 	}
-	// The roots did not merge: the final miter over the swept graph, whole.
-	sat, m, err := s.prove(ctx, xa, xb, 0)
+	// The roots did not merge: first their cut BDDs over the nodes the
+	// sweep merged, then the final miter over the swept graph, whole.
+	if c.opt.Mode&NoBDD == 0 {
+		ok, err := s.cutEqual(ctx, xa, xb, func(n uint32) []uint32 { return s.rfan[n] })
+		if err != nil {
+			return outcome{}, err
+		}
+		if ok {
+			c.stats.cutBDD.Add(1)
+			s.learn(ra>>1, xb^ra&1)
+			return outcome{equal: true}, nil
+		}
+	}
+	sat, m, err := s.prove(ctx, xa, xb, 0, false)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -559,10 +584,10 @@ func (s *sweeper) sweepNode(ctx context.Context, n uint32) error {
 	// windows (most pairs differ only near the top once their fanins are
 	// merged), then over the whole cone, whose answer is exact.
 	for _, win := range s.windows() {
-		sat, model, err := s.prove(ctx, n<<1, cand, win)
+		sat, model, err := s.prove(ctx, n<<1, cand, win, true)
 		if err != nil {
-			if errors.Is(err, ErrLimit) {
-				return nil // too large to prove here: keep n apart
+			if errors.Is(err, ErrLimit) || errors.Is(err, errProofCapped) {
+				return nil // too large or too hard to prove here: keep n apart
 			}
 			return err
 		}
@@ -672,7 +697,9 @@ func (s *sweeper) flushCex() {
 	s.reclassify()
 }
 
-// prove asks whether literals x and y of the swept graph can differ. window
+// prove asks whether literals x and y of the swept graph can differ; an
+// internal pair's proof stops at Options.SweepProofConflicts with
+// errProofCapped. window
 // > 0 encodes at most that many gates, nearest the two literals first, with
 // the rest of the cut as free variables; then a satisfying answer proves
 // nothing by itself: model is the window's leaf values extended to whole
@@ -685,7 +712,7 @@ func (s *sweeper) flushCex() {
 // four gates no longer carries the one-hot constraints of thousands of
 // actions (skirmishHoles: 4,360 variables and 5,397 clauses per such
 // question before).
-func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool, model []bool, err error) {
+func (s *sweeper) prove(ctx context.Context, x, y uint32, window int, internal bool) (sat bool, model []bool, err error) {
 	f, leaves, varOfLeaf, cut, err := s.proofCNF(x, y, window)
 	if err != nil {
 		return false, nil, err
@@ -693,10 +720,18 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool,
 	if s.budget == 0 {
 		return false, nil, errConflictBudget
 	}
-	f.maxConflicts = max(s.budget, 0)
+	limit, capped := s.budget, false
+	if pc := s.c.opt.SweepProofConflicts; internal && pc > 0 && (limit < 0 || pc < limit) {
+		limit, capped = pc, true
+	}
+	f.maxConflicts = max(limit, 0)
 	sat, m, err := s.c.pool.solve(ctx, f)
 	if s.budget > 0 {
 		s.budget = max(s.budget-f.conflicts, 0)
+	}
+	if capped && errors.Is(err, errConflictBudget) {
+		s.c.stats.sweepProofCapped.Add(1)
+		return false, nil, errProofCapped
 	}
 	if err != nil || !sat {
 		return false, nil, err
@@ -718,6 +753,9 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int) (sat bool,
 	completeGroups(j, model, reached)
 	return true, model, nil
 }
+
+// errProofCapped: an internal proof reached Options.SweepProofConflicts.
+var errProofCapped = errors.New("satcheck: sweep proof reached its conflict bound")
 
 // proofCNF builds prove's formula: leaves are the joint variables reached and
 // varOfLeaf their DIMACS variables; cut tells whether the window left gates

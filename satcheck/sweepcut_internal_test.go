@@ -57,7 +57,7 @@ func newCutFixture(t *testing.T) cutFixture {
 func TestCutWindowModelExtended(t *testing.T) {
 	fx := newCutFixture(t)
 	s := fx.s
-	sat, model, err := s.prove(t.Context(), fx.x, litFalse, 24)
+	sat, model, err := s.prove(t.Context(), fx.x, litFalse, 24, false)
 	if err != nil || !sat {
 		t.Fatalf("prove = %v, %v; want SAT", sat, err)
 	}
@@ -98,7 +98,7 @@ func TestCutWindowEqualPairNoModel(t *testing.T) {
 		s.gen = append(s.gen, 0)
 	}
 	for range 20 {
-		sat, model, err := s.prove(t.Context(), fx.x, y, 3)
+		sat, model, err := s.prove(t.Context(), fx.x, y, 3, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestCutWindowEqualPairNoModel(t *testing.T) {
 		}
 		s.nce++ // another draw
 	}
-	sat, _, err := s.prove(t.Context(), fx.x, y, 0)
+	sat, _, err := s.prove(t.Context(), fx.x, y, 0, false)
 	if err != nil || sat {
 		t.Fatalf("whole proof of x == y = SAT %v, %v; want UNSAT", sat, err)
 	}

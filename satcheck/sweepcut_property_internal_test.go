@@ -51,7 +51,7 @@ func TestCutWindowModelsAreRealCounterexamples(t *testing.T) {
 		for range 30 {
 			x := uint32(sg.nv+1+rng.IntN(nn-sg.nv-1)) << 1
 			y := rng.Uint32N(x>>1)<<1 | rng.Uint32N(2)
-			whole, _, err := s.prove(t.Context(), x, y, 0)
+			whole, _, err := s.prove(t.Context(), x, y, 0, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func TestCutWindowModelsAreRealCounterexamples(t *testing.T) {
 			}
 			for _, win := range []int{1, 2, 3, 5, 8} {
 				s.nce = rng.IntN(1000)
-				sat, m, err := s.prove(t.Context(), x, y, win)
+				sat, m, err := s.prove(t.Context(), x, y, win, false)
 				if err != nil {
 					t.Fatal(err)
 				}
