@@ -847,8 +847,10 @@ func (s *searcher) localAutomorphism(d int) (int, bool, error) {
 	p := s.p
 	path := s.path[:d]
 	if s.localElems != nil {
+		// j < d always (two leaves never share their whole path); the
+		// test keeps the jump inside the path all the same.
 		j := divergence(path, s.localPath)
-		if j > divergence(path, s.firstPath) {
+		if j > divergence(path, s.firstPath) && j < d {
 			for i, v := range s.localElems {
 				s.perm[v] = p.elems[i]
 			}
