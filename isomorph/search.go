@@ -39,7 +39,7 @@ type level struct {
 	stamp    int32   // on the first path: the orbMark stamp of this level
 	first    int32   // the first child tried
 	firstIdx int32   // its index in verts once ready
-	gensDone int     // generators already merged into uf
+	gensDone int     // automorphisms of searcher.auts already merged into uf
 	eqFirst  bool    // the node's trace equals the first path's
 	cmpBest  int8    // the node's trace compared with the best path's
 	onFirst  bool    // the node is on the first path
@@ -66,14 +66,25 @@ type searcher struct {
 	bestPath  []int32
 	bestEnd   []int
 	bestTok   []int32
-	rowStart  []int32 // row offsets of the permuted graph, the same for every leaf
-	bestRows  []int32 // permuted out-lists of the best leaf
-	candRows  []int32
-	rowFill   []int32 // scratch of transposeRows
-	bestStale bool    // bestRows do not hold the best leaf's rows yet
-	bestPos   []int32 // scratch: vertex -> position in the best leaf
+	// localElems and localPath are a leaf with the first leaf's trace
+	// that is no image of it, in the subtree of the current path's child
+	// of the first path (see localAutomorphism).
+	localElems []int32
+	localPath  []int32
+	rowStart   []int32 // row offsets of the permuted graph, the same for every leaf
+	bestRows   []int32 // permuted out-lists of the best leaf
+	candRows   []int32
+	rowFill    []int32 // scratch of transposeRows
+	bestStale  bool    // bestRows do not hold the best leaf's rows yet
+	bestPos    []int32 // scratch: vertex -> position in the best leaf
 
-	gens      []Sparse
+	gens []Sparse
+	// auts are the automorphisms that prune children off the first path:
+	// gens, and those found at a leaf equal to the best one that join no
+	// orbits (not generators, but they fix the path up to where the leaf
+	// left the best path, so they merge the children there).
+	auts      []Sparse
+	autWords  int64   // int32s held by auts beyond gens
 	orb       []int32 // union-find of the orbits of all generators (root = minimum)
 	orbSize   []int32 // per root: orbit size
 	orbMark   []int32 // per root: stamp of the first-path level that explored the orbit
@@ -330,6 +341,11 @@ func (s *searcher) newNode(d int, cell int32) {
 // for children instead of copying it, so a deep path through big cells
 // (such as the empty graph's) does not need memory quadratic in n.
 var maxHeld = 1 << 24
+
+// maxPruneWords bounds the int32s held by the automorphisms kept only to
+// prune (two per moved point); beyond it they are dropped, which costs
+// nodes, not correctness.
+var maxPruneWords int64 = 1 << 24
 
 // hold makes room for a child list of l vertices at level lv, with the
 // orbit arrays if withUF is set. It returns false if the budget is
@@ -613,7 +629,7 @@ func (s *searcher) nextChild(d int) (int32, bool) {
 		// No orbit pruning without the child list.
 		return s.scanNext(lv, func(int32) bool { return true })
 	}
-	if lv.gensDone < len(s.gens) {
+	if lv.gensDone < len(s.auts) {
 		s.incorporate(d)
 	}
 	for lv.next < len(lv.verts) {
@@ -677,7 +693,7 @@ func (s *searcher) incorporate(d int) {
 	indexed := false
 	s.needScratch()
 	var e uint32
-	for _, gen := range s.gens[lv.gensDone:] {
+	for _, gen := range s.auts[lv.gensDone:] {
 		fixes := true
 		for _, u := range prefix {
 			if gen.Image(u) != u {
@@ -709,7 +725,7 @@ func (s *searcher) incorporate(d int) {
 			}
 		}
 	}
-	lv.gensDone = len(s.gens)
+	lv.gensDone = len(s.auts)
 }
 
 func (s *searcher) find(lv *level, k int32) int32 {
@@ -785,6 +801,11 @@ func (s *searcher) leaf(d int) (int, error) {
 		s.bestStale = true
 		return d - 1, nil
 	}
+	if lvEq {
+		if t, ok, err := s.localAutomorphism(d); ok || err != nil {
+			return t, err
+		}
+	}
 	// In modeCanon the leaf's trace equals the best leaf's (lvCmp == 0) or
 	// is smaller (then it is kept only for the first-leaf test above). In
 	// modeAut every kept leaf has the first leaf's trace, and the best leaf
@@ -809,6 +830,39 @@ func (s *searcher) leaf(d int) (int, error) {
 		return divergence(s.path[:d], s.bestPath), nil
 	}
 	return d - 1, nil
+}
+
+// localAutomorphism compares the leaf at depth d, whose trace is the first
+// leaf's but which is no image of it, with the local leaf, an earlier such
+// leaf below the same child of the first path. An automorphism between the
+// two fixes the path down to where they part, and the subtree there holding
+// the current leaf is an image of the local leaf's, already searched: the
+// search resumes at that node (returned, with true). Otherwise the leaf
+// becomes the local one unless the local one is already below the same
+// child. Without it, below a child of the first path whose subtree holds
+// no image of the first or best leaf, only those two leaves find
+// automorphisms, and the subtree is searched leaf by leaf (a renamed
+// colonelBlotto: thousands of leaves, every one with the same trace).
+func (s *searcher) localAutomorphism(d int) (int, bool, error) {
+	p := s.p
+	path := s.path[:d]
+	if s.localElems != nil {
+		// j < d always (two leaves never share their whole path); the
+		// test keeps the jump inside the path all the same.
+		j := divergence(path, s.localPath)
+		if j > divergence(path, s.firstPath) && j < d {
+			for i, v := range s.localElems {
+				s.perm[v] = p.elems[i]
+			}
+			if s.isAutomorphism(s.perm) {
+				return j, true, s.addGen(s.perm, false)
+			}
+			return 0, false, nil
+		}
+	}
+	s.localElems = append(s.localElems[:0], p.elems...)
+	s.localPath = append(s.localPath[:0], path...)
+	return 0, false, nil
 }
 
 // addFree adds, for the first leaf, the symmetric group of each of its free
@@ -1174,8 +1228,11 @@ func (s *searcher) arcsMap(perm []int32, us []int32) bool {
 
 // addGen records an automorphism. Automorphisms found from the first leaf
 // always join two orbits of the group found so far and are kept;
-// automorphisms from the best leaf are kept only if they do. This bounds the
-// generators by n-1.
+// automorphisms from the best leaf are kept as generators only if they do.
+// This bounds the generators by n-1. The others still prune (auts), within
+// maxPruneWords: without them a subtree whose leaves are all images of the
+// best one is searched again from each of its children, exponentially in
+// its depth (a renamed colonelBlotto: 2.3×10^55 automorphisms).
 func (s *searcher) addGen(perm []int32, fromFirst bool) error {
 	return s.addSparse(SparseOf(perm), fromFirst)
 }
@@ -1188,6 +1245,10 @@ func (s *searcher) addSparse(sp Sparse, fromFirst bool) error {
 		joined = s.orbUnion(v, sp.Images[k]) || joined
 	}
 	if !joined && !fromFirst {
+		if w := 2 * int64(sp.Len()); s.autWords+w <= maxPruneWords {
+			s.autWords += w
+			s.auts = append(s.auts, sp)
+		}
 		return nil
 	}
 	return s.keepGen(sp)
@@ -1201,6 +1262,7 @@ func (s *searcher) keepGen(g Sparse) error {
 		return &LimitError{What: "generator words", Limit: s.maxWords, Got: s.genWords}
 	}
 	s.gens = append(s.gens, g)
+	s.auts = append(s.auts, g)
 	return nil
 }
 
