@@ -215,9 +215,12 @@ func (sk *sliceKeys) compute(parts [][]int) {
 // settleClasses compares by slices before SAT. A miter over k of them
 // makes one side choose among k, and its UNSAT proof grows with k
 // (attritionWar: 2 to 4 in milliseconds, 20 to 90 in 1 to 26 s), while
-// slices cost k rebuilds per joint move of the other roles and do not pay
-// for small classes (checkers: 22 s CPU in the graph phase without slices,
-// 55 s with them for every class of two or more, 49 s from 4).
+// slices cost k rebuilds per joint move of the other roles and did not pay
+// for small classes when every move was sliced (checkers: 22 s CPU in the
+// graph phase without slices, 55 s with them for every class of two or
+// more, 49 s from 4). With one choice per circuit (sliceKeys) checkers'
+// action classes took 5.0 CPU s from 2 and 5.9 s from 16 at load 25,
+// within the noise, so 16 stays.
 const sliceMinReps = 16
 
 // maxSliceNodes bounds the nodes a sliceHasher numbers before compute
