@@ -41,10 +41,24 @@ type sliceKeys struct {
 	h      *sliceHasher
 	class  []int32 // class[rep[c]]: choice c's class; -1 until computed
 	next   int32   // the next class
+	off    bool    // finding the circuits would cost too much: nothing is sliced
 }
 
+// newSliceKeys returns the sliceKeys of group gi. Finding one choice per
+// circuit rebuilds every member's fanout once; when that is over
+// maxSliceWork gates, no choice is sliced (sliceKeys.off).
 func (an *analysis) newSliceKeys(gi int) *sliceKeys {
+	return an.newSliceKeysWithin(gi, maxSliceWork)
+}
+
+// newSliceKeysWithin is newSliceKeys with maxWork for maxSliceWork's
+// bound on finding the circuits.
+func (an *analysis) newSliceKeysWithin(gi int, maxWork int64) *sliceKeys {
 	sk := &sliceKeys{an: an, gi: gi, slices: 1, class: make([]int32, an.j.groups[gi].radix())}
+	if an.circuitWork() > maxWork {
+		sk.off = true
+		return sk
+	}
 	ch := grounding.NewCofactorHasher(an.cn)
 	circuits := func(g int) [][]int {
 		all := make([]int, an.j.groups[g].radix())
@@ -77,6 +91,18 @@ func (an *analysis) newSliceKeys(gi int) *sliceKeys {
 	return sk
 }
 
+// circuitWork returns the gates that finding one choice per circuit of
+// every group rebuilds: each member's fanout.
+func (an *analysis) circuitWork() int64 {
+	w := int64(0)
+	for _, g := range an.j.groups {
+		for _, m := range g.members {
+			w += int64(len(an.cn.CachedFanout(int(m), nil)))
+		}
+	}
+	return w
+}
+
 // missing returns the representatives of the choices of set whose class
 // is not computed yet, each once.
 func (sk *sliceKeys) missing(set []int, seen map[int]bool) []int {
@@ -95,6 +121,9 @@ func (sk *sliceKeys) missing(set []int, seen map[int]bool) []int {
 // per slice, and settleClasses asks about one candidate class after
 // another (attritionWar: 523 calls, most for 2 to 4 choices).
 func (sk *sliceKeys) prepare(parts [][]int) {
+	if sk.off {
+		return
+	}
 	var todo [][]int
 	var all []int
 	seen := map[int]bool{}
@@ -113,6 +142,9 @@ func (sk *sliceKeys) prepare(parts [][]int) {
 // function), or nil when computing them would rebuild more than
 // maxSliceWork gates.
 func (sk *sliceKeys) group(set []int) [][]int {
+	if sk.off {
+		return nil
+	}
 	if m := sk.missing(set, map[int]bool{}); len(m) > 0 {
 		if sk.work(m) > maxSliceWork {
 			return nil

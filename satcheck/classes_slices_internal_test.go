@@ -228,3 +228,31 @@ func TestSliceKeysCost(t *testing.T) {
 		t.Fatal("no function of two groups beyond the exhaustive bound")
 	}
 }
+
+// TestSliceKeysCircuitWork: finding one choice per circuit within
+// exactly its work slices the function; one gate less slices nothing.
+func TestSliceKeysCircuitWork(t *testing.T) {
+	p := loadCorpusGame(t, "ggp-base/checkersTiny.kif")
+	for _, f := range p.Next {
+		an, err := analyze(p, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(an.j.groups) != 2 || an.small() {
+			continue
+		}
+		all := make([]int, an.j.groups[0].radix())
+		for c := range all {
+			all[c] = c
+		}
+		w := an.circuitWork()
+		if got := an.newSliceKeysWithin(0, w).group(all); got == nil {
+			t.Errorf("function %d: no slice classes within exactly the circuit work %d", f, w)
+		}
+		if got := an.newSliceKeysWithin(0, w-1).group(all); got != nil {
+			t.Errorf("function %d: slice classes %v one gate past the circuit work %d, want none", f, got, w)
+		}
+		return
+	}
+	t.Fatal("no function of two groups beyond the exhaustive bound")
+}
