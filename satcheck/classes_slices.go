@@ -22,23 +22,68 @@ import (
 // sliceKeys holds, for the choices of one group that settleClasses has
 // asked about, classes: two choices of one class are equal on every
 // slice.
+//
+// Only one choice per cofactor circuit is sliced, of the group's and of
+// every other group's: two choices whose cofactors hash to one literal
+// (grounding.CofactorHasher, the other groups free) get one literal on
+// every slice too, since both hashers simplify each gate by the same local
+// rules, so fixing more inputs maps one simplified circuit to one result.
+// A role's choices have far fewer circuits than members (checkers: 20 to
+// 40 of some 600 moves, the moves of a piece that the function reads
+// alike), and the slices cost rows times columns.
 type sliceKeys struct {
 	an     *analysis
 	gi     int
-	others []int // the other groups
-	slices int64 // joint moves of the other groups
+	rep    []int   // rep[c]: the choice of gi sliced for c (one per cofactor circuit)
+	others []int   // the other groups
+	cols   [][]int // cols[i]: the choices of others[i] sliced (one per cofactor circuit)
+	slices int64   // joint moves of the other groups' sliced choices
 	h      *sliceHasher
-	class  []int32 // class[c]: choice c's class; -1 until computed
+	class  []int32 // class[rep[c]]: choice c's class; -1 until computed
 	next   int32   // the next class
+	off    bool    // finding the circuits would cost too much: nothing is sliced
 }
 
+// newSliceKeys returns the sliceKeys of group gi. Finding one choice per
+// circuit rebuilds every member's fanout once; when that is over
+// maxSliceWork gates, no choice is sliced (sliceKeys.off).
 func (an *analysis) newSliceKeys(gi int) *sliceKeys {
+	return an.newSliceKeysWithin(gi, maxSliceWork)
+}
+
+// newSliceKeysWithin is newSliceKeys with maxWork for maxSliceWork's
+// bound on finding the circuits.
+func (an *analysis) newSliceKeysWithin(gi int, maxWork int64) *sliceKeys {
 	sk := &sliceKeys{an: an, gi: gi, slices: 1, class: make([]int32, an.j.groups[gi].radix())}
-	for i, g := range an.j.groups {
-		if i != gi {
-			sk.others = append(sk.others, i)
-			sk.slices = min(sk.slices*int64(g.radix()), maxSliceWork+1)
+	if an.circuitWork() > maxWork {
+		sk.off = true
+		return sk
+	}
+	ch := grounding.NewCofactorHasher(an.cn)
+	circuits := func(g int) [][]int {
+		all := make([]int, an.j.groups[g].radix())
+		for c := range all {
+			all[c] = c
 		}
+		return an.cofactorGroupsWith(ch, g, all)
+	}
+	sk.rep = make([]int, len(sk.class))
+	for _, grp := range circuits(gi) {
+		for _, c := range grp {
+			sk.rep[c] = grp[0]
+		}
+	}
+	for i := range an.j.groups {
+		if i == gi {
+			continue
+		}
+		var col []int
+		for _, grp := range circuits(i) {
+			col = append(col, grp[0])
+		}
+		sk.others = append(sk.others, i)
+		sk.cols = append(sk.cols, col)
+		sk.slices = min(sk.slices*int64(len(col)), maxSliceWork+1)
 	}
 	for c := range sk.class {
 		sk.class[c] = -1
@@ -46,23 +91,46 @@ func (an *analysis) newSliceKeys(gi int) *sliceKeys {
 	return sk
 }
 
+// circuitWork returns the gates that finding one choice per circuit of
+// every group rebuilds: each member's fanout.
+func (an *analysis) circuitWork() int64 {
+	w := int64(0)
+	for _, g := range an.j.groups {
+		for _, m := range g.members {
+			w += int64(len(an.cn.CachedFanout(int(m), nil)))
+		}
+	}
+	return w
+}
+
+// missing returns the representatives of the choices of set whose class
+// is not computed yet, each once.
+func (sk *sliceKeys) missing(set []int, seen map[int]bool) []int {
+	var out []int
+	for _, c := range set {
+		if r := sk.rep[c]; sk.class[r] < 0 && !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // prepare computes the choices of parts (candidate classes) at once if
 // that is within maxSliceWork: each computation rebuilds the cone once
 // per slice, and settleClasses asks about one candidate class after
 // another (attritionWar: 523 calls, most for 2 to 4 choices).
 func (sk *sliceKeys) prepare(parts [][]int) {
+	if sk.off {
+		return
+	}
 	var todo [][]int
 	var all []int
+	seen := map[int]bool{}
 	for _, part := range parts {
-		var missing []int
-		for _, c := range part {
-			if sk.class[c] < 0 {
-				missing = append(missing, c)
-			}
-		}
-		if len(missing) > 0 {
-			todo = append(todo, missing)
-			all = append(all, missing...)
+		if m := sk.missing(part, seen); len(m) > 0 {
+			todo = append(todo, m)
+			all = append(all, m...)
 		}
 	}
 	if len(all) > 0 && sk.work(all) <= maxSliceWork {
@@ -74,19 +142,16 @@ func (sk *sliceKeys) prepare(parts [][]int) {
 // function), or nil when computing them would rebuild more than
 // maxSliceWork gates.
 func (sk *sliceKeys) group(set []int) [][]int {
-	var missing []int
-	for _, c := range set {
-		if sk.class[c] < 0 {
-			missing = append(missing, c)
-		}
+	if sk.off {
+		return nil
 	}
-	if len(missing) > 0 {
-		if sk.work(missing) > maxSliceWork {
+	if m := sk.missing(set, map[int]bool{}); len(m) > 0 {
+		if sk.work(m) > maxSliceWork {
 			return nil
 		}
-		sk.compute([][]int{missing})
+		sk.compute([][]int{m})
 	}
-	return grounding.GroupBy(set, func(c int) int32 { return sk.class[c] })
+	return grounding.GroupBy(set, func(c int) int32 { return sk.class[sk.rep[c]] })
 }
 
 // work returns the gates compute rebuilds at most for the choices cs.
@@ -101,12 +166,12 @@ func (sk *sliceKeys) work(cs []int) int64 {
 	return min(w*sk.slices, maxSliceWork+1)
 }
 
-// compute classes the choices of parts: two choices of one part are in
-// one class when their literals agree on every slice. Once no two
-// choices can be in one class any more it stops, each in a class of its
-// own: that is what a choice whose cofactors all differ from the others'
-// gets (checkers: candidate classes of moves that differ from the first
-// slices on).
+// compute classes the choices of parts (representatives, see sliceKeys):
+// two choices of one part are in one class when their literals agree on
+// every slice. Once no two choices can be in one class any more it stops,
+// each in a class of its own: that is what a choice whose cofactors all
+// differ from the others' gets (checkers: candidate classes of moves that
+// differ from the first slices on).
 func (sk *sliceKeys) compute(parts [][]int) {
 	j, cn := sk.an.j, sk.an.cn
 	g := &j.groups[sk.gi]
@@ -133,14 +198,14 @@ func (sk *sliceKeys) compute(parts [][]int) {
 	// member of each other group (none for an "other" choice) on top of
 	// it, and each choice one member of gi on top of the slice, every
 	// step rebuilding only the gates it changes.
-	move := make([]int, len(j.groups)) // each other group's choice on the slice
+	move := make([]int, len(sk.others)) // each other group's sliced choice, an index into cols
 	for int(n) < len(cs) {
 		if !h.based || h.nodes.size() > maxSliceNodes {
 			h.setBase(func(k int) (bool, bool) { return false, j.group[k] >= 0 })
 		}
-		for _, gr := range sk.others {
-			if ms := j.groups[gr].members; move[gr] < len(ms) {
-				h.apply(int(ms[move[gr]]), true)
+		for i, gr := range sk.others {
+			if ms, c := j.groups[gr].members, sk.cols[i][move[i]]; c < len(ms) {
+				h.apply(int(ms[c]), true)
 			}
 		}
 		slice := h.root() // the "other" choice: no member made
@@ -163,11 +228,10 @@ func (sk *sliceKeys) compute(parts [][]int) {
 		// Next joint move, the first group's choice fastest.
 		i := 0
 		for ; i < len(sk.others); i++ {
-			gr := sk.others[i]
-			if move[gr]++; move[gr] < j.groups[gr].radix() {
+			if move[i]++; move[i] < len(sk.cols[i]) {
 				break
 			}
-			move[gr] = 0
+			move[i] = 0
 		}
 		if i == len(sk.others) {
 			break
@@ -183,9 +247,12 @@ func (sk *sliceKeys) compute(parts [][]int) {
 // settleClasses compares by slices before SAT. A miter over k of them
 // makes one side choose among k, and its UNSAT proof grows with k
 // (attritionWar: 2 to 4 in milliseconds, 20 to 90 in 1 to 26 s), while
-// slices cost k rebuilds per joint move of the other roles and do not pay
-// for small classes (checkers: 22 s CPU in the graph phase without slices,
-// 55 s with them for every class of two or more, 49 s from 4).
+// slices cost k rebuilds per joint move of the other roles and did not pay
+// for small classes when every move was sliced (checkers: 22 s CPU in the
+// graph phase without slices, 55 s with them for every class of two or
+// more, 49 s from 4). With one choice per circuit (sliceKeys) checkers'
+// action classes took 5.0 CPU s from 2 and 5.9 s from 16 at load 25,
+// within the noise, so 16 stays.
 const sliceMinReps = 16
 
 // maxSliceNodes bounds the nodes a sliceHasher numbers before compute
@@ -216,6 +283,7 @@ type sliceHasher struct {
 	undos []undoRecord // the changes since setBase, oldest first
 	based bool         // setBase has been called
 	lits  []uint32
+	withs int64 // calls of with, which the tests bound
 }
 
 func newSliceHasher(cn *cone) *sliceHasher {
@@ -256,6 +324,7 @@ func (h *sliceHasher) root() uint32 { return h.val[h.cn.Root>>1] ^ (h.cn.Root & 
 // with returns the root's literal with cone input k fixed to v on top
 // of the inputs fixed so far, which it leaves as they were.
 func (h *sliceHasher) with(k int, v bool) uint32 {
+	h.withs++
 	mark := len(h.undos)
 	h.apply(k, v)
 	r := h.root()

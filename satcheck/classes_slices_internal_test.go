@@ -113,3 +113,146 @@ func TestActionClassesSlicesNoUnsat(t *testing.T) {
 		}
 	}
 }
+
+// sliceRows returns, for every choice of group gi, its literals on every
+// joint move of the other groups (all of them, not one per cofactor
+// circuit as sliceKeys takes), rebuilt by one sliceHasher.
+func sliceRows(an *analysis, gi int) []string {
+	j := an.j
+	h := newSliceHasher(an.cn)
+	h.setBase(func(k int) (bool, bool) { return false, j.group[k] >= 0 })
+	g := &j.groups[gi]
+	rows := make([]string, g.radix())
+	move := make([]int, len(j.groups))
+	for {
+		for o := range j.groups {
+			if ms := j.groups[o].members; o != gi && move[o] < len(ms) {
+				h.apply(int(ms[move[o]]), true)
+			}
+		}
+		for c := range rows {
+			l := h.root()
+			if c < len(g.members) {
+				l = h.with(int(g.members[c]), true)
+			}
+			rows[c] += fmt.Sprint(l, " ")
+		}
+		h.undo(0)
+		o := 0
+		for ; o < len(j.groups); o++ {
+			if o == gi {
+				continue
+			}
+			if move[o]++; move[o] < j.groups[o].radix() {
+				break
+			}
+			move[o] = 0
+		}
+		if o == len(j.groups) {
+			return rows
+		}
+	}
+}
+
+// TestSliceKeysOneChoicePerCircuit checks sliceKeys, which slices one
+// choice per cofactor circuit of the group and of every other group,
+// against slicing every choice on every joint move of the others: on
+// every next function of two or more groups of small corpus games, the
+// choices it groups are exactly those whose literals agree on every
+// slice (it fails when a representative stands for a choice whose
+// circuit differs).
+func TestSliceKeysOneChoicePerCircuit(t *testing.T) {
+	checked := 0
+	for _, game := range []string{"ggp-base/checkersTiny.kif", "ggp-base/breakthroughSmall.kif", "ggp-base/tictactoe.kif"} {
+		p := loadCorpusGame(t, game)
+		for _, f := range p.Next {
+			an, err := analyze(p, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(an.j.groups) < 2 {
+				continue
+			}
+			for gi := range an.j.groups {
+				rows := sliceRows(an, gi)
+				all := make([]int, len(rows))
+				for c := range all {
+					all[c] = c
+				}
+				want := grounding.GroupBy(all, func(c int) string { return rows[c] })
+				got := an.newSliceKeys(gi).group(all)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("%s function %d group %d: sliceKeys groups %v, every slice %v", game, f, gi, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no function of two groups")
+	}
+}
+
+// TestSliceKeysCost: a next function of checkersTiny reads some 125 moves
+// of each role but as only 8 or 9 circuits per role; sliceKeys rebuilds
+// one choice per circuit per circuit of the other role, not every move
+// per move (checkers: 600 x 600 rebuilds per function, 25 s of its graph
+// phase).
+func TestSliceKeysCost(t *testing.T) {
+	p := loadCorpusGame(t, "ggp-base/checkersTiny.kif")
+	checked := 0
+	for _, f := range p.Next {
+		an, err := analyze(p, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(an.j.groups) != 2 || an.small() {
+			continue
+		}
+		radix := an.j.groups[0].radix()
+		all := make([]int, radix)
+		for c := range all {
+			all[c] = c
+		}
+		sk := an.newSliceKeys(0)
+		if sk.group(all) == nil {
+			t.Fatalf("function %d: no slice classes within maxSliceWork", f)
+		}
+		full := int64(radix) * int64(an.j.groups[1].radix())
+		if got := sk.h.withs; 16*got > full {
+			t.Errorf("function %d: %d choices rebuilt on slices, want at most 1/16 of the %d choices x joint moves", f, got, full)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no function of two groups beyond the exhaustive bound")
+	}
+}
+
+// TestSliceKeysCircuitWork: finding one choice per circuit within
+// exactly its work slices the function; one gate less slices nothing.
+func TestSliceKeysCircuitWork(t *testing.T) {
+	p := loadCorpusGame(t, "ggp-base/checkersTiny.kif")
+	for _, f := range p.Next {
+		an, err := analyze(p, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(an.j.groups) != 2 || an.small() {
+			continue
+		}
+		all := make([]int, an.j.groups[0].radix())
+		for c := range all {
+			all[c] = c
+		}
+		w := an.circuitWork()
+		if got := an.newSliceKeysWithin(0, w).group(all); got == nil {
+			t.Errorf("function %d: no slice classes within exactly the circuit work %d", f, w)
+		}
+		if got := an.newSliceKeysWithin(0, w-1).group(all); got != nil {
+			t.Errorf("function %d: slice classes %v one gate past the circuit work %d, want none", f, got, w)
+		}
+		return
+	}
+	t.Fatal("no function of two groups beyond the exhaustive bound")
+}
