@@ -56,7 +56,9 @@
 //   - Children in the same orbit as an explored child are skipped, under the
 //     generators that fix the node's path pointwise: on the first path these
 //     are all generators found so far (their orbits are kept incrementally);
-//     elsewhere the generators are tested and merged into per-node orbits.
+//     elsewhere the generators, and the automorphisms found at the best
+//     leaf that join no orbits (kept to prune only, within
+//     Limits.MaxGenWords), are tested and merged into per-node orbits.
 //   - The best leaf is the largest in (trace sequence, relabelled graph). A
 //     leaf equal to it gives an automorphism too; the search then leaves the
 //     subtree in which the two leaves part. Canonize keeps every node whose
@@ -64,6 +66,13 @@
 //     nodes with the first path's trace and uses the best leaf among those
 //     leaves, which finds the automorphisms of subtrees that hold no image
 //     of the first leaf.
+//   - A leaf with the first leaf's trace that is no image of it is compared
+//     with an earlier such leaf below the same child of the first path (the
+//     local leaf). If the arcs confirm the mapping between them, it is an
+//     automorphism, kept to prune, and the search leaves the subtree in
+//     which the two leaves part: without it a subtree holding no image of
+//     the first or best leaf was searched leaf by leaf (a renumbered
+//     colonelBlotto graph).
 //
 // A cell C of an equitable partition is free when, for every cell D
 // (C included), the arcs from C to D, and from D to C, are all present

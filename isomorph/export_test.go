@@ -15,3 +15,11 @@ func SetMaxHeld(n int) int {
 	maxHeld = n
 	return old
 }
+
+// SetMaxPruneWords changes the budget of the automorphisms kept only to
+// prune. It returns the previous one.
+func SetMaxPruneWords(n int64) int64 {
+	old := maxPruneWords
+	maxPruneWords = n
+	return old
+}

@@ -17,8 +17,8 @@ type Limits struct {
 	// DefaultMaxNodes; a negative value means no limit.
 	MaxNodes int64
 	// MaxGenWords bounds the memory of the automorphism group found: the
-	// int32 words of its generators, kept sparse (Sparse: two words per
-	// vertex a generator moves). 0 means DefaultMaxGenWords; a negative
+	// int32 words of its generators and of the automorphisms kept to prune,
+	// sparse (Sparse: two words per vertex one moves). 0 means DefaultMaxGenWords; a negative
 	// value means no limit.
 	MaxGenWords int64
 }

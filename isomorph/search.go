@@ -343,8 +343,9 @@ func (s *searcher) newNode(d int, cell int32) {
 var maxHeld = 1 << 24
 
 // maxPruneWords bounds the int32s held by the automorphisms kept only to
-// prune (two per moved point); beyond it they are dropped, which costs
-// nodes, not correctness.
+// prune (two per moved point), within Limits.MaxGenWords with the
+// generators; beyond it they are dropped, which costs nodes, not
+// correctness.
 var maxPruneWords int64 = 1 << 24
 
 // hold makes room for a child list of l vertices at level lv, with the
@@ -1245,7 +1246,8 @@ func (s *searcher) addSparse(sp Sparse, fromFirst bool) error {
 		joined = s.orbUnion(v, sp.Images[k]) || joined
 	}
 	if !joined && !fromFirst {
-		if w := 2 * int64(sp.Len()); s.autWords+w <= maxPruneWords {
+		// Within MaxGenWords too, which bounds all the automorphisms held.
+		if w := 2 * int64(sp.Len()); s.autWords+w <= maxPruneWords && s.genWords+s.autWords+w <= s.maxWords {
 			s.autWords += w
 			s.auts = append(s.auts, sp)
 		}
