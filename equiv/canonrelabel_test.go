@@ -10,32 +10,15 @@ import (
 	"github.com/gamequiv/gamequiv/isomorph"
 )
 
-// relabelled is a ground graph with its vertices renumbered by a random
-// permutation (what renaming a game's symbols does to its ground graph).
-type relabelled struct {
-	g      *isomorph.Graph
-	to, of []int32 // new vertex -> old, old -> new
-	out    [][]int32
-}
-
-func (r *relabelled) Order() int           { return r.g.Order() }
-func (r *relabelled) Color(v int) int32    { return r.g.Color(int(r.to[v])) }
-func (r *relabelled) Out(v int) []int32    { return r.out[v] }
-func (r *relabelled) Preferred(v int) bool { return r.g.Preferred(int(r.to[v])) }
-
+// relabel renumbers g's vertices by a random permutation of seed (what
+// renaming a game's symbols does to its ground graph).
 func relabel(t *testing.T, g *isomorph.Graph, seed int64) *isomorph.Graph {
 	t.Helper()
-	n := g.Order()
-	r := &relabelled{g: g, to: make([]int32, n), of: make([]int32, n), out: make([][]int32, n)}
-	for i, v := range rand.New(rand.NewSource(seed)).Perm(n) {
-		r.to[i], r.of[v] = int32(v), int32(i)
+	to := make([]int32, g.Order())
+	for i, v := range rand.New(rand.NewSource(seed)).Perm(g.Order()) {
+		to[v] = int32(i)
 	}
-	for v := range n {
-		for _, w := range g.Out(int(r.to[v])) {
-			r.out[v] = append(r.out[v], r.of[w])
-		}
-	}
-	h, err := isomorph.Convert(r)
+	h, err := isomorph.Renumbered(g, to)
 	if err != nil {
 		t.Fatal(err)
 	}
