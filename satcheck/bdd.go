@@ -29,7 +29,8 @@ import (
 // When the kept BDDs leave a pair too little room, the nodes no kept gate
 // reaches are freed (grounding.BDD.Collect), then B's gates are dropped,
 // then everything, before the pair is given up to SAT: memory stays
-// within Options.MaxBDDNodes and what A's gates hold is kept longest.
+// within Options.MaxBDDNodes (and as much again for a sweep's cut BDDs,
+// sweepbdd.go) and what A's gates hold is kept longest.
 // Names and input numbers change the effort only, never the answer.
 
 // DefaultMaxBDDNodes is the default Options.MaxBDDNodes: 2^24 nodes, about

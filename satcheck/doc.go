@@ -86,7 +86,11 @@
 //     one of the reached actions when the role has others, so the question
 //     is equisatisfiable and its model extends to a one-hot move); the roots
 //     are equal when they end on the same node, or when the final miter over
-//     the swept graph is UNSAT. A single miter of a rewritten goal or
+//     the swept graph is UNSAT. Before its SAT questions the unbounded sweep
+//     tries cut BDDs (sweepbdd.go): the two roots as BDDs over the internal
+//     nodes both read, taken as free variables, and the inputs; equal, the
+//     roots are equal for every value of those nodes (a count of the same
+//     items in another order: queens' goals under a reflection). A single miter of a rewritten goal or
 //     terminal function can take gophersat many minutes (and CaDiCaL tens
 //     of seconds); sweeping answers in about a second.
 //

@@ -65,6 +65,8 @@ type joint struct {
 	// cutTried: a sweep of this joint already tried its roots' cut BDDs
 	// over the cones as built (sweepbdd.go); the next sweep does not.
 	cutTried bool
+	// cutSweptTried: the same for the cut BDDs over a swept graph.
+	cutSweptTried bool
 }
 
 // buildJoint identifies A's support inputs with B's through inputMap

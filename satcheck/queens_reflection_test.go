@@ -32,9 +32,10 @@ func reflectCell(s string) string {
 // TestQueens6ReflectionGoals: queens6's goals count the attacked queens
 // walking the board column by column; under the diagonal reflection the
 // image walks it row by row. Both read the same "attacked" gates, and the
-// cut BDDs over them (sweepbdd.go) prove every goal equal without a SAT
-// call; a 6x6 board's miter ran gophersat 96 s and CaDiCaL 100 s without
-// an answer, and the sweep before cut BDDs did not finish in 60 s.
+// cut BDDs over them (sweepbdd.go), tried once the budgeted sweep has given
+// up, prove every goal equal; a 6x6 board's miter ran gophersat 96 s and
+// CaDiCaL 100 s without an answer, and the sweep before cut BDDs did not
+// finish in 60 s.
 func TestQueens6ReflectionGoals(t *testing.T) {
 	path := "../equiv/testdata/queens6.kif"
 	src, err := os.ReadFile(path)
@@ -89,7 +90,8 @@ func TestQueens6ReflectionGoals(t *testing.T) {
 		}
 	}
 	st := c.Stats()
-	if st.CutBDD == 0 || st.SATCalls != 0 {
-		t.Errorf("cut BDDs %d, SAT calls %d: want the goals proven by cut BDDs alone", st.CutBDD, st.SATCalls)
+	if st.CutBDD == 0 {
+		t.Errorf("cut BDDs %d, SAT calls %d: want goals proven by cut BDDs", st.CutBDD, st.SATCalls)
 	}
+	t.Logf("cut BDDs %d, SAT calls %d", st.CutBDD, st.SATCalls)
 }

@@ -3,6 +3,7 @@ package satcheck
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -29,7 +30,9 @@ import (
 
 // Node budget of one cut check: cutBDDNodesPerGate per gate of the two
 // cones plus cutBDDMinNodes, at most Options.MaxBDDNodes (Mode NoBDD turns
-// cut BDDs off with the others). queens6's goals under the diagonal
+// cut BDDs off with the others). A cut check has its own manager, freed
+// when it returns, beside the Checker's kept one: BDD memory stays within
+// twice MaxBDDNodes. queens6's goals under the diagonal
 // reflection (820 gates outside the cut) need 17,585 to 1,838,587 nodes
 // (about 2,240 a gate for "goal 0", a count of at least 8 of 36); a pair
 // whose cut BDDs blow up gives up after about what building a good one of
@@ -178,7 +181,11 @@ func (s *sweeper) cutEqual(ctx context.Context, x, y uint32, fan func(n uint32) 
 		acc := grounding.BDDTrue
 		for _, l := range fan(n) {
 			var err error
-			if acc, err = d.And(acc, val[l>>1]^grounding.BDDEdge(l&1)); err != nil {
+			e, ok := val[l>>1]
+			if !ok { // order puts every gate after its fanins
+				return false, fmt.Errorf("satcheck: cut BDD of node %d before its fanin %d", n, l>>1)
+			}
+			if acc, err = d.And(acc, e^grounding.BDDEdge(l&1)); err != nil {
 				return false, notLimit(err)
 			}
 			if acc == grounding.BDDFalse {
@@ -187,7 +194,12 @@ func (s *sweeper) cutEqual(ctx context.Context, x, y uint32, fan func(n uint32) 
 		}
 		val[n] = acc
 	}
-	fx, fy := val[rx]^grounding.BDDEdge(x&1), val[ry]^grounding.BDDEdge(y&1)
+	vx, okx := val[rx]
+	vy, oky := val[ry]
+	if !okx || !oky {
+		return false, fmt.Errorf("satcheck: cut BDD without a root (%d, %d)", rx, ry)
+	}
+	fx, fy := vx^grounding.BDDEdge(x&1), vy^grounding.BDDEdge(y&1)
 	if fx == fy {
 		return true, nil
 	}
