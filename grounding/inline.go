@@ -46,12 +46,8 @@ func (c *compiler) isCheckRelation(rel int32) bool {
 	}
 	for _, ri := range r.rules {
 		nr := c.rules[ri]
-		seen := map[int32]bool{}
-		for _, a := range nr.headArgs {
-			if a.v < 0 || seen[a.v] {
-				return false
-			}
-			seen[a.v] = true
+		if !distinctVarHead(nr) {
+			return false
 		}
 		for _, b := range nr.body {
 			switch b.kind {
@@ -64,6 +60,19 @@ func (c *compiler) isCheckRelation(rel int32) bool {
 				return false
 			}
 		}
+	}
+	return true
+}
+
+// distinctVarHead reports whether nr's head arguments are pairwise
+// different variables.
+func distinctVarHead(nr *nrule) bool {
+	seen := map[int32]bool{}
+	for _, a := range nr.headArgs {
+		if a.v < 0 || seen[a.v] {
+			return false
+		}
+		seen[a.v] = true
 	}
 	return true
 }

@@ -189,12 +189,8 @@ func (c *compiler) isSingleUseAux(rel int32) bool {
 		return false
 	}
 	nr := c.rules[r.rules[0]]
-	seen := map[int32]bool{}
-	for _, a := range nr.headArgs {
-		if a.v < 0 || seen[a.v] {
-			return false
-		}
-		seen[a.v] = true
+	if !distinctVarHead(nr) {
+		return false
 	}
 	for _, b := range nr.body {
 		if (b.kind == bPos || b.kind == bNeg) && c.rels[b.rel].scc == r.scc {

@@ -18,7 +18,7 @@ import (
 // by adj while reach's body binds them in different literals; step, whose
 // caller restricts ?a and ?b by succ; isn, a static alias of n; samev,
 // whose atoms are those of its caller same one for one. It also has the
-// ones it must leave: near (its caller binds one argument at a time),
+// ones it must leave: near (a compound head argument, (f ?b)),
 // moved (called twice), blocked (called negatively), adj (two rules) and
 // loop (recursive).
 const singleUseGame = `(role r)
@@ -72,6 +72,9 @@ func TestSingleUseSameGame(t *testing.T) {
 // Corpus games and their folded variants ground to the same game with and
 // without unfolding (the short list of TestDemandSameGame).
 func TestSingleUseCorpusSameGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("big games (about 2 minutes)")
+	}
 	// mummymaze2p and CephalopodMicro are the corpus games whose Program
 	// the unfolding changes (a few gates fewer).
 	for _, g := range append([]string{"mummymaze2p", "CephalopodMicro"}, demandGames...) {
@@ -118,6 +121,9 @@ func TestSingleUseCorpusSameGame(t *testing.T) {
 // 172,032 gates the original joins inside the rule, 6.6 times the
 // original's circuit until single-use relations were unfolded.
 func TestCircuitSingleUseFolded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a big game's variant (30-40 s)")
+	}
 	groundVariant(t, "checkers-mustjump-torus.kif", 2, mutate.AllOps, grounding.Limits{Timeout: *corpusTimeout})
 }
 
