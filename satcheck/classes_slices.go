@@ -92,10 +92,13 @@ func (an *analysis) newSliceKeysWithin(gi int, maxWork int64) *sliceKeys {
 }
 
 // circuitWork returns the gates that finding one choice per circuit of
-// every group rebuilds: each member's fanout.
+// every group rebuilds: the cone once per group (the cofactor with no
+// member made), then each member's fanout. It also bounds the nodes of
+// the CofactorHasher that does it.
 func (an *analysis) circuitWork() int64 {
 	w := int64(0)
 	for _, g := range an.j.groups {
+		w += int64(len(an.cn.Gates))
 		for _, m := range g.members {
 			w += int64(len(an.cn.CachedFanout(int(m), nil)))
 		}
