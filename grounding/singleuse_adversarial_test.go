@@ -1,7 +1,6 @@
 package grounding_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -82,21 +81,7 @@ var adversarialSingleUseGames = []struct{ name, src string }{
 func TestSingleUseAdversarialSameGame(t *testing.T) {
 	for _, tc := range adversarialSingleUseGames {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := grounding.Parse(tc.name+".kif", []byte(tc.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			lim := grounding.Limits{LenientUnsafe: true}
-			with, err := grounding.Ground(context.Background(), f, lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			without, err := grounding.GroundNoSingleUse(context.Background(), f, lim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("nodes with %d, without %d", with.Circuit.NumNodes(), without.Circuit.NumNodes())
-			checkSameGame(t, without, with, rand.New(rand.NewPCG(18, 20)))
+			checkSingleUseSameGame(t, tc.name+".kif", tc.src, grounding.Limits{LenientUnsafe: true}, rand.New(rand.NewPCG(18, 20)))
 		})
 	}
 }

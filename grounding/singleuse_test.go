@@ -54,19 +54,27 @@ const singleUseGame = `(role r)
 // pays is TestCircuitSingleUseFolded's: on a game this small the demand
 // rewrite already keeps reach to what its caller asks.)
 func TestSingleUseSameGame(t *testing.T) {
-	f, err := grounding.Parse("singleuse.kif", []byte(singleUseGame))
+	checkSingleUseSameGame(t, "singleuse.kif", singleUseGame, grounding.Limits{}, rand.New(rand.NewPCG(18, 19)))
+}
+
+// checkSingleUseSameGame grounds the description src with and without
+// unfolding single-use relations and checks that both give the same game.
+func checkSingleUseSameGame(t *testing.T, name, src string, lim grounding.Limits, rng *rand.Rand) {
+	t.Helper()
+	f, err := grounding.Parse(name, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	with, err := grounding.Ground(context.Background(), f, grounding.Limits{})
+	with, err := grounding.Ground(context.Background(), f, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
-	without, err := grounding.GroundNoSingleUse(context.Background(), f, grounding.Limits{})
+	without, err := grounding.GroundNoSingleUse(context.Background(), f, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSameGame(t, without, with, rand.New(rand.NewPCG(18, 19)))
+	t.Logf("nodes with %d, without %d", with.Circuit.NumNodes(), without.Circuit.NumNodes())
+	checkSameGame(t, without, with, rng)
 }
 
 // Corpus games and their folded variants ground to the same game with and

@@ -190,11 +190,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 			}
 		}
 	}
-	choices := make([]int, g.radix())
-	for c := range choices {
-		choices[c] = c
-	}
-	pending := grounding.GroupBy(choices, func(c int) string {
+	pending := grounding.GroupBy(allChoices(g.radix()), func(c int) string {
 		if keys == nil {
 			return ""
 		}

@@ -62,11 +62,7 @@ func referenceActionClasses(ctx context.Context, p *grounding.Program, f groundi
 		}
 		base = an.sim
 	}
-	choices := make([]int, g.radix())
-	for c := range choices {
-		choices[c] = c
-	}
-	pending := grounding.GroupBy(choices, func(c int) string {
+	pending := grounding.GroupBy(allChoices(g.radix()), func(c int) string {
 		if base == nil {
 			return ""
 		}

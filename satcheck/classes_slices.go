@@ -61,11 +61,7 @@ func (an *analysis) newSliceKeysWithin(gi int, maxWork int64) *sliceKeys {
 	}
 	ch := grounding.NewCofactorHasher(an.cn)
 	circuits := func(g int) [][]int {
-		all := make([]int, an.j.groups[g].radix())
-		for c := range all {
-			all[c] = c
-		}
-		return an.cofactorGroupsWith(ch, g, all)
+		return an.cofactorGroupsWith(ch, g, allChoices(an.j.groups[g].radix()))
 	}
 	sk.rep = make([]int, len(sk.class))
 	for _, grp := range circuits(gi) {
@@ -89,6 +85,15 @@ func (an *analysis) newSliceKeysWithin(gi int, maxWork int64) *sliceKeys {
 		sk.class[c] = -1
 	}
 	return sk
+}
+
+// allChoices returns the choices 0..n-1 of a group of radix n.
+func allChoices(n int) []int {
+	all := make([]int, n)
+	for c := range all {
+		all[c] = c
+	}
+	return all
 }
 
 // circuitWork returns the gates that finding one choice per circuit of

@@ -175,10 +175,7 @@ func TestSliceKeysOneChoicePerCircuit(t *testing.T) {
 			}
 			for gi := range an.j.groups {
 				rows := sliceRows(an, gi)
-				all := make([]int, len(rows))
-				for c := range all {
-					all[c] = c
-				}
+				all := allChoices(len(rows))
 				want := grounding.GroupBy(all, func(c int) string { return rows[c] })
 				got := an.newSliceKeys(gi).group(all)
 				if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -210,10 +207,7 @@ func TestSliceKeysCost(t *testing.T) {
 			continue
 		}
 		radix := an.j.groups[0].radix()
-		all := make([]int, radix)
-		for c := range all {
-			all[c] = c
-		}
+		all := allChoices(radix)
 		sk := an.newSliceKeys(0)
 		if sk.group(all) == nil {
 			t.Fatalf("function %d: no slice classes within maxSliceWork", f)
@@ -241,10 +235,7 @@ func TestSliceKeysCircuitWork(t *testing.T) {
 		if len(an.j.groups) != 2 || an.small() {
 			continue
 		}
-		all := make([]int, an.j.groups[0].radix())
-		for c := range all {
-			all[c] = c
-		}
+		all := allChoices(an.j.groups[0].radix())
 		w := an.circuitWork()
 		if got := an.newSliceKeysWithin(0, w).group(all); got == nil {
 			t.Errorf("function %d: no slice classes within exactly the circuit work %d", f, w)
