@@ -3,6 +3,7 @@ package satcheck
 import (
 	"context"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -198,14 +199,7 @@ func TestSliceKeysOneChoicePerCircuit(t *testing.T) {
 func TestSliceKeysCost(t *testing.T) {
 	p := loadCorpusGame(t, "ggp-base/checkersTiny.kif")
 	checked := 0
-	for _, f := range p.Next {
-		an, err := analyze(p, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(an.j.groups) != 2 || an.small() {
-			continue
-		}
+	for f, an := range twoGroupAnalyses(t, p) {
 		radix := an.j.groups[0].radix()
 		all := allChoices(radix)
 		sk := an.newSliceKeys(0)
@@ -223,18 +217,27 @@ func TestSliceKeysCost(t *testing.T) {
 	}
 }
 
+// twoGroupAnalyses yields the analyses of p's next functions that read
+// two groups and are beyond the exhaustive bound, with their functions.
+func twoGroupAnalyses(t *testing.T, p *grounding.Program) iter.Seq2[grounding.Lit, *analysis] {
+	return func(yield func(grounding.Lit, *analysis) bool) {
+		for _, f := range p.Next {
+			an, err := analyze(p, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(an.j.groups) == 2 && !an.small() && !yield(f, an) {
+				return
+			}
+		}
+	}
+}
+
 // TestSliceKeysCircuitWork: finding one choice per circuit within
 // exactly its work slices the function; one gate less slices nothing.
 func TestSliceKeysCircuitWork(t *testing.T) {
 	p := loadCorpusGame(t, "ggp-base/checkersTiny.kif")
-	for _, f := range p.Next {
-		an, err := analyze(p, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(an.j.groups) != 2 || an.small() {
-			continue
-		}
+	for f, an := range twoGroupAnalyses(t, p) {
 		all := allChoices(an.j.groups[0].radix())
 		w := an.circuitWork()
 		if got := an.newSliceKeysWithin(0, w).group(all); got == nil {

@@ -154,23 +154,8 @@ func TestRevCutBDDAgreesWithBruteForce(t *testing.T) {
 		}
 
 		// End to end: both roots as cones over the whole graph.
-		cone := func(root uint32) *cone {
-			cn := &cone{Start: []int32{0}, Root: root}
-			for v := range sg.nv {
-				cn.Inputs = append(cn.Inputs, int32(v))
-			}
-			for n := sg.nv + 1; n < nn; n++ {
-				cn.Gates = append(cn.Gates, int32(n))
-				cn.Fanin = append(cn.Fanin, sg.gateFanin(uint32(n))...)
-				cn.Start = append(cn.Start, int32(len(cn.Fanin)))
-			}
-			return cn
-		}
-		j.aVar, j.bVar = nil, nil
-		for v := range sg.nv {
-			j.aVar = append(j.aVar, int32(v))
-			j.bVar = append(j.bVar, int32(v))
-		}
+		cone := sg.wholeCone
+		j.aVar, j.bVar = sg.identityVars()
 		// Sometimes only the swept graph's cut, with internal proofs capped
 		// at one conflict so that the roots stay apart more often.
 		preset := rng.IntN(2) == 0

@@ -54,23 +54,8 @@ func TestCutBDDOnlyInUnboundedSweep(t *testing.T) {
 		}
 	}
 	ra, rb := mult(ia), mult(ib)
-	nn := sg.numNodes()
-	cone := func(root uint32) *cone {
-		cn := &cone{Start: []int32{0}, Root: root}
-		for v := range sg.nv {
-			cn.Inputs = append(cn.Inputs, int32(v))
-		}
-		for k := sg.nv + 1; k < nn; k++ {
-			cn.Gates = append(cn.Gates, int32(k))
-			cn.Fanin = append(cn.Fanin, sg.gateFanin(uint32(k))...)
-			cn.Start = append(cn.Start, int32(len(cn.Fanin)))
-		}
-		return cn
-	}
-	for v := range sg.nv {
-		j.aVar = append(j.aVar, int32(v))
-		j.bVar = append(j.bVar, int32(v))
-	}
+	cone := sg.wholeCone
+	j.aVar, j.bVar = sg.identityVars()
 	for _, budget := range []int{Options{}.withDefaults().SweepConflictsBeforeBDD, -1} {
 		c := &Checker{opt: Options{}.withDefaults()}
 		c.pool = newPool(1, &c.stats)

@@ -181,3 +181,27 @@ func TestSweepProofCapped(t *testing.T) {
 		t.Fatalf("the roots' miter: sat %v, err %v; want UNSAT", sat, err)
 	}
 }
+
+// wholeCone is the cone of root over the whole of g: every variable an
+// input, every gate in order.
+func (g *sweepGraph) wholeCone(root uint32) *cone {
+	cn := &cone{Start: []int32{0}, Root: root}
+	for v := range g.nv {
+		cn.Inputs = append(cn.Inputs, int32(v))
+	}
+	for n := g.nv + 1; n < g.numNodes(); n++ {
+		cn.Gates = append(cn.Gates, int32(n))
+		cn.Fanin = append(cn.Fanin, g.gateFanin(uint32(n))...)
+		cn.Start = append(cn.Start, int32(len(cn.Fanin)))
+	}
+	return cn
+}
+
+// identityVars maps g's variables to themselves on both sides of a joint.
+func (g *sweepGraph) identityVars() (aVar, bVar []int32) {
+	for v := range g.nv {
+		aVar = append(aVar, int32(v))
+		bVar = append(bVar, int32(v))
+	}
+	return aVar, bVar
+}
