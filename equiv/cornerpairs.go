@@ -310,10 +310,8 @@ func (s *search) cornerPairsRefute(partial isomorph.Mapping, fixed []int32) bool
 		case groundgraph.Prop:
 			c.isNew[pa.TrueInput(vx.Index).Node()-1] = c.stamp
 		case groundgraph.Role:
-			for _, f := range s.byVertex[v] {
-				if s.need[f][0] == v {
-					newFunc[f] = true
-				}
+			for _, f := range s.ownedBy[v] {
+				newFunc[f] = true
 			}
 		}
 	}
@@ -367,7 +365,7 @@ func (s *search) cornerPairsOf(partial isomorph.Mapping, f int32, fb grounding.L
 		return false, true
 	}
 	lit := s.funcs[f].Lit
-	in := s.inputs[f]
+	in := s.inputs[f].AppendTo(nil)
 	for x, i := range in {
 		bi := s.inputMap[i]
 		if bi < 0 {

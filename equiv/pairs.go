@@ -103,8 +103,8 @@ func (s *search) pairsRefute(partial isomorph.Mapping, fixed []int32) bool {
 			ps.isNew[i] = ps.stamp
 			props = append(props, i)
 		case groundgraph.Action, groundgraph.Role:
-			for _, f := range s.byVertex[v] {
-				if s.need[f][0] == v && s.funcs[f].Kind != grounding.FuncNext {
+			for _, f := range s.ownedBy[v] {
+				if s.funcs[f].Kind != grounding.FuncNext {
 					owners = append(owners, f)
 				}
 			}
@@ -135,9 +135,10 @@ func (s *search) pairsRefute(partial isomorph.Mapping, fixed []int32) bool {
 		seen[f] = true
 		todo = append(todo, pairTask{f: f, all: true})
 	}
+	var buf []int32
 	for _, i := range props {
 		_, idx := pa.InputOf(int(i))
-		for _, f := range s.byVertex[ga.PropVertex(idx)] {
+		for _, f := range s.byVertex.funcs(int32(ga.PropVertex(idx)), &buf) {
 			if seen[f] {
 				continue
 			}
@@ -177,7 +178,7 @@ func (s *search) pairsOf(partial isomorph.Mapping, f int32, all bool) (refuted, 
 	if !ok {
 		return false, false
 	}
-	in := s.inputs[f]
+	in := s.inputs[f].AppendTo(nil)
 	for x, i := range in {
 		if s.inputMap[i] < 0 || !(all || ps.isNew[i] == ps.stamp) {
 			continue

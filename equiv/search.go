@@ -25,11 +25,15 @@ type search struct {
 	rep     *Report
 
 	funcs    []grounding.Function
-	need     [][]int32 // need[f]: vertices of A that must be mapped to check f
-	inputs   [][]int32 // inputs[f]: circuit inputs of A whose images f's check reads
-	byVertex [][]int32 // byVertex[v]: functions whose need contains v
-	stamp    []int64   // stamp[f] = node at which f was last considered
+	need     []grounding.Runs // need[f]: vertices of A that must be mapped to check f, its own vertex first
+	own      []int32          // own[f]: f's own vertex (action, proposition, role); -1 for terminal
+	ownedBy  [][]int32        // ownedBy[v]: the functions whose own vertex is v
+	inputs   []grounding.Runs // inputs[f]: circuit inputs of A whose images f's check reads
+	byVertex *vertexFuncs     // the functions whose need contains a vertex
+	stamp    []int64          // stamp[f] = node at which f was last considered
 	inputMap []int32
+	// Scratch of byVertex.funcs for pruneFuncs and shallowestBlame.
+	pruneBuf, blameBuf []int32
 
 	nodes, pruned int64
 	checkTime     time.Duration
@@ -91,9 +95,10 @@ func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *L
 	s := &search{ctx: ctx, a: a, b: b, checker: checker, lim: lim, rep: rep}
 	p, g := a.p, a.g
 	s.funcs = p.Functions()
-	s.need = make([][]int32, len(s.funcs))
-	s.inputs = make([][]int32, len(s.funcs))
-	s.byVertex = make([][]int32, g.Order())
+	s.need = make([]grounding.Runs, len(s.funcs))
+	s.own = make([]int32, len(s.funcs))
+	s.ownedBy = make([][]int32, g.Order())
+	s.inputs = make([]grounding.Runs, len(s.funcs))
 	s.stamp = make([]int64, len(s.funcs))
 	s.failures = make([]int64, len(s.funcs))
 	s.inputMap = make([]int32, p.NumInputs())
@@ -107,33 +112,35 @@ func newSearch(ctx context.Context, a, b game, checker *satcheck.Checker, lim *L
 			s.err = ctx.Err()
 			return s
 		}
-		var need []int32
+		var need grounding.Runs
+		own := int32(-1)
 		switch fn.Kind {
 		case grounding.FuncLegal:
-			need = append(need, int32(g.ActionVertex(fn.Role, fn.Index)))
+			own = int32(g.ActionVertex(fn.Role, fn.Index))
 		case grounding.FuncNext:
-			need = append(need, int32(g.PropVertex(fn.Index)))
+			own = int32(g.PropVertex(fn.Index))
 		case grounding.FuncGoal:
-			need = append(need, int32(g.RoleVertex(fn.Role)))
+			own = int32(g.RoleVertex(fn.Role))
+		}
+		if s.own[f] = own; own >= 0 {
+			need = need.Add(own)
+			s.ownedBy[own] = append(s.ownedBy[own], int32(f))
 		}
 		for _, in := range p.Circuit.Support(fn.Lit) {
 			role, idx := p.InputOf(in)
 			if role >= 0 && fn.Kind != grounding.FuncNext {
 				continue // legal, goal and terminal are read with no move made
 			}
-			s.inputs[f] = append(s.inputs[f], int32(in))
+			s.inputs[f] = s.inputs[f].Add(int32(in))
 			if role < 0 {
-				need = append(need, int32(g.PropVertex(idx)))
+				need = need.Add(int32(g.PropVertex(idx)))
 			} else {
-				need = append(need, int32(g.ActionVertex(role, idx)))
+				need = need.Add(int32(g.ActionVertex(role, idx)))
 			}
 		}
 		s.need[f] = need
-		for _, v := range need {
-			s.byVertex[v] = append(s.byVertex[v], int32(f))
-		}
 	}
-	internLists(s.byVertex)
+	s.byVertex = newVertexFuncs(g.Order(), s.need)
 	return s
 }
 
@@ -204,7 +211,7 @@ func (s *search) refutedAt(f int32, d int32) {
 	}
 	if s.funcs[f].Kind != grounding.FuncTerminal {
 		// The terminal's image does not depend on the mapping.
-		d = max(d, s.fixDepth[s.need[f][0]])
+		d = max(d, s.fixDepth[s.own[f]])
 	}
 	s.jumpTo = min(s.jumpTo, int(d))
 }
@@ -286,7 +293,7 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 // true to cut the subtree.
 func (s *search) pruneFuncs(partial isomorph.Mapping, vs []int32) bool {
 	for _, v := range vs {
-		for _, f := range s.byVertex[v] {
+		for _, f := range s.byVertex.funcs(v, &s.pruneBuf) {
 			if s.pruneFunc(partial, f) {
 				s.shallowestBlame(partial, vs, f)
 				return true
@@ -312,7 +319,7 @@ func (s *search) shallowestBlame(partial isomorph.Mapping, vs []int32, first int
 	}
 	firstDone := !s.ready(partial, int(first)) // refute already blamed its witness
 	for _, v := range vs {
-		for _, f := range s.byVertex[v] {
+		for _, f := range s.byVertex.funcs(v, &s.blameBuf) {
 			if f == first {
 				if firstDone {
 					continue
@@ -399,7 +406,7 @@ func (s *search) ownMapped(partial isomorph.Mapping, f int) bool {
 	if s.funcs[f].Kind == grounding.FuncTerminal {
 		return true
 	}
-	return partial[s.need[f][0]] >= 0
+	return partial[s.own[f]] >= 0
 }
 
 // refute checks f against its image on the joint moves and states that
@@ -472,7 +479,7 @@ func (s *search) ownDepth(f int32) int32 {
 	if s.funcs[f].Kind == grounding.FuncTerminal {
 		return 0
 	}
-	return s.fixDepth[s.need[f][0]]
+	return s.fixDepth[s.own[f]]
 }
 
 // inputDepth is the satcheck.Rank of refute's witnesses: the depth that
@@ -530,7 +537,7 @@ func (s *search) markImage(partial isomorph.Mapping) {
 }
 
 func (s *search) ready(partial isomorph.Mapping, f int) bool {
-	for _, v := range s.need[f] {
+	for v := range s.need[f].All() {
 		if partial[v] < 0 {
 			return false
 		}
@@ -549,7 +556,7 @@ func (s *search) check(partial isomorph.Mapping, f int) (bool, error) {
 	}
 	equal, err := s.checker.CheckFunc(s.ctx, fn.Kind, fn.Lit, fb, s.inputMap)
 	if err == nil && !equal {
-		s.refutedBy(int32(f), s.need[f]...)
+		s.refutedBy(int32(f), s.need[f].AppendTo(nil)...)
 		s.failures[f]++
 		if s.firstFailure == "" {
 			s.firstFailure = s.a.p.FunctionName(fn) + " has no equal counterpart under the partial mapping"
@@ -609,7 +616,7 @@ func (s *search) mostFailed() string {
 // mapped yet) and returns f's counterpart in B; false when some vertex maps
 // to one of another kind.
 func (s *search) images(partial isomorph.Mapping, f int) (grounding.Lit, bool) {
-	for _, in := range s.inputs[f] {
+	for in := range s.inputs[f].All() {
 		img, ok := s.image(partial, int(in))
 		if !ok {
 			return 0, false

@@ -36,7 +36,7 @@ func TestPruneMovedChecksTouchedFunctions(t *testing.T) {
 		}
 		want := 0
 		for _, need := range s.need {
-			for _, v := range need {
+			for v := range need.All() {
 				if partial[v] != v {
 					want++
 					break
