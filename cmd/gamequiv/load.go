@@ -50,9 +50,11 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, code int, ok boo
 		}
 		args = fs.Args()
 		if len(args) == 0 {
+			applyMemoryLimit(fs)
 			return pos, exitOK, true
 		}
 		if args[0] == "--" {
+			applyMemoryLimit(fs)
 			return append(pos, args[1:]...), exitOK, true
 		}
 		pos = append(pos, args[0])
@@ -68,6 +70,7 @@ func groundFlags(fs *flag.FlagSet) *grounding.Limits {
 	fs.IntVar(&lim.MaxCircuitNodes, "max-circuit-nodes", grounding.DefaultMaxCircuitNodes, "limit on circuit nodes (MaxCircuitNodes)")
 	fs.DurationVar(&lim.Timeout, "ground-timeout", grounding.DefaultTimeout, "limit on the time to ground one game (Timeout)")
 	fs.BoolVar(&lim.LenientUnsafe, "lenient-unsafe", false, "read an unsafe variable of a fluent rule as ranging over every ground term, with a warning, as ggp-base's prover plays it (default: reject)")
+	memoryLimitFlag(fs)
 	return &lim
 }
 
