@@ -283,10 +283,11 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	src := splitMix(rng.Uint64())
 	for k := range fs.nIn {
 		v := fs.slot(1 + k)
 		for i := range v {
-			v[i] = biasedWord(rng, simBiasBits[i%len(simBiasBits)])
+			v[i] = biasedWord(&src, simBiasBits[i%len(simBiasBits)])
 		}
 	}
 	words := (c.NumInputs + 63) / 64

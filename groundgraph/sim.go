@@ -729,6 +729,7 @@ type simState struct {
 	propDep, roleDep []bool
 	srs              []simRole
 	rng              *rand.Rand
+	sim              *coneSim // the simulator runSamples last used
 }
 
 func (st *simState) done() bool {
@@ -762,16 +763,29 @@ var simBiasBits = func() []uint32 {
 // q/2^biasBits: from the last binary digit of q to the first, a digit 1
 // ORs a fresh random word in and a digit 0 ANDs one in (biasBits random
 // words instead of 64 random floats).
-func biasedWord(rng *rand.Rand, q uint32) uint64 {
+func biasedWord(src *splitMix, q uint32) uint64 {
 	var x uint64
 	for d := range biasBits {
 		if q>>d&1 == 1 {
-			x |= rng.Uint64()
+			x |= src.next()
 		} else {
-			x &= rng.Uint64()
+			x &= src.next()
 		}
 	}
 	return x
+}
+
+// splitMix is the SplitMix64 generator: the random rounds draw biasBits
+// words per sample word of every proposition, and through rand.Rand's
+// interface that was an eighth of kalaha_2009's semantic supports.
+type splitMix uint64
+
+func (s *splitMix) next() uint64 {
+	*s += 0x9e3779b97f4a7c15
+	z := uint64(*s)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // sample is one point of the input space: cone input values (bit-packed).
@@ -788,10 +802,11 @@ func randomPool(nIn, nProps int, srs []simRole, w int, rng *rand.Rand) [][]uint6
 // randomInto writes randomPool's samples into the zero vectors in(k); the
 // words are words off.. of a round (their biases follow the round's word).
 func randomInto(in func(k int) []uint64, nProps int, srs []simRole, w, off int, rng *rand.Rand) {
+	src := splitMix(rng.Uint64())
 	for k := range nProps {
 		v := in(k)
 		for i := range w {
-			v[i] = biasedWord(rng, simBiasBits[(off+i)%len(simBiasBits)])
+			v[i] = biasedWord(&src, simBiasBits[(off+i)%len(simBiasBits)])
 		}
 	}
 	for _, sr := range srs {
@@ -820,18 +835,40 @@ func isNotAllOnes(x uint64) bool { return x != ^uint64(0) }
 // loadSamples sets the input bits of samples into vals, a simulator's
 // vectors of w words a slot (slot 1+k for input k), whose input slots are
 // clear. Bits past the samples repeat the first sample, so they witness
-// nothing new.
+// nothing new. Each block of 64 samples by 64 inputs is one bit-matrix
+// transpose: setting the samples' true bits one by one was a sixth of
+// kalaha_2009's semantic supports (half its propositions true a sample).
 func loadSamples(vals []uint64, w int, samples []sample) {
-	for b := range 64 * w {
-		x := samples[0]
-		if b < len(samples) {
-			x = samples[b]
-		}
-		for i, word := range x {
-			for ; word != 0; word &= word - 1 {
-				k := 64*i + bits.TrailingZeros64(word)
-				vals[(1+k)*w+b/64] |= 1 << (b % 64)
+	var m [64]uint64
+	for wb := range w {
+		for i := range samples[0] {
+			for j := range m {
+				x := samples[0]
+				if b := 64*wb + j; b < len(samples) {
+					x = samples[b]
+				}
+				m[j] = x[i]
 			}
+			transpose64(&m)
+			for t, v := range m {
+				if v != 0 {
+					vals[(1+64*i+t)*w+wb] |= v
+				}
+			}
+		}
+	}
+}
+
+// transpose64 transposes the 64×64 bit matrix m (bit c of m[r] is entry
+// (r, c)) in place, by swapping off-diagonal blocks of halving size.
+func transpose64(m *[64]uint64) {
+	masks := [...]uint64{0x00000000ffffffff, 0x0000ffff0000ffff, 0x00ff00ff00ff00ff, 0x0f0f0f0f0f0f0f0f, 0x3333333333333333, 0x5555555555555555}
+	for d, j := 0, 32; j != 0; d, j = d+1, j>>1 {
+		mask := masks[d]
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			t := (m[k]>>j ^ m[k+j]) & mask
+			m[k+j] ^= t
+			m[k] ^= t << j
 		}
 	}
 }
@@ -848,6 +885,24 @@ func samplesSim(cn *cone, samples []sample, w int) *coneSim {
 	return s
 }
 
+// samplesSim is samplesSim on the simulator of st's last call when it has
+// as many words: boundary rounds simulate one cone up to 16 times a run,
+// and a fresh simulator (slots and a flip's scratch, each slots × words)
+// was a tenth of kalaha_2009's semantic supports in allocating and
+// clearing.
+func (st *simState) samplesSim(cn *cone, samples []sample, w int) *coneSim {
+	w = min(w, (len(samples)+63)/64)
+	s := st.sim
+	if s == nil || s.Cone != cn || s.W != w {
+		s = samplesSim(cn, samples, w)
+		st.sim = s
+		return s
+	}
+	clear(s.Vals[w : (1+len(cn.Inputs))*w])
+	loadSamples(s.Vals, w, samples)
+	return s
+}
+
 // runSamples runs the first 64·w samples on cn (see runLoaded), in passes
 // no wider than simMaxBytes allows, and returns the witnesses' samples.
 func (st *simState) runSamples(cn *cone, samples []sample, w int) []sample {
@@ -855,7 +910,7 @@ func (st *simState) runSamples(cn *cone, samples []sample, w int) []sample {
 	per := 64 * simPassWords(cn, w)
 	var found []sample
 	for i := 0; i < len(samples) && st.ctx.Err() == nil; i += per {
-		found = append(found, st.run(samplesSim(cn, samples[i:min(i+per, len(samples))], w), false)...)
+		found = append(found, st.run(st.samplesSim(cn, samples[i:min(i+per, len(samples))], w), false)...)
 	}
 	return found
 }

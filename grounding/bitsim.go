@@ -16,9 +16,10 @@ type ConeSim struct {
 	// flip and builds its zero levels from the second.
 	FewFlips bool
 
-	mark []int32  // Flip: 1 + position in the fanout of a gate slot, or 0
-	tmp  []uint64 // Flip: values of the fanout gates
-	fo   []int32  // Flip: fanout buffer
+	mark  []int32  // Flip: 1 + position in the fanout of a gate slot, or 0
+	tmp   []uint64 // Flip: values of the fanout gates
+	fo    []int32  // Flip: fanout buffer
+	dirty []uint64 // Flip: bitset of the gates with a changed fanin
 
 	// Zero levels of wide gates (see wideFlip), computed on a Flip's first
 	// use after an Eval: zero[gi] holds zeroLevels vectors of W words, the
@@ -129,8 +130,13 @@ func (s *ConeSim) eval64() {
 
 // Flip writes to out[:wn] the root's value on the first wn words with cone
 // input k negated, re-evaluating only k's fanout against the values of the
-// last Eval (which it leaves unchanged). It returns the gate-word
-// evaluations done.
+// last Eval (which it leaves unchanged). It is event-driven: a gate of the
+// fanout is evaluated only when one of its fanins changed on some sample,
+// and one whose value came out unchanged changes nothing further (an
+// input's flip mostly dies out within a few levels, where re-evaluating
+// the whole fanout cost chess's semantic supports a flip of every gate
+// downstream). It returns the gate-words of k's fanout, a bound on the
+// evaluations done that callers budget by.
 func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 	cn, w := s.Cone, s.W
 	fo := cn.CachedFanout(k, s.fo[:0])
@@ -142,15 +148,22 @@ func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 	first := cn.FirstGate()
 	if s.mark == nil {
 		s.mark = make([]int32, cn.NumSlots())
+		s.dirty = make([]uint64, (len(cn.Gates)+63)/64)
 	}
 	if cap(s.tmp) < len(fo)*wn {
 		// Room for every gate at once: the buffer is allocated once.
 		s.tmp = make([]uint64, max(len(fo)*wn, len(cn.Gates)*s.W))
 	}
 	tmp := s.tmp[:len(fo)*wn]
-	for i, gi := range fo {
-		s.mark[first+int(gi)] = int32(i + 1)
+	// mark[slot] is 1 + the position in fo of a gate whose value changed
+	// (its new value in tmp); dirty holds the gates with a changed fanin.
+	dirty := s.dirty
+	touch := func(slot int) {
+		for _, gi := range cn.users[cn.userStart[slot]:cn.userStart[slot+1]] {
+			dirty[gi>>6] |= 1 << (gi & 63)
+		}
 	}
+	touch(inSlot)
 	// value returns the vector of slot and the mask that negates it.
 	value := func(slot int) ([]uint64, uint64) {
 		if m := int(s.mark[slot]); m > 0 {
@@ -162,28 +175,32 @@ func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 		return vals[slot*w:][:wn], 0
 	}
 	for i, gi := range fo {
+		if dirty[gi>>6]&(1<<(gi&63)) == 0 {
+			continue
+		}
+		dirty[gi>>6] &^= 1 << (gi & 63)
 		dst := tmp[i*wn : (i+1)*wn]
 		fan := cn.GateFanin(int(gi))
-		if len(fan) == 0 {
-			fillWords(dst, ^uint64(0))
-			continue
-		}
-		if len(fan) >= wideFanin && (!s.FewFlips || s.wideAgain(int(gi))) && s.wideFlip(int(gi), fan, inSlot, wn, tmp, dst) {
-			continue
-		}
-		for fi, l := range fan {
-			src, neg := value(int(l >> 1))
-			neg ^= -uint64(l & 1)
-			src = src[:len(dst)]
-			if fi == 0 {
-				for x := range dst {
-					dst[x] = src[x] ^ neg
-				}
-			} else {
-				for x := range dst {
-					dst[x] &= src[x] ^ neg
+		if !(len(fan) >= wideFanin && (!s.FewFlips || s.wideAgain(int(gi))) && s.wideFlip(int(gi), fan, inSlot, wn, tmp, dst)) {
+			for fi, l := range fan {
+				src, neg := value(int(l >> 1))
+				neg ^= -uint64(l & 1)
+				src = src[:len(dst)]
+				if fi == 0 {
+					for x := range dst {
+						dst[x] = src[x] ^ neg
+					}
+				} else {
+					for x := range dst {
+						dst[x] &= src[x] ^ neg
+					}
 				}
 			}
+		}
+		slot := first + int(gi)
+		if !slicesEqual(dst, vals[slot*w:][:wn]) {
+			s.mark[slot] = int32(i + 1)
+			touch(slot)
 		}
 	}
 	src, neg := value(int(cn.Root >> 1))
@@ -195,6 +212,17 @@ func (s *ConeSim) Flip(k, wn int, out []uint64) int64 {
 		s.mark[first+int(gi)] = 0
 	}
 	return int64(len(fo) * wn)
+}
+
+// slicesEqual reports whether a and b (of one length) hold the same words.
+func slicesEqual(a, b []uint64) bool {
+	b = b[:len(a)]
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Simulate evaluates cn on w-word vectors; input(k) is the vector of cone
@@ -316,17 +344,20 @@ func (s *ConeSim) zeroLevelsOf(gi int, fan []uint32) []uint64 {
 		z = make([]uint64, zeroLevels*w)
 		s.zero[gi] = z
 	}
-	clear(z)
-	for _, l := range fan {
-		src := s.Vals[int(l>>1)*w:][:w]
-		neg := -uint64(l & 1)
-		for i := range w {
-			nz := ^(src[i] ^ neg)
-			for j := zeroLevels - 1; j > 0; j-- {
-				z[j*w+i] |= z[(j-1)*w+i] & nz
-			}
-			z[i] |= nz
+	// Word by word, the levels in registers: level by level in memory,
+	// each fanin cost four loads and stores a word (a third of chess's
+	// semantic supports went to these levels).
+	vals := s.Vals
+	for i := range w {
+		var z0, z1, z2, z3 uint64
+		for _, l := range fan {
+			nz := ^(vals[int(l>>1)*w+i] ^ -uint64(l&1))
+			z3 |= z2 & nz
+			z2 |= z1 & nz
+			z1 |= z0 & nz
+			z0 |= nz
 		}
+		z[i], z[w+i], z[2*w+i], z[3*w+i] = z0, z1, z2, z3
 	}
 	s.zeroGen[gi] = s.gen
 	return z

@@ -77,3 +77,68 @@ func TestFlipWideGates(t *testing.T) {
 		}
 	}
 }
+
+// TestFlipEventDriven checks Flip against a full evaluation on deep
+// circuits of narrow gates, where a flip's change dies out at some gates
+// and goes on through others (Flip evaluates only gates with a changed
+// fanin), with flips in sequence (each must leave no trace for the next)
+// and on fewer words than the simulator holds.
+func TestFlipEventDriven(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := range 300 {
+		n := 2 + rng.IntN(12)
+		c := &grounding.Circuit{NumInputs: n, Start: make([]int32, n+2)}
+		for node := n + 1; node < n+1+5+rng.IntN(60); node++ {
+			var fs []grounding.Lit
+			for range 1 + rng.IntN(3) {
+				// Mostly recent nodes: deep chains, with inputs now and then.
+				m := node - 1 - rng.IntN(min(node-1, 6))
+				if rng.IntN(4) == 0 {
+					m = 1 + rng.IntN(n)
+				}
+				fs = append(fs, grounding.Lit(m)<<1|grounding.Lit(rng.IntN(2)))
+			}
+			slices.Sort(fs)
+			fs = slices.CompactFunc(fs, func(a, b grounding.Lit) bool { return a.Node() == b.Node() })
+			c.Fanin = append(c.Fanin, fs...)
+			c.Start = append(c.Start, int32(len(c.Fanin)))
+		}
+		root := grounding.Lit(c.NumNodes()-1)<<1 | grounding.Lit(rng.IntN(2))
+		cn, err := grounding.NewCone(c, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := 1 + rng.IntN(3)
+		s := grounding.NewConeSim(cn, w)
+		ins := make([][]uint64, len(cn.Inputs))
+		for k := range ins {
+			ins[k] = make([]uint64, w)
+			for i := range w {
+				// Few samples differ from each other: changes die out often.
+				ins[k][i] = -uint64(rng.IntN(2)) ^ rng.Uint64()&rng.Uint64()&rng.Uint64()
+			}
+			copy(s.In(k), ins[k])
+		}
+		base := make([]uint64, w)
+		s.Eval(base)
+		for range 2 * len(cn.Inputs) {
+			k := rng.IntN(len(cn.Inputs))
+			got := make([]uint64, w)
+			wn := 1 + rng.IntN(w)
+			s.Flip(k, wn, got)
+			want, _ := cn.Simulate(w, func(j int) []uint64 {
+				if j == k {
+					neg := make([]uint64, w)
+					for i := range neg {
+						neg[i] = ^ins[j][i]
+					}
+					return neg
+				}
+				return ins[j]
+			}, nil, nil)
+			if !slices.Equal(got[:wn], want[:wn]) {
+				t.Fatalf("trial %d: Flip(%d) = %x, full evaluation %x", trial, k, got[:wn], want[:wn])
+			}
+		}
+	}
+}
