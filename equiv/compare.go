@@ -163,22 +163,6 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		rep.Reason = fmt.Sprintf("ground graphs differ in size: %d vertices and %d edges vs %d and %d", sa.Vertices, sa.Edges, sb.Vertices, sb.Edges)
 		return rep, nil
 	}
-	satOpt := lim.SAT
-	if lim.Progress != nil {
-		satOpt.Progress = func(proven, total int) {
-			// Every pair would be too often: every 64th, and the last.
-			if proven%64 == 0 || proven == total {
-				// Verify runs on the candidate just counted.
-				lim.progress(Progress{Phase: "verify", Candidates: rep.Stats.Candidates, Fraction: 0.8,
-					Step: fmt.Sprintf("verifying candidate mapping %d", rep.Stats.Candidates),
-					Done: int64(proven), Total: int64(total), Unit: UnitFunctions})
-			}
-		}
-	}
-	checker, err := satcheck.NewChecker(a.p, b.p, satOpt)
-	if err != nil {
-		return nil, fmt.Errorf("verifier: %w", err)
-	}
 	lim.progress(Progress{Phase: "search", Fraction: 0.3, Step: "canonical search for a graph isomorphism"})
 	start := time.Now()
 	// Both searches below take the graphs in isomorph's form: converted
@@ -201,10 +185,57 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 	} else if err != nil {
 		return orLimit(ctx, rep, fmt.Errorf("graph isomorphism: %w", err))
 	}
+	rep.Stats.PhaseMs["search"] = ms(time.Since(start))
+	satOpt := lim.SAT
+	if lim.Progress != nil {
+		satOpt.Progress = func(proven, total int) {
+			// Every pair would be too often: every 64th, and the last.
+			if proven%64 == 0 || proven == total {
+				// Verify runs on the candidate just counted.
+				lim.progress(Progress{Phase: "verify", Candidates: rep.Stats.Candidates, Fraction: 0.8,
+					Step: fmt.Sprintf("verifying candidate mapping %d", rep.Stats.Candidates),
+					Done: int64(proven), Total: int64(total), Unit: UnitFunctions})
+			}
+		}
+	}
+	satOpt.BoundedEffort = max(lim.BoundedEffort, 0)
+	checker, err := satcheck.NewChecker(a.p, b.p, satOpt)
+	if err != nil {
+		return nil, fmt.Errorf("verifier: %w", err)
+	}
+	if lim.BoundedEffort > 0 {
+		// First every candidate under bounded checks (satcheck's
+		// BoundedEffort): a candidate whose verification is hard is set
+		// aside while the search looks for one that verifies cheaply
+		// (mappings that differ by a symmetry of the game can differ
+		// that much, and which comes first follows vertex numbers).
+		// The pass is final unless it set something aside; then the
+		// search runs again with unbounded checks, on the same checker,
+		// whose cache answers what the first pass decided.
+		out, aside, err := searchPass(ctx, a, b, ga, gb, f, checker, lim, rep, true)
+		if err != nil || aside == 0 {
+			return out, err
+		}
+		checker.Unbound()
+	}
+	out, _, err := searchPass(ctx, a, b, ga, gb, f, checker, lim, rep, false)
+	return out, err
+}
+
+// searchPass runs the isomorphism search with its early checks and
+// verifies its candidates. bounded tells that the checker's checks are
+// bounded (satcheck's BoundedEffort): a check past its bound sets its
+// node or candidate aside instead of deciding it, and a pass that set any
+// aside (aside > 0) returns no verdict unless it found a verified mapping.
+// Statistics add up in rep across passes.
+func searchPass(ctx context.Context, a, b game, ga, gb *isomorph.Graph, f isomorph.Mapping, checker *satcheck.Checker, lim Limits, rep *Report, bounded bool) (_ *Report, aside int64, _ error) {
+	start := time.Now()
 	s := newSearch(ctx, a, b, checker, &lim, rep)
 	if s.err != nil {
-		return orLimit(ctx, rep, s.err)
+		out, err := orLimit(ctx, rep, s.err)
+		return out, 0, err
 	}
+	s.bounded = bounded
 	s.cells = newCellCheck(a, b, &lim)
 	s.probes = newProbeCheck(ctx, a, b, &lim)
 	s.corners = newCornerPairCheck(a, b)
@@ -220,6 +251,9 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		t0 := time.Now()
 		res, err := checker.Verify(ctx, m)
 		verifyTime += time.Since(t0)
+		if s.setsAside(err) {
+			return false, s.err
+		}
 		if err != nil {
 			return false, err
 		}
@@ -253,13 +287,19 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 			continue // an isomorphism that mixes roles is no candidate
 		}
 		if err != nil {
-			return nil, fmt.Errorf("graph isomorphism to mapping: %w", err)
+			return nil, 0, fmt.Errorf("graph isomorphism to mapping: %w", err)
 		}
 		t0 := time.Now()
 		res, err := checker.Verify(ctx, m)
 		verifyTime += time.Since(t0)
 		lim.progress(Progress{Phase: "search", Candidates: rep.Stats.Candidates, Fraction: 0.5,
 			Step: "searching for a mapping that verifies", Done: s.nodes, Unit: UnitNodes})
+		if s.setsAside(err) {
+			if s.err != nil {
+				break // set enough aside
+			}
+			continue
+		}
 		if err != nil {
 			searchErr = err
 			break
@@ -280,20 +320,32 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 		searchErr = s.err
 	}
 	st := checker.Stats()
-	rep.Stats.SATCalls = st.SATCalls
+	rep.Stats.SATCalls = st.SATCalls // the checker's, over both passes
 	rep.Stats.FuncChecks = st.Checks
-	rep.Stats.SearchNodes = s.nodes
-	rep.Stats.Pruned = s.pruned
-	rep.Stats.Backjumps = s.backjumps
-	rep.Stats.PhaseMs["verify"] = ms(verifyTime + s.checkTime)
-	rep.Stats.PhaseMs["search"] = ms(time.Since(start) - verifyTime - s.checkTime)
+	rep.Stats.SearchNodes += s.nodes
+	rep.Stats.Pruned += s.pruned
+	rep.Stats.Backjumps += s.backjumps
+	rep.Stats.SetAside += s.aside
+	rep.Stats.PhaseMs["verify"] += ms(verifyTime + s.checkTime)
+	rep.Stats.PhaseMs["search"] += ms(time.Since(start) - verifyTime - s.checkTime)
 	if c := s.coset; c.done {
-		rep.Stats.CosetNodes = c.nodes
-		switch {
-		case c.found != nil && rep.Verdict != Equivalent:
+		rep.Stats.CosetNodes += c.nodes
+		if c.found != nil && rep.Verdict != Equivalent {
 			rep.Verdict = Equivalent
 			rep.Reason = fmt.Sprintf("verified mapping found by the coset search after %d candidate(s): all %d reasoning functions proven equal", rep.Stats.Candidates, a.p.NumFunctions())
 			rep.Mapping = names(a.p, b.p, *c.found)
+		}
+	}
+	if bounded && errors.Is(searchErr, satcheck.ErrLimit) {
+		s.aside++ // a bounded check's limit that some check passed on
+	}
+	if rep.Verdict != Equivalent && s.aside > 0 {
+		// No verdict from a pass that set something aside: a refutation
+		// or a proof it left out could decide.
+		return rep, s.aside, nil
+	}
+	if c := s.coset; c.done {
+		switch {
 		case c.proven && searchErr == nil:
 			rep.Verdict = NotEquivalent
 			rep.Reason = fmt.Sprintf("the ground graphs are isomorphic, but no graph isomorphism verifies: the coset search over the automorphism group of the first graph (%d nodes) pruned or rejected every one (%d complete candidates)", c.nodes, rep.Stats.Candidates)
@@ -301,14 +353,14 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 				rep.Reason += "; first failure: " + firstFailure
 			}
 			lim.progress(Progress{Phase: "done", Candidates: rep.Stats.Candidates, Fraction: 1})
-			return rep, nil
+			return rep, 0, nil
 		case c.err != nil && searchErr == nil:
 			searchErr = c.err
 		}
 	}
 	lim.progress(Progress{Phase: "done", Candidates: rep.Stats.Candidates, Fraction: 1})
 	if rep.Verdict == Equivalent {
-		return rep, nil
+		return rep, 0, nil
 	}
 	if searchErr != nil {
 		rep, err := orLimit(ctx, rep, searchErr)
@@ -317,7 +369,7 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 				rep.Reason += "; " + most
 			}
 		}
-		return rep, err
+		return rep, 0, err
 	}
 	rep.Verdict = NotEquivalent
 	rep.Reason = fmt.Sprintf("the ground graphs are isomorphic, but every candidate mapping fails verification (%d complete candidates, %d subtrees pruned by early checks)", rep.Stats.Candidates, s.pruned)
@@ -326,7 +378,7 @@ func compareGames(ctx context.Context, a, b game, lim Limits, rep *Report) (*Rep
 	} else if s.firstFailure != "" {
 		rep.Reason += "; first failure: " + s.firstFailure
 	}
-	return rep, nil
+	return rep, 0, nil
 }
 
 // names turns an index mapping into the names of the report.

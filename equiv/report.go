@@ -35,7 +35,10 @@ type Stats struct {
 	Candidates  int64              `json:"candidates"`
 	SearchNodes int64              `json:"search_nodes"`
 	CosetNodes  int64              `json:"coset_nodes,omitempty"` // nodes of the coset search, when it ran
-	Pruned      int64              `json:"pruned"`
+	// SetAside counts the search nodes and candidates that Compare's
+	// bounded first pass set aside (Limits.BoundedEffort).
+	SetAside int64 `json:"set_aside,omitempty"`
+	Pruned   int64 `json:"pruned"`
 	// Backjumps counts the pruned nodes whose refutation also refuted an
 	// ancestor's remaining subtree (search.go, refutedBy).
 	Backjumps  int64  `json:"backjumps,omitempty"`
@@ -137,6 +140,15 @@ type Limits struct {
 	// (amazons: 4.1 GB resident against 2.2 GB for one). Default
 	// DefaultMaxConcurrentGraphNodes.
 	MaxConcurrentGraphNodes int
+	// BoundedEffort is satcheck's Options.BoundedEffort for Compare's
+	// first search pass, which sets aside the candidates (and search
+	// nodes) that no bounded check decides; the unbounded pass runs only
+	// when the first finds no verified mapping and set something aside.
+	// Default DefaultBoundedEffort; negative: one unbounded pass.
+	BoundedEffort int
+	// MaxSetAside ends the first pass once it has set this many nodes
+	// and candidates aside; default DefaultMaxSetAside.
+	MaxSetAside int64
 	// Progress, if set, is called at phase changes and every few hundred
 	// search nodes. It must be quick and safe for concurrent use.
 	Progress func(Progress) `json:"-"`
@@ -163,6 +175,12 @@ const (
 	// (319k) build one after the other.
 	DefaultMaxConcurrentGraphNodes = 1 << 18
 	DefaultCosetMaxNodes           = 1 << 21
+	// DefaultBoundedEffort: about a CPU second for a pair that goes past
+	// it (othelloHoles' piece counts compared across a reflection).
+	DefaultBoundedEffort = 256
+	// DefaultMaxSetAside: a game with fewer symmetries than this has a
+	// cheap candidate among its first ones, if any.
+	DefaultMaxSetAside = 8
 )
 
 // WithDefaults fills zero fields with their defaults.
@@ -193,6 +211,12 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxCellCheckNodes <= 0 {
 		l.MaxCellCheckNodes = DefaultMaxCellCheckNodes
+	}
+	if l.BoundedEffort == 0 {
+		l.BoundedEffort = DefaultBoundedEffort
+	}
+	if l.MaxSetAside <= 0 {
+		l.MaxSetAside = DefaultMaxSetAside
 	}
 	l.Ground = l.Ground.WithDefaults()
 	return l

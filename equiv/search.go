@@ -73,6 +73,11 @@ type search struct {
 	depthsOn  bool // fixDepth holds for the partial mapping being checked
 	jumpTo    int
 	backjumps int64 // refutations that skipped an ancestor's subtree
+
+	// bounded: the checks are bounded (Compare's first pass); aside
+	// counts the nodes and candidates a bounded check set aside.
+	bounded bool
+	aside   int64
 }
 
 // refuteAnswer is refute's answer, with the depth its refutation is blamed
@@ -294,13 +299,34 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 func (s *search) pruneFuncs(partial isomorph.Mapping, vs []int32) bool {
 	for _, v := range vs {
 		for _, f := range s.byVertex.funcs(v, &s.pruneBuf) {
-			if s.pruneFunc(partial, f) {
-				s.shallowestBlame(partial, vs, f)
+			if aside := s.aside; s.pruneFunc(partial, f) {
+				if s.aside == aside { // refuted, not set aside
+					s.shallowestBlame(partial, vs, f)
+				}
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// errEnoughAside stops a bounded pass that set Limits.MaxSetAside nodes
+// and candidates aside: the unbounded pass follows at once.
+var errEnoughAside = errors.New("equiv: bounded pass set enough aside")
+
+// setsAside reports whether err is a bounded check's limit in a bounded
+// pass, and then counts the node or candidate set aside (stopping the
+// pass at Limits.MaxSetAside). Set aside is neither refuted nor verified:
+// the pass gives no verdict but a verified mapping.
+func (s *search) setsAside(err error) bool {
+	if !s.bounded || !errors.Is(err, satcheck.ErrLimit) {
+		return false
+	}
+	s.aside++
+	if s.aside >= s.lim.MaxSetAside && s.err == nil {
+		s.err = errEnoughAside
+	}
+	return true
 }
 
 // shallowestBlame lowers the backjump depth of a node that function first
@@ -367,7 +393,11 @@ func (s *search) pruneFunc(partial isomorph.Mapping, f int32) bool {
 	}
 	if err != nil {
 		// A limit or cancellation: stop the search and report it. A
-		// limit on one check leaves that function to the final Verify.
+		// limit on one check leaves that function to the final Verify,
+		// or, in a bounded pass, sets the node aside.
+		if s.setsAside(err) {
+			return true
+		}
 		if errors.Is(err, satcheck.ErrLimit) {
 			return false
 		}

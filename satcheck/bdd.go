@@ -73,6 +73,10 @@ const bddFailSlack = 2
 // conflicts and BDDs 21 s to give up.
 const bddLeadAfter = 2
 
+// boundedBDDNodes bounds the BDD nodes of one check under
+// Options.BoundedEffort: about a second of BDD work.
+const boundedBDDNodes = 1 << 20
+
 // bddState is a Checker's BDD manager and what it keeps between checks.
 type bddState struct {
 	mu           sync.Mutex
@@ -132,6 +136,12 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 		}
 	}
 	budget := bddNodesPerGate*(len(ca.Gates)+len(cb.Gates)) + bddMinNodes
+	// A bounded check's smaller budget says nothing of what BDDs can do:
+	// it neither gives BDDs up nor keeps them (wins and fail).
+	bounded := c.boundedEffort() > 0
+	if bounded {
+		budget = min(budget, boundedBDDNodes)
+	}
 	s.d.GrowCache(min(s.d.Len()+budget, c.opt.MaxBDDNodes) / 4)
 	for try := 0; ; try++ {
 		// Recorded at every try: dropB and reset forget the levels.
@@ -149,7 +159,9 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 		}
 		if 4*n0 <= c.opt.MaxBDDNodes || try == 3 {
 			c.stats.bddOverBound.Add(1)
-			s.fail++
+			if !bounded {
+				s.fail++
+			}
 			return outcome{}, false, nil
 		}
 		// The kept BDDs and the garbage left too little room: free the
@@ -165,7 +177,9 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 		}
 		c.stats.bddCollections.Add(1)
 	}
-	s.wins++
+	if !bounded {
+		s.wins++
+	}
 	c.stats.bdds.Add(1)
 	return o, true, nil
 }

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gamequiv/gamequiv/grounding"
 )
@@ -35,7 +36,17 @@ type Checker struct {
 	cacheBytes int // bytes of the cache's keys
 
 	movesState // VerifyMoves' index and scratch (moves.go)
+
+	effort atomic.Int64 // Options.BoundedEffort until Unbound
 }
+
+// Unbound lifts Options.BoundedEffort for the checks that follow, keeping
+// what the bounded ones decided (a search's second pass asks them again).
+// No check may run during the call.
+func (c *Checker) Unbound() { c.effort.Store(0) }
+
+// boundedEffort is Options.BoundedEffort, or 0 once unbound.
+func (c *Checker) boundedEffort() int { return int(c.effort.Load()) }
 
 // NewChecker prepares the comparison of programs a and b. It validates both
 // programs (circuit shape, function literals in range) and returns an error
@@ -60,6 +71,7 @@ func NewChecker(a, b *grounding.Program, opt Options) (*Checker, error) {
 	}
 	c := &Checker{a: sa, b: sb, opt: opt.withDefaults(), cache: make(map[string]bool)}
 	c.pool = newPool(c.opt.MaxConcurrentSolves, &c.stats)
+	c.effort.Store(int64(max(c.opt.BoundedEffort, 0)))
 	return c, nil
 }
 
@@ -369,6 +381,9 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 	}
 	large := len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates
 	sweep := c.opt.Mode&NoSweep == 0 && large
+	if c.boundedEffort() > 0 {
+		return c.boundedMiter(ctx, j, ca, cb, large, sweep)
+	}
 	if c.opt.Mode&NoBDD == 0 && large && !c.bdd.givenUp() {
 		// Sweeping within a budget first: most pairs need a few hundred
 		// conflicts, while BDDs that blow up spend their whole node budget
@@ -404,6 +419,31 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		return c.sweepMiter(ctx, j, ca, cb, -1)
 	}
 	return c.plainMiter(ctx, j, ca, cb, -1)
+}
+
+// boundedMiter is solveMiter under Options.BoundedEffort: the budgeted
+// stages only, then a *LimitError.
+func (c *Checker) boundedMiter(ctx context.Context, j *joint, ca, cb *cone, large, sweep bool) (outcome, error) {
+	budget := max(c.opt.SweepConflictsBeforeBDD, 0)
+	var o outcome
+	var err error
+	if sweep {
+		o, err = c.sweepMiter(ctx, j, ca, cb, budget)
+	} else {
+		o, err = c.plainMiter(ctx, j, ca, cb, budget)
+	}
+	if !errors.Is(err, errConflictBudget) && !errors.Is(err, ErrLimit) {
+		return o, err
+	}
+	if c.opt.Mode&NoBDD == 0 && large && !c.bdd.givenUp() {
+		o, ok, err := c.bddDecide(ctx, j, ca, cb)
+		if err != nil || ok {
+			return o, err
+		}
+	}
+	c.stats.boundedOut.Add(1)
+	b := int64(c.boundedEffort())
+	return outcome{}, &LimitError{What: "BoundedEffort", Limit: b, Got: b + 1}
 }
 
 // plainMiter decides the pair with one SAT call on the miter of both

@@ -136,6 +136,17 @@ type Options struct {
 	// an optimization. Zero means DefaultSweepProofConflicts; negative
 	// means no bound.
 	SweepProofConflicts int
+	// BoundedEffort, when positive, bounds every check that reaches the
+	// SAT stage: sweeping within SweepConflictsBeforeBDD conflicts and
+	// BoundedEffort proofs, then BDDs of at most boundedBDDNodes nodes;
+	// a pair they leave undecided fails with a *LimitError (What
+	// "BoundedEffort") instead of going to unbounded sweeping. A search
+	// tries its candidates so first, and spends unbounded effort only when
+	// none verifies cheaply: of the mappings that differ by a symmetry of
+	// the game, one may be proven equal structurally where another makes
+	// SAT compare counts taken in two orders (othelloHoles against a
+	// renamed copy of itself). Zero means no bound.
+	BoundedEffort int
 	// Progress, if set, is told how Verify advances: proven of total pairs
 	// of reasoning functions. It must be quick; it changes no result.
 	Progress func(proven, total int)
@@ -228,6 +239,8 @@ type Stats struct {
 	// CutBDD counts pairs proven equal by BDDs over the nodes both cones
 	// share, taken as free variables (sweepbdd.go).
 	CutBDD int64
+	// BoundedOut counts pairs left undecided under Options.BoundedEffort.
+	BoundedOut int64
 	// PairChecks counts the pair types compared (PairsDiffer), PairSAT the
 	// SAT questions they asked, PairRefuted the pairs shown different.
 	PairChecks, PairSAT, PairRefuted int64
@@ -237,7 +250,7 @@ type Stats struct {
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted          atomic.Int64
 	satCalls, satUnsat, abandoned, sweepMerged, lemmaMerged, bdds, bddOverBound, bddCollections, sweepOverBudget atomic.Int64
-	pairChecks, pairSAT, pairRefuted, cutRefuted, cutBDD, sweepProofCapped                                       atomic.Int64
+	pairChecks, pairSAT, pairRefuted, cutRefuted, cutBDD, sweepProofCapped, boundedOut                           atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -257,6 +270,7 @@ func (c *counters) snapshot() Stats {
 		SweepMerged:      c.sweepMerged.Load(),
 		LemmaMerged:      c.lemmaMerged.Load(),
 		BDDs:             c.bdds.Load(),
+		BoundedOut:       c.boundedOut.Load(),
 		BDDOverBound:     c.bddOverBound.Load(),
 		BDDCollections:   c.bddCollections.Load(),
 		SweepOverBudget:  c.sweepOverBudget.Load(),

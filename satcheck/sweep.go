@@ -245,6 +245,7 @@ type sweeper struct {
 	gen    []int32 // gen[n] == curGen: node n already visited by the current window
 	curGen int32
 	budget int // conflicts the sweep's solves may still use; negative: no bound
+	proofs int // proofs asked so far (bounded by Options.BoundedEffort)
 
 	// Lemmas (lemmas.go), nil without: the store, its generation, and
 	// local[r], a literal of this graph equal to the class of origin r.
@@ -728,6 +729,14 @@ func (s *sweeper) prove(ctx context.Context, x, y uint32, window int, internal b
 	}
 	if s.budget == 0 {
 		return false, nil, errConflictBudget
+	}
+	if b := s.c.boundedEffort(); b > 0 && s.budget > 0 {
+		// A bounded check: proofs that each need few conflicts add up too
+		// (a count compared in another order: thousands of them).
+		if s.proofs >= b {
+			return false, nil, errConflictBudget
+		}
+		s.proofs++
 	}
 	limit, capped := s.budget, false
 	if pc := s.c.opt.SweepProofConflicts; internal && pc > 0 && (limit < 0 || pc < limit) {
