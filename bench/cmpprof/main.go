@@ -1,8 +1,9 @@
 // Command cmpprof profiles equiv.Compare after its graph phase: a CPU
 // profile from the start of the search to the verdict, with the progress
-// steps (phase, candidates, wall and CPU seconds) on stderr.
+// steps (phase, candidates, wall and CPU seconds) on stderr; with -heap, a
+// heap profile of the whole comparison near its peak live heap.
 //
-//	go run ./bench/cmpprof -cpu cpu.prof -timeout 60s a.kif b.kif
+//	go run ./bench/cmpprof -cpu cpu.prof -heap heap.prof -timeout 60s a.kif b.kif
 package main
 
 import (
@@ -16,15 +17,17 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gamequiv/gamequiv/bench/internal/heapwatch"
 	"github.com/gamequiv/gamequiv/equiv"
 )
 
 func main() {
 	cpu := flag.String("cpu", "", "CPU profile from the search phase on to this file")
+	heap := flag.String("heap", "", "heap profile near the peak live heap of the whole comparison to this file (rewritten at each 10% step)")
 	timeout := flag.Duration("timeout", 60*time.Second, "limit on the comparison")
 	flag.Parse()
 	if flag.NArg() != 2 {
-		log.Fatal("usage: cmpprof [-cpu FILE] [-timeout D] A.kif B.kif")
+		log.Fatal("usage: cmpprof [-cpu FILE] [-heap FILE] [-timeout D] A.kif B.kif")
 	}
 	var src [2][]byte
 	for i := range src {
@@ -58,6 +61,9 @@ func main() {
 			}
 			profiling = true
 		})
+	}
+	if *heap != "" {
+		defer heapwatch.Watch(*heap)()
 	}
 	rep, err := equiv.Compare(context.Background(), equiv.Source{Name: flag.Arg(0), GDL: src[0]}, equiv.Source{Name: flag.Arg(1), GDL: src[1]}, lim)
 	if profiling {
