@@ -74,14 +74,13 @@ func (c *compiler) dropVisited(sccs [][]int32) {
 }
 
 // appendRel is a recognised "not in, then append" relation: positions pe
-// (element), pi (list in) and po (list out); lists are fn(element at ke,
-// rest) ending in the ground term nil; elem is the unary fact relation E
+// (element), pi (list in) and po (list out); lists are cells (element,
+// rest) ending in the ground term empty; elem is the unary fact relation E
 // of its elements, and size the number of E's facts.
 type appendRel struct {
 	rel        int32
 	pe, pi, po int
-	fn         int32
-	ke         int
+	cell       pat // a list cell, with cellElem and cellTail holes
 	empty      int32
 	elem       int32
 	size       int
@@ -524,7 +523,7 @@ func (c *compiler) renderTerm(sb *strings.Builder, t int32) {
 }
 
 // factsOf returns the distinct ground tuples of rel when every rule of rel
-// is a ground fact.
+// is a ground fact, possibly under tests of ground terms.
 func (c *compiler) factsOf(rel int32) ([][]int32, bool) {
 	r := c.rels[rel]
 	if r.kw != kwNone || len(r.rules) == 0 {
@@ -533,8 +532,15 @@ func (c *compiler) factsOf(rel int32) ([][]int32, bool) {
 	var out [][]int32
 	for _, ri := range r.rules {
 		nr := c.rules[ri]
-		if len(nr.body) > 0 {
-			return nil, false
+		holds := true
+		for _, b := range nr.body {
+			if !c.groundTest(b) {
+				return nil, false
+			}
+			holds = holds && c.trueTest(b)
+		}
+		if !holds {
+			continue // a fact under a test that fails
 		}
 		t := make([]int32, len(nr.headArgs))
 		for i, a := range nr.headArgs {
@@ -565,35 +571,133 @@ func (c *compiler) appendOf(rel int32) *appendRel {
 	return nil
 }
 
-// appendBase finds A(e, c0, f(e, c0)) :- E(e) and sets fn, ke, nil, elem, size.
+// Holes of a list cell template (appendRel.cell).
+const (
+	cellElem = -2
+	cellTail = -3
+)
+
+// appendBase finds A(e, c0, cell(e, c0)) :- E(e) and sets cell, empty,
+// elem and size. The cell is any pattern with the element and the tail
+// once each (pair-args wraps (list ?e nil) as (list (pq nil ?e))).
 func (c *compiler) appendBase(app *appendRel) bool {
 	for _, ri := range c.rels[app.rel].rules {
 		r := c.rules[ri]
 		e, in, out := r.headArgs[app.pe], r.headArgs[app.pi], r.headArgs[app.po]
-		if e.v < 0 || in.t < 0 || out.v >= 0 || out.t >= 0 || len(out.args) != 2 {
+		if e.v < 0 || in.t < 0 {
 			continue
 		}
-		ke := slices.IndexFunc(out.args, func(a pat) bool { return a.v == e.v })
-		if ke < 0 || out.args[1-ke].t != in.t {
+		ne, nt := 0, 0
+		cell := cellTemplate(out, e.v, in.t, &ne, &nt)
+		if ne != 1 || nt != 1 || cell.v >= 0 {
 			continue
 		}
 		elem := int32(-1)
-		ok := len(r.body) > 0
 		for _, b := range r.body {
+			if c.trueTest(b) {
+				continue
+			}
 			if !c.elemLit(b, e.v) || (elem >= 0 && b.rel != elem) {
-				ok = false
+				elem = -1
 				break
 			}
 			elem = b.rel
 		}
-		if !ok {
+		if elem < 0 {
 			continue
 		}
 		facts, isFacts := c.factsOf(elem)
 		if !isFacts || len(facts[0]) != 1 {
 			continue
 		}
-		app.fn, app.ke, app.empty, app.elem, app.size = out.fn, ke, in.t, elem, len(facts)
+		app.cell, app.empty, app.elem, app.size = cell, in.t, elem, len(facts)
+		return true
+	}
+	return false
+}
+
+// cellTemplate copies p with variable e as cellElem and the ground term
+// empty as cellTail, counting both.
+func cellTemplate(p pat, e, empty int32, ne, nt *int) pat {
+	switch {
+	case p.v == e:
+		*ne++
+		return pat{v: cellElem, t: -1}
+	case p.t == empty:
+		*nt++
+		return pat{v: cellTail, t: -1}
+	case p.v >= 0 || p.t >= 0:
+		return p
+	}
+	out := pat{v: -1, t: -1, fn: p.fn, args: make([]pat, len(p.args))}
+	for i, a := range p.args {
+		out.args[i] = cellTemplate(a, e, empty, ne, nt)
+	}
+	return out
+}
+
+// splitCell matches p against the cell template and returns the patterns
+// at its element and tail.
+func splitCell(tmpl, p pat, h, t *pat) bool {
+	switch {
+	case tmpl.v == cellElem:
+		*h = p
+		return true
+	case tmpl.v == cellTail:
+		*t = p
+		return true
+	case tmpl.v >= 0:
+		return false // a template holds no other variables
+	case tmpl.t >= 0:
+		return p.t == tmpl.t
+	}
+	if p.v >= 0 || p.t >= 0 || p.fn != tmpl.fn || len(p.args) != len(tmpl.args) {
+		return false
+	}
+	for i := range p.args {
+		if !splitCell(tmpl.args[i], p.args[i], h, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// consOf splits p into the variables at the cell's element and tail; -1s
+// when it is not such a cell.
+func (app *appendRel) consOf(p pat) (h, t int32) {
+	var hp, tp pat
+	if !splitCell(app.cell, p, &hp, &tp) || hp.v < 0 || tp.v < 0 {
+		return -1, -1
+	}
+	return hp.v, tp.v
+}
+
+// trueTest reports whether b is a test of ground terms that holds (mutate's
+// tautologies: (distinct 2 el23)).
+func (c *compiler) trueTest(b basic) bool {
+	switch b.kind {
+	case bDistinct, bEqual:
+		if b.a.v >= 0 || b.b.v >= 0 || b.a.args != nil || b.b.args != nil || b.a.t < 0 || b.b.t < 0 {
+			return false
+		}
+		return (b.a.t != b.b.t) == (b.kind == bDistinct)
+	case bAny:
+		return slices.ContainsFunc(b.subs, c.trueTest)
+	}
+	return false
+}
+
+// groundTest reports whether b tests ground terms only.
+func (c *compiler) groundTest(b basic) bool {
+	switch b.kind {
+	case bDistinct, bEqual:
+		return b.a.t >= 0 && b.b.t >= 0
+	case bAny:
+		for _, s := range b.subs {
+			if !c.groundTest(s) {
+				return false
+			}
+		}
 		return true
 	}
 	return false
@@ -604,16 +708,40 @@ func (c *compiler) elemLit(b basic, v int32) bool {
 	return b.kind == bPos && len(b.args) == 1 && b.args[0].v == v && c.rels[b.rel].static
 }
 
-// consOf splits p into fn(element, rest) variables; -1s when it is not one.
-func (app *appendRel) consOf(p pat) (h, t int32) {
-	if p.v >= 0 || p.t >= 0 || p.fn != app.fn || len(p.args) != 2 || p.args[app.ke].v < 0 || p.args[1-app.ke].v < 0 {
-		return -1, -1
+// coversElem reports whether the unary relation rel holds for every
+// element of E: E itself, or a rule rel(?x) whose body applies only such
+// relations to ?x (mutate's fold: (<= (lufe ?x) (le ?x))).
+func (c *compiler) coversElem(app *appendRel, rel int32, depth int) bool {
+	if rel == app.elem {
+		return true
 	}
-	return p.args[app.ke].v, p.args[1-app.ke].v
+	r := c.rels[rel]
+	if depth > 4 || r.kw != kwNone || r.arity != 1 || !r.static {
+		return false
+	}
+	for _, ri := range r.rules {
+		nr := c.rules[ri]
+		x := nr.headArgs[0].v
+		if x < 0 || len(nr.body) == 0 {
+			continue
+		}
+		ok := true
+		for _, b := range nr.body {
+			if !c.trueTest(b) && !(c.elemLit(b, x) && c.coversElem(app, b.rel, depth+1)) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
-// appendStep finds A(e, f(h, t), f(h, t')) :- E(e), distinct(e, h),
-// A(e, t, t') with only E(h) and list types on t, t' besides.
+// appendStep finds A(e, cell(h, t), cell(h, t')) :- distinct(e, h),
+// A(e, t, t') with only element literals on e, h (relations covering E)
+// and list types on t, t' besides.
 func (c *compiler) appendStep(app *appendRel) bool {
 	for _, ri := range c.rels[app.rel].rules {
 		r := c.rules[ri]
@@ -623,12 +751,13 @@ func (c *compiler) appendStep(app *appendRel) bool {
 		if e < 0 || h < 0 || h2 != h || t2 < 0 || len(slices.Compact(sortedVars(e, h, t, t2))) != 4 {
 			continue
 		}
-		hasE, hasD, hasA := false, false, false
+		hasD, hasA := false, false
 		ok := true
 		for _, b := range r.body {
 			switch {
-			case b.kind == bPos && b.rel == app.elem && len(b.args) == 1 && (b.args[0].v == e || b.args[0].v == h):
-				hasE = hasE || b.args[0].v == e
+			case c.trueTest(b):
+			case b.kind == bPos && len(b.args) == 1 && (b.args[0].v == e || b.args[0].v == h):
+				ok = ok && c.coversElem(app, b.rel, 0)
 			case isDistinctPair(b, e, h):
 				hasD = true
 			case b.kind == bPos && b.rel == app.rel && b.args[app.pe].v == e && b.args[app.pi].v == t && b.args[app.po].v == t2:
@@ -639,7 +768,7 @@ func (c *compiler) appendStep(app *appendRel) bool {
 				ok = false
 			}
 		}
-		if ok && hasE && hasD && hasA {
+		if ok && hasD && hasA {
 			return true
 		}
 	}
@@ -658,17 +787,28 @@ func isDistinctPair(b basic, x, y int32) bool {
 	return b.kind == bDistinct && ((b.a.v == x && b.b.v == y) || (b.a.v == y && b.b.v == x))
 }
 
-// appendSound checks that every rule of A applies E to its element, so
-// that A(e, L, L') implies E(e).
+// appendSound checks that A(e, L, L') implies E(e): every rule of A
+// applies E to its element or calls A with the same element (by induction
+// on derivations).
 func (c *compiler) appendSound(app *appendRel) bool {
-	for _, ri := range c.rels[app.rel].rules {
-		r := c.rules[ri]
-		e := r.headArgs[app.pe].v
-		if e < 0 || !slices.ContainsFunc(r.body, func(b basic) bool { return b.kind == bPos && b.rel == app.elem && b.args[0].v == e }) {
+	for _, ri := range c.ruleList(app.rel) {
+		e := ri.headArgs[app.pe].v
+		if e < 0 || !slices.ContainsFunc(ri.body, func(b basic) bool {
+			return b.kind == bPos && (b.rel == app.elem && b.args[0].v == e || b.rel == app.rel && b.args[app.pe].v == e)
+		}) {
 			return false
 		}
 	}
 	return true
+}
+
+// ruleList returns the rules of rel.
+func (c *compiler) ruleList(rel int32) []*nrule {
+	out := make([]*nrule, len(c.rels[rel].rules))
+	for i, ri := range c.rels[rel].rules {
+		out[i] = c.rules[ri]
+	}
+	return out
 }
 
 // listType reports whether the unary static relation T holds for every
@@ -687,7 +827,7 @@ func (c *compiler) listType(app *appendRel, rel int32) bool {
 	for _, ri := range r.rules {
 		nr := c.rules[ri]
 		a := nr.headArgs[0]
-		if a.t == app.empty && len(nr.body) == 0 {
+		if a.t == app.empty && !slices.ContainsFunc(nr.body, func(b basic) bool { return !c.trueTest(b) }) {
 			covered[0] = true
 			continue
 		}
@@ -707,37 +847,40 @@ func (c *compiler) listType(app *appendRel, rel int32) bool {
 	return ok
 }
 
-// recursiveType reports whether nr is T(f(h, t)) :- E(h), T(t) or less.
+// recursiveType reports whether nr is T(cell(h, t)) :- E(h), T(t) or less.
 func (c *compiler) recursiveType(app *appendRel, rel int32, nr *nrule, h, t int32) bool {
 	for _, b := range nr.body {
+		if c.trueTest(b) {
+			continue
+		}
 		if b.kind != bPos || len(b.args) != 1 {
 			return false
 		}
-		if !(b.rel == app.elem && b.args[0].v == h) && !(b.rel == rel && b.args[0].v == t) {
+		if !(b.args[0].v == h && c.coversElem(app, b.rel, 0)) && !(b.rel == rel && b.args[0].v == t) {
 			return false
 		}
 	}
 	return true
 }
 
-// skeleton returns k when nr is T(f(v1, f(v2, ... f(vk, c0)))) with
-// distinct variables and only E literals on them in the body.
+// skeleton returns k when nr is T(cell(v1, cell(v2, ... cell(vk, c0))))
+// with distinct variables and only element literals on them in the body.
 func (c *compiler) skeleton(app *appendRel, nr *nrule) (int, bool) {
 	var vs []int32
 	p := nr.headArgs[0]
 	for p.t != app.empty {
-		if p.v >= 0 || p.t >= 0 || p.fn != app.fn || len(p.args) != 2 {
-			return 0, false
-		}
-		h := p.args[app.ke]
-		if h.v < 0 || slices.Contains(vs, h.v) {
+		var h, t pat
+		if !splitCell(app.cell, p, &h, &t) || h.v < 0 || slices.Contains(vs, h.v) {
 			return 0, false
 		}
 		vs = append(vs, h.v)
-		p = p.args[1-app.ke]
+		p = t
 	}
 	for _, b := range nr.body {
-		if !(b.kind == bPos && b.rel == app.elem && slices.Contains(vs, b.args[0].v)) {
+		if c.trueTest(b) {
+			continue
+		}
+		if b.kind != bPos || len(b.args) != 1 || !slices.Contains(vs, b.args[0].v) || !c.coversElem(app, b.rel, 0) {
 			return 0, false
 		}
 	}
