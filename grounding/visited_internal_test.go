@@ -124,6 +124,25 @@ func TestVisitedSmallHex(t *testing.T) {
 	}
 }
 
+// TestVisitedFreeArgument: a position passed unchanged along the chain that
+// dropFreeArgs removes after the rewrite (a chain key) leaves the game the same.
+func TestVisitedFreeArgument(t *testing.T) {
+	src, err := os.ReadFile(hexSmall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.NewReplacer("?color ?list)", "?color ?list ?w) (wdom ?w)", "?color ?list2)", "?color ?list2 ?w)",
+		"red nil)", "red nil w1)", "blue nil)", "blue nil w1)").Replace(string(src)) + "(wdom w1)\n"
+	got := groundVisited(t, "free.kif", s, variant{})
+	if !visitedFired(got) {
+		t.Fatalf("visited list not dropped: %v", got.Notes)
+	}
+	want := groundVisited(t, "free.kif", s, variant{noVisited: true})
+	if err := sameGame(got, want, 100000); err != nil {
+		t.Errorf("with and without the rewrite: %v", err)
+	}
+}
+
 // visitedAdversarial are hex22 with one condition of dropVisited broken:
 // the rewrite must not fire (several would change the game if it did).
 var visitedAdversarial = []struct {
