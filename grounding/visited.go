@@ -559,7 +559,7 @@ func (c *compiler) factsOf(rel int32) ([][]int32, bool) {
 // appendOf recognises rel as a "not in, then append" relation, or returns nil.
 func (c *compiler) appendOf(rel int32) *appendRel {
 	r := c.rels[rel]
-	if r.kw != kwNone || r.arity != 3 || !r.static || len(r.rules) < 2 {
+	if r.kw != kwNone || r.arity != 3 || !r.static {
 		return nil
 	}
 	for _, perm := range [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
@@ -568,7 +568,55 @@ func (c *compiler) appendOf(rel int32) *appendRel {
 			return app
 		}
 	}
-	return nil
+	return c.appendAlias(rel)
+}
+
+// appendAlias recognises rel(x, y, z) :- A(a permutation of x, y, z) for
+// a recognised A (mutate's fold around the call): the same relation with
+// its positions renamed.
+func (c *compiler) appendAlias(rel int32) *appendRel {
+	r := c.rels[rel]
+	if len(r.rules) != 1 {
+		return nil
+	}
+	nr := c.rules[r.rules[0]]
+	var call *basic
+	for i, b := range nr.body {
+		if c.trueTest(b) {
+			continue
+		}
+		if call != nil || b.kind != bPos || b.rel == rel || c.rels[b.rel].scc == r.scc {
+			return nil
+		}
+		call = &nr.body[i]
+	}
+	if call == nil {
+		return nil
+	}
+	pos := make([]int, 3)
+	for j, a := range call.args {
+		if a.v < 0 {
+			return nil
+		}
+		if pos[j] = headPos(nr, a.v); pos[j] < 0 {
+			return nil
+		}
+	}
+	if pos[0] == pos[1] || pos[0] == pos[2] || pos[1] == pos[2] {
+		return nil
+	}
+	for _, a := range nr.headArgs {
+		if a.v < 0 {
+			return nil
+		}
+	}
+	inner := c.appendOf(call.rel)
+	if inner == nil {
+		return nil
+	}
+	app := *inner
+	app.rel, app.pe, app.pi, app.po = rel, pos[inner.pe], pos[inner.pi], pos[inner.po]
+	return &app
 }
 
 // Holes of a list cell template (appendRel.cell).
@@ -672,11 +720,14 @@ func (app *appendRel) consOf(p pat) (h, t int32) {
 	return hp.v, tp.v
 }
 
-// trueTest reports whether b is a test of ground terms that holds (mutate's
-// tautologies: (distinct 2 el23)).
+// trueTest reports whether b is a test that always holds (mutate's
+// tautologies: (distinct 2 el23), (not (distinct ?x ?x))).
 func (c *compiler) trueTest(b basic) bool {
 	switch b.kind {
 	case bDistinct, bEqual:
+		if b.kind == bEqual && samePat(b.a, b.b) {
+			return true // (not (distinct ?x ?x))
+		}
 		if b.a.v >= 0 || b.b.v >= 0 || b.a.args != nil || b.b.args != nil || b.a.t < 0 || b.b.t < 0 {
 			return false
 		}
@@ -753,7 +804,7 @@ func (c *compiler) appendStep(app *appendRel) bool {
 		}
 		hasD, hasA := false, false
 		ok := true
-		for _, b := range r.body {
+		for _, b := range c.unfoldedBody(app, r) {
 			switch {
 			case c.trueTest(b):
 			case b.kind == bPos && len(b.args) == 1 && (b.args[0].v == e || b.args[0].v == h):
@@ -775,6 +826,49 @@ func (c *compiler) appendStep(app *appendRel) bool {
 	return false
 }
 
+// unfoldedBody returns r's body with every call of a one-rule relation of
+// A's component replaced by that rule's body (mutate's fold moves A's
+// recursive call into such a relation), which keeps A the same. The
+// callee's own variables get slots past r's.
+func (c *compiler) unfoldedBody(app *appendRel, r *nrule) []basic {
+	var out []basic
+	next := int32(len(r.varNames))
+	for _, b := range r.body {
+		x := c.rels[b.rel]
+		if b.kind != bPos || b.rel == app.rel || x.kw != kwNone || x.scc != c.rels[app.rel].scc || len(x.rules) != 1 {
+			out = append(out, b)
+			continue
+		}
+		d := c.rules[x.rules[0]]
+		sub := make([]pat, len(d.varNames))
+		for i := range sub {
+			sub[i] = pat{v: -1, t: -1}
+		}
+		ok := true
+		for i, a := range d.headArgs {
+			if a.v < 0 || sub[a.v].v >= 0 || sub[a.v].t >= 0 || sub[a.v].args != nil {
+				ok = false
+				break
+			}
+			sub[a.v] = b.args[i]
+		}
+		if !ok {
+			out = append(out, b)
+			continue
+		}
+		for i := range sub {
+			if sub[i].v < 0 && sub[i].t < 0 && sub[i].args == nil {
+				sub[i] = pat{v: next, t: -1}
+				next++
+			}
+		}
+		for _, db := range d.body {
+			out = append(out, substBasic(db, sub))
+		}
+	}
+	return out
+}
+
 func sortedVars(vs ...int32) []int32 {
 	slices.Sort(vs)
 	return vs
@@ -793,7 +887,7 @@ func isDistinctPair(b basic, x, y int32) bool {
 func (c *compiler) appendSound(app *appendRel) bool {
 	for _, ri := range c.ruleList(app.rel) {
 		e := ri.headArgs[app.pe].v
-		if e < 0 || !slices.ContainsFunc(ri.body, func(b basic) bool {
+		if e < 0 || !slices.ContainsFunc(c.unfoldedBody(app, ri), func(b basic) bool {
 			return b.kind == bPos && (b.rel == app.elem && b.args[0].v == e || b.rel == app.rel && b.args[app.pe].v == e)
 		}) {
 			return false
