@@ -654,6 +654,7 @@ func (c *compiler) appendBase(app *appendRel) bool {
 		if elem < 0 {
 			continue
 		}
+		elem = c.unaryAlias(elem)
 		facts, isFacts := c.factsOf(elem)
 		if !isFacts || len(facts[0]) != 1 {
 			continue
@@ -757,6 +758,34 @@ func (c *compiler) groundTest(b basic) bool {
 // elemLit reports whether b is a positive unary static literal on variable v.
 func (c *compiler) elemLit(b basic, v int32) bool {
 	return b.kind == bPos && len(b.args) == 1 && b.args[0].v == v && c.rels[b.rel].static
+}
+
+// unaryAlias follows rel(?x) :- F(?x), the only rule of rel, to F
+// (mutate's fold), so that both read as one relation.
+func (c *compiler) unaryAlias(rel int32) int32 {
+	for range 8 {
+		r := c.rels[rel]
+		if r.kw != kwNone || r.arity != 1 || len(r.rules) != 1 {
+			return rel
+		}
+		nr := c.rules[r.rules[0]]
+		x := nr.headArgs[0].v
+		next := int32(-1)
+		for _, b := range nr.body {
+			switch {
+			case c.trueTest(b):
+			case next < 0 && c.elemLit(b, x) && b.rel != rel:
+				next = b.rel
+			default:
+				return rel
+			}
+		}
+		if x < 0 || next < 0 {
+			return rel
+		}
+		rel = next
+	}
+	return rel
 }
 
 // coversElem reports whether the unary relation rel holds for every
@@ -888,7 +917,7 @@ func (c *compiler) appendSound(app *appendRel) bool {
 	for _, ri := range c.ruleList(app.rel) {
 		e := ri.headArgs[app.pe].v
 		if e < 0 || !slices.ContainsFunc(c.unfoldedBody(app, ri), func(b basic) bool {
-			return b.kind == bPos && (b.rel == app.elem && b.args[0].v == e || b.rel == app.rel && b.args[app.pe].v == e)
+			return b.kind == bPos && (c.unaryAlias(b.rel) == app.elem && b.args[0].v == e || b.rel == app.rel && b.args[app.pe].v == e)
 		}) {
 			return false
 		}
