@@ -132,8 +132,7 @@ func (c *compiler) visitedScc(rel int32, nr *nrule, scc []int32, appends map[int
 	app := v.app
 	elemRules := map[int32]bool{} // relations with rules that have an A literal on ?L
 	for _, s := range scc {
-		for _, ri := range c.rels[s].rules {
-			r := c.rules[ri]
+		for _, r := range c.liveRules(s) {
 			a, ok := c.visitedRule(v, s, r, inS)
 			if !ok {
 				return nil
@@ -179,8 +178,7 @@ func (c *compiler) accPositions(v *visitedRel, inS map[int32]bool) bool {
 			if !ok {
 				continue
 			}
-			for _, ri := range c.rels[s].rules {
-				r := c.rules[ri]
+			for _, r := range c.liveRules(s) {
 				if p >= len(r.headArgs) || r.headArgs[p].v < 0 {
 					return false
 				}
@@ -235,6 +233,9 @@ func (c *compiler) visitedRule(v *visitedRel, rel int32, r *nrule, inS map[int32
 	at, m := -1, int32(-1)
 	for i, b := range r.body {
 		if b.kind == bPos && b.rel == app.rel && b.args[app.pi].v == l {
+			if at >= 0 && sameArgs(b.args, r.body[at].args) {
+				continue // mutate's duplicate: the same literal twice
+			}
 			e, out := b.args[app.pe].v, b.args[app.po].v
 			if at >= 0 || e < 0 || out < 0 || e == l || out == l || out == e || headPos(r, out) >= 0 || headPos(r, e) == p {
 				return -1, false
@@ -242,16 +243,19 @@ func (c *compiler) visitedRule(v *visitedRel, rel int32, r *nrule, inS map[int32
 			at, m = i, out
 		}
 	}
-	calls := 0
+	calls := -1
 	for i, b := range r.body {
-		if i == at {
+		if i == at || (at >= 0 && b.kind == bPos && b.rel == app.rel && sameArgs(b.args, r.body[at].args)) {
 			continue
 		}
 		if (b.kind == bPos || b.kind == bNeg) && inS[b.rel] {
-			calls++
-			if b.kind == bNeg || calls > 1 {
+			if calls >= 0 && b.kind == bPos && b.rel == r.body[calls].rel && sameArgs(b.args, r.body[calls].args) {
+				continue // the same call twice
+			}
+			if b.kind == bNeg || calls >= 0 {
 				return -1, false
 			}
+			calls = i
 			q := v.acc[b.rel]
 			if a := b.args[q]; a.v < 0 || (a.v != l && a.v != m) {
 				return -1, false
@@ -277,6 +281,37 @@ func (c *compiler) visitedRule(v *visitedRel, rel int32, r *nrule, inS map[int32
 }
 
 // mentionsLM reports whether p has variable l or m (m < 0: none).
+func sameArgs(a, b []pat) bool {
+	return slices.EqualFunc(a, b, samePat)
+}
+
+// deadRule reports whether r has an atom both positively and negatively
+// (mutate's (or A (not A)) split into alternatives): it never applies.
+func deadRule(r *nrule) bool {
+	for _, b := range r.body {
+		if b.kind != bPos {
+			continue
+		}
+		for _, n := range r.body {
+			if n.kind == bNeg && n.rel == b.rel && sameArgs(n.args, b.args) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// liveRules returns the rules of rel that may apply.
+func (c *compiler) liveRules(rel int32) []*nrule {
+	var out []*nrule
+	for _, ri := range c.rels[rel].rules {
+		if r := c.rules[ri]; !deadRule(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func mentionsLM(p pat, l, m int32) bool {
 	for _, x := range patVars(nil, p) {
 		if x == l || (m >= 0 && x == m) {
@@ -323,8 +358,7 @@ func (c *compiler) invariantPositions(v *visitedRel, rel int32, inS map[int32]bo
 				if !has {
 					continue
 				}
-				for _, ri := range c.rels[s].rules {
-					r := c.rules[ri]
+				for _, r := range c.liveRules(s) {
 					for _, b := range r.body {
 						if b.kind != bPos || !inS[b.rel] {
 							continue
@@ -380,8 +414,7 @@ func (c *compiler) elementKey(v *visitedRel, rel int32, inv []bool) bool {
 	app := v.app
 	p := v.acc[rel]
 	seen := map[int32]string{}
-	for _, ri := range c.rels[rel].rules {
-		r := c.rules[ri]
+	for _, r := range c.liveRules(rel) {
 		l := r.headArgs[p].v
 		e := int32(-1)
 		for _, b := range r.body {
@@ -1017,6 +1050,16 @@ func (c *compiler) rewriteVisited(v *visitedRel) {
 	for _, s := range v.scc {
 		inS[s] = true
 	}
+	// Rules that never apply go first: they need not fit the new arity.
+	dead := map[int32]bool{}
+	for _, s := range v.scc {
+		for _, ri := range c.rels[s].rules {
+			if deadRule(c.rules[ri]) {
+				dead[ri] = true
+			}
+		}
+	}
+	c.dropRules(dead)
 	for h, r := range c.rels {
 		for _, ri := range r.rules {
 			nr := c.rules[ri]
@@ -1071,6 +1114,32 @@ func (c *compiler) rewriteVisited(v *visitedRel) {
 	for _, s := range v.scc {
 		c.rels[s].arity--
 		c.notef(c.rels[s].pos, "%s: argument %d is a list of visited elements that only forbids revisits: grounded without it (a path exists exactly when a simple one does)", c.rels[s].name, v.acc[s]+1)
+	}
+}
+
+// dropRules removes the rules in dead and renumbers the rest, keeping
+// their order.
+func (c *compiler) dropRules(dead map[int32]bool) {
+	if len(dead) == 0 {
+		return
+	}
+	newID := make([]int32, len(c.rules))
+	var rules []*nrule
+	for i, nr := range c.rules {
+		if !dead[int32(i)] {
+			newID[i] = int32(len(rules))
+			rules = append(rules, nr)
+		}
+	}
+	c.rules = rules
+	for _, r := range c.rels {
+		kept := r.rules[:0]
+		for _, ri := range r.rules {
+			if !dead[ri] {
+				kept = append(kept, newID[ri])
+			}
+		}
+		r.rules = kept
 	}
 }
 

@@ -124,22 +124,39 @@ func TestVisitedSmallHex(t *testing.T) {
 	}
 }
 
-// TestVisitedFreeArgument: a position passed unchanged along the chain that
-// dropFreeArgs removes after the rewrite (a chain key) leaves the game the same.
-func TestVisitedFreeArgument(t *testing.T) {
+// visitedFiring are hex22 rewritten so that the rewrite must still fire
+// and keep the game: a position passed unchanged along the chain that
+// dropFreeArgs removes afterwards (a chain key), the append literal and
+// the recursive call written twice, and a rule that never applies.
+var visitedFiring = []struct {
+	name string
+	r    *strings.Replacer
+	add  string
+}{
+	{"free argument", strings.NewReplacer("?color ?list)", "?color ?list ?w) (wdom ?w)", "?color ?list2)", "?color ?list2 ?w)",
+		"red nil)", "red nil w1)", "blue nil)", "blue nil w1)"), "(wdom w1)\n"},
+	{"duplicates and a dead rule", strings.NewReplacer("(append_el ?id ?list ?list2)", "(append_el ?id ?list ?list2) (append_el ?id ?list ?list2)",
+		"(connection ?x3 ?y3 ?x2 ?y2 ?color ?list)", "(connection ?x3 ?y3 ?x2 ?y2 ?color ?list) (connection ?x3 ?y3 ?x2 ?y2 ?color ?list)"),
+		"(<= (connection2 ?x1 ?y1 ?x2 ?y2 ?c ?l) (color_neighbour ?x1 ?y1 ?x2 ?y2 ?c) (le ?c) (not (le ?c)) (first ?l))\n"},
+}
+
+func TestVisitedFiring(t *testing.T) {
 	src, err := os.ReadFile(hexSmall)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := strings.NewReplacer("?color ?list)", "?color ?list ?w) (wdom ?w)", "?color ?list2)", "?color ?list2 ?w)",
-		"red nil)", "red nil w1)", "blue nil)", "blue nil w1)").Replace(string(src)) + "(wdom w1)\n"
-	got := groundVisited(t, "free.kif", s, variant{})
-	if !visitedFired(got) {
-		t.Fatalf("visited list not dropped: %v", got.Notes)
-	}
-	want := groundVisited(t, "free.kif", s, variant{noVisited: true})
-	if err := sameGame(got, want, 100000); err != nil {
-		t.Errorf("with and without the rewrite: %v", err)
+	for _, tc := range visitedFiring {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tc.r.Replace(string(src)) + tc.add
+			got := groundVisited(t, "firing.kif", s, variant{})
+			if !visitedFired(got) {
+				t.Fatalf("visited list not dropped: %v", got.Notes)
+			}
+			want := groundVisited(t, "firing.kif", s, variant{noVisited: true})
+			if err := sameGame(got, want, 100000); err != nil {
+				t.Errorf("with and without the rewrite: %v", err)
+			}
+		})
 	}
 }
 

@@ -16,9 +16,9 @@ import (
 func TestVisitedHexVariants(t *testing.T) {
 	ops := []mutate.Op{mutate.RenameSymbols, mutate.ReorderBody, mutate.PermuteArgs, mutate.PairArgs,
 		mutate.SplitOr, mutate.Unfold, mutate.Fold, mutate.Tautology, mutate.Duplicate}
-	// All transformations at once: seeds 1-18 (19 and 23 are not
+	// All transformations at once: seeds 1-22 (23 is not
 	// recognised yet: BENCHMARKS.md, session 19).
-	for seed := int64(1); seed <= 18; seed++ {
+	for seed := int64(1); seed <= 22; seed++ {
 		t.Run(fmt.Sprintf("all/%d", seed), func(t *testing.T) {
 			groundVariant(t, "laikLee_hex.kif", seed, mutate.AllOps, grounding.Limits{})
 		})
