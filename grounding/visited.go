@@ -46,9 +46,13 @@ import (
 // With every element distinct, the lists c0, c0 ++ [e1], ... satisfy every
 // A and list-type literal of the chain: a derivation of R(x, c0).
 //
-// After a rewrite, relations no keyword relation reaches any more (A and
-// the list types) lose their rules, so the static phase does not
-// enumerate lists. Runs before inlineChecks, which may unfold S.
+// The checks see through what keeps each relation the same: argument
+// order, the cell's shape, one-rule aliases of A and E, one-rule relations
+// of A's component unfolded, tautologies, a literal written twice, and
+// rules of S that never apply (A and not A; dropped). After a rewrite,
+// relations no keyword relation reaches any more (A and the list types)
+// lose their rules, so the static phase does not enumerate lists. Runs
+// before inlineChecks, which may unfold S.
 func (c *compiler) dropVisited(sccs [][]int32) {
 	fired := false
 	tried := make([]bool, len(sccs))
@@ -652,6 +656,11 @@ func (c *compiler) appendAlias(rel int32) *appendRel {
 	return &app
 }
 
+// maxAliasDepth bounds how many one-rule aliases of a unary relation
+// (fold of a fold) unaryAlias and coversElem follow; a longer chain is
+// not recognised, which only leaves the accumulator in place.
+const maxAliasDepth = 8
+
 // Holes of a list cell template (appendRel.cell).
 const (
 	cellElem = -2
@@ -796,7 +805,7 @@ func (c *compiler) elemLit(b basic, v int32) bool {
 // unaryAlias follows rel(?x) :- F(?x), the only rule of rel, to F
 // (mutate's fold), so that both read as one relation.
 func (c *compiler) unaryAlias(rel int32) int32 {
-	for range 8 {
+	for range maxAliasDepth {
 		r := c.rels[rel]
 		if r.kw != kwNone || r.arity != 1 || len(r.rules) != 1 {
 			return rel
@@ -829,7 +838,7 @@ func (c *compiler) coversElem(app *appendRel, rel int32, depth int) bool {
 		return true
 	}
 	r := c.rels[rel]
-	if depth > 4 || r.kw != kwNone || r.arity != 1 || !r.static {
+	if depth > maxAliasDepth || r.kw != kwNone || r.arity != 1 || !r.static {
 		return false
 	}
 	for _, ri := range r.rules {
