@@ -116,6 +116,8 @@ func (c *compiler) dropFreeArgs() {
 	}
 	for rel, r := range c.rels {
 		if free[rel] != nil {
+			// Chain keys (visited.go) name positions that may be gone.
+			delete(c.chainKeys, int32(rel))
 			r.arity = 0
 			for _, f := range free[rel] {
 				if !f {

@@ -2,6 +2,7 @@ package grounding
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
@@ -113,6 +114,7 @@ type variant struct {
 	// the trial join first.
 	forceHeadFilter bool
 	noInline        bool // check relations not unfolded (inline.go)
+	noVisited       bool // visited-list accumulators kept (visited.go)
 	noSingleUse     bool // single-use relations not unfolded (singleuse.go)
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
@@ -181,6 +183,9 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, nil, c.errs
+	}
+	if !v.noVisited {
+		c.dropVisited(sccs)
 	}
 	if !v.noInline {
 		c.inlineChecks()
@@ -561,7 +566,11 @@ func (g *grounder) circuit(p *Program) error {
 			cur := make([]Lit, nextPlaceholder-first)
 			memo := b.newSubstMemo(lo, b.c.NumNodes(), first, len(cur))
 			var prev []Lit
-			for round := 0; round <= len(cur) && e.err == nil && b.err == nil; round++ {
+			rounds := len(cur)
+			if n, ok := g.chainRounds(comp); ok {
+				rounds = min(rounds, n)
+			}
+			for round := 0; round <= rounds && e.err == nil && b.err == nil; round++ {
 				memo.next(prev, cur)
 				next := make([]Lit, 0, len(cur))
 				for _, ls := range tmpl {
@@ -785,4 +794,33 @@ func srcPos(r *nrule) Pos {
 		return startPos
 	}
 	return r.src.Pos
+}
+
+// chainRounds bounds the rounds of a recursive component's fixpoint when
+// every member has chain keys (visited.go): a shortest derivation is a
+// chain of different atoms that agree at the keys, so it is no longer than
+// the most atoms of the component that share their key values.
+func (g *grounder) chainRounds(comp []int32) (int, bool) {
+	count := map[string]int{}
+	for _, rel := range comp {
+		if _, ok := g.c.chainKeys[rel]; !ok {
+			return 0, false
+		}
+	}
+	most := 0
+	for _, rel := range comp {
+		key := g.c.chainKeys[rel]
+		fs := g.e.facts[rel]
+		buf := make([]byte, 0, 4*len(key))
+		for id := int32(0); id < fs.n; id++ {
+			t := fs.tuple(id)
+			buf = buf[:0]
+			for _, q := range key {
+				buf = binary.LittleEndian.AppendUint32(buf, uint32(t[q]))
+			}
+			count[string(buf)]++
+			most = max(most, count[string(buf)])
+		}
+	}
+	return most, true
 }

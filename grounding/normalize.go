@@ -193,6 +193,9 @@ type compiler struct {
 	limitErr error          // a limit exceeded while compiling
 	goalPos  map[string]Pos // "role value" of goal heads written ground -> position
 	universe int32          // relation holding every ground term of the description
+	// chainKeys: relations whose recursion is a chain of calls that keeps
+	// these positions (visited.go), for the circuit's fixpoint rounds.
+	chainKeys map[int32][]int
 
 	noHeadFilter    bool // tests: circuit joins without headFilter
 	forceHeadFilter bool // tests: headFilter without the trial join
