@@ -67,7 +67,7 @@ func (b *builder) actionClasses(ctx context.Context) error {
 			}
 		}
 		if cs == nil {
-			hints := func() [][]int { return b.classHints(ctx, ff, cn) }
+			hints := func(open int) [][]int { return b.classHints(ctx, ff, cn, open) }
 			cs, err = satcheck.ActionClassesHinted(ctx, b.p, ff.Function.Lit, ff.roles, hints)
 			if err != nil {
 				return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
@@ -135,53 +135,63 @@ func classOf(ff *FuncFeatures, r, a int) int64 {
 // action usually gives the function another value than most other
 // choices, which separates classes that random samples do not (see
 // satcheck.ActionClassesHinted, which asks for them only before a SAT
-// call). They are only candidates: the classes do not depend on them,
-// so a cancelled context gives none (the caller's next check reports it).
-func (b *builder) classHints(ctx context.Context, ff *FuncFeatures, cn *cone) [][]int {
+// call, with the number of choices still open). A sample can cost the
+// whole cone (brawl's justify every other term of a 5,400-input OR), and
+// a hint saves at most a SAT call, so the actions tried, in random order,
+// are classHintsPerOpen per open choice (at least minClassHintActions):
+// one try per action made brawl's hints cost 5,400 samples of its cone
+// per function where 2 choices were open. They are only candidates: the
+// classes do not depend on them, so a cancelled context gives none (the
+// caller's next check reports it).
+func (b *builder) classHints(ctx context.Context, ff *FuncFeatures, cn *cone, open int) [][]int {
 	srs := b.simRoles(cn, ff.roles)
 	z := newSensitizer(cn, srs)
 	rng := rand.New(rand.NewPCG(uint64(ff.Function.Lit), 0x5e75))
 	budget := max(64, maxSensitizeWork/int64(cn.NumSlots()))
-	var hints [][]int
+	var ks []int
 	for _, sr := range srs {
-		for _, k := range sr.ks {
-			for a := range classHintAttempts {
-				if budget--; budget < 0 {
-					return hints
-				}
-				// Each sample costs up to the cone: brawl's hints ran
-				// 1.6 s past the comparison's time limit unchecked.
-				if budget%cancelCheckEvery == 0 && ctx.Err() != nil {
-					return nil
-				}
-				x := z.sample(k, a%2 == 1, rng)
-				if x == nil {
-					continue
-				}
-				var pt []int
-				for kk, in := range cn.Inputs {
-					if x[kk/64]>>(kk%64)&1 == 1 {
-						pt = append(pt, int(in))
-					}
-				}
-				hints = append(hints, pt)
-				break
-			}
-		}
+		ks = append(ks, sr.ks...)
 	}
-	if len(hints) > maxClassHints {
-		// Each hint costs a simulation of every choice's fanout: a
-		// random subset of them.
-		rng.Shuffle(len(hints), func(i, j int) { hints[i], hints[j] = hints[j], hints[i] })
-		hints = hints[:maxClassHints]
+	rng.Shuffle(len(ks), func(i, j int) { ks[i], ks[j] = ks[j], ks[i] })
+	ks = ks[:min(len(ks), max(minClassHintActions, classHintsPerOpen*open))]
+	var hints [][]int
+	for _, k := range ks {
+		if len(hints) == maxClassHints {
+			break
+		}
+		for a := range classHintAttempts {
+			if budget--; budget < 0 {
+				return hints
+			}
+			// Each sample costs up to the cone: brawl's hints ran
+			// 1.6 s past the comparison's time limit unchecked.
+			if budget%cancelCheckEvery == 0 && ctx.Err() != nil {
+				return nil
+			}
+			x := z.sample(k, a%2 == 1, rng)
+			if x == nil {
+				continue
+			}
+			var pt []int
+			for kk, in := range cn.Inputs {
+				if x[kk/64]>>(kk%64)&1 == 1 {
+					pt = append(pt, int(in))
+				}
+			}
+			hints = append(hints, pt)
+			break
+		}
 	}
 	return hints
 }
 
 // classHintAttempts is the number of sensitized points tried per action
 // for action-class hints (one is kept); maxClassHints bounds the hints of
-// one function (16 simulation words).
+// one function (16 simulation words); classHintsPerOpen is the number of
+// actions tried per choice still open, minClassHintActions the fewest.
 const (
-	classHintAttempts = 2
-	maxClassHints     = 1024
+	classHintAttempts   = 2
+	maxClassHints       = 1024
+	classHintsPerOpen   = 4
+	minClassHintActions = 16
 )

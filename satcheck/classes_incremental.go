@@ -33,8 +33,11 @@ func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f groun
 }
 
 // Hints returns the hints of ActionClassesHinted; it is called at most
-// once, and only when some class would otherwise need SAT.
-type Hints func() [][]int
+// once, and only when some class would otherwise need SAT. open is the
+// number of choices still in question then (see openChoices): each hint
+// costs about a pass over the cone and may save a SAT call, so a caller
+// can build about as many as there are calls to save.
+type Hints func(open int) [][]int
 
 // ActionClassesHinted is ActionClassesIncremental with hints: points of the
 // input space (each the circuit inputs true there, ascending) that the
@@ -101,12 +104,12 @@ func ActionClassesHinted(ctx context.Context, p *grounding.Program, f grounding.
 		}
 		// The hints are simulated only for a role whose classes would
 		// otherwise need SAT: each costs every choice's fanout.
-		var hintKeys func() []string
+		var hintKeys func(open int) []string
 		if !exact && hints != nil {
-			hintKeys = func() []string {
+			hintKeys = func(open int) []string {
 				if hsim == nil {
 					if hw < 0 {
-						hvec, hw = an.hintedVectors(hints())
+						hvec, hw = an.hintedVectors(hints(open))
 					}
 					if hw == 0 {
 						return nil
@@ -172,7 +175,7 @@ func (an *analysis) choiceOutputs(sim *grounding.ConeSim, base []uint64, rows, g
 // choices of group gi (of role r), starting from the candidate classes of
 // equal simulation keys (all choices together when keys is nil), into the
 // classes of equal cofactors, and returns them as action classes.
-func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, keys []string, hintKeys func() []string) ([][]int, error) {
+func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, keys []string, hintKeys func(open int) []string) ([][]int, error) {
 	p := an.s.p
 	nActs := len(p.Actions[r])
 	g := &an.j.groups[gi]
@@ -205,8 +208,9 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		slices.Sort(class)
 		classes = append(classes, class)
 	}
-	var hk []string // the hints' outputs per choice, once computed
-	var hasher *grounding.CofactorHasher
+	var hk []string                      // the hints' outputs per choice, once computed
+	var hasher *grounding.CofactorHasher // on the base of the other choice, literal none
+	var none uint32
 	var wsim *grounding.ConeSim // simulator of the witness neighbourhoods
 	var sk *sliceKeys           // the choices' cofactors slice by slice, as computed
 	for len(pending) > 0 {
@@ -224,8 +228,9 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		// of each such group.
 		if hasher == nil {
 			hasher = grounding.NewCofactorHasher(an.cn)
+			none = an.setChoiceBase(hasher, gi)
 		}
-		groups := an.cofactorGroupsWith(hasher, gi, cand)
+		groups := an.cofactorGroupsOn(hasher, gi, none, cand)
 		reps := make([]int, len(groups))
 		for i, grp := range groups {
 			reps[i] = grp[0]
@@ -266,7 +271,7 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 		// Before the first SAT call, the hints' outputs split the
 		// candidates further.
 		if hintKeys != nil && hk == nil {
-			if hk = hintKeys(); hk == nil {
+			if hk = hintKeys(openChoices(reps, pending)); hk == nil {
 				hintKeys = nil
 			}
 		}
@@ -306,6 +311,21 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 	}
 	slices.SortFunc(classes, func(x, y []int) int { return x[0] - y[0] })
 	return classes, nil
+}
+
+// openChoices counts the choices whose classes are still in question
+// when the candidate class of representatives reps needs SAT: reps and
+// the members of every pending class of two or more (brawl: 2 of 2,693
+// choices in one class, whose cofactors hash to 2 circuits;
+// four_way_battle: a few in each of up to 72 pending classes).
+func openChoices(reps []int, pending [][]int) int {
+	n := len(reps)
+	for _, p := range pending {
+		if len(p) > 1 {
+			n += len(p)
+		}
+	}
+	return n
 }
 
 // witnessWords is the number of 64-sample words of a witness's
@@ -360,12 +380,27 @@ func (an *analysis) witnessVectors(gi int, assign []bool, w int) []uint64 {
 // (grounding.CofactorHasher.LiteralWith): the same literals, hence the same
 // groups.
 func (an *analysis) cofactorGroupsWith(h *grounding.CofactorHasher, gi int, set []int) [][]int {
+	return an.cofactorGroupsOn(h, gi, an.setChoiceBase(h, gi), set)
+}
+
+// setChoiceBase makes group gi's "other" choice (no member made) h's base
+// for LiteralWith and returns its literal.
+func (an *analysis) setChoiceBase(h *grounding.CofactorHasher, gi int) uint32 {
 	g := &an.j.groups[gi]
 	member := make(map[int]bool, len(g.members)) // cone inputs of the members
 	for _, m := range g.members {
 		member[int(m)] = true
 	}
-	none := h.SetBase(func(k int) (bool, bool) { return false, member[k] })
+	return h.SetBase(func(k int) (bool, bool) { return false, member[k] })
+}
+
+// cofactorGroupsOn is cofactorGroupsWith on a hasher whose base group gi's
+// other choice already is (setChoiceBase returned none): settleClasses
+// groups every candidate class of one role on one base, and setting it
+// again per class cost a pass over the cone each (blobwars: 2.2 of its
+// 7.5 CPU s in action classes).
+func (an *analysis) cofactorGroupsOn(h *grounding.CofactorHasher, gi int, none uint32, set []int) [][]int {
+	g := &an.j.groups[gi]
 	return grounding.GroupBy(set, func(c int) uint32 {
 		if c == len(g.members) {
 			return none // the "other" choice: no member made

@@ -74,7 +74,7 @@ func TestActionClassesHintedBrute(t *testing.T) {
 			hints = append(hints, h)
 		}
 		roles := []int{1, 0}
-		got, err := satcheck.ActionClassesHinted(context.Background(), p, f, roles, func() [][]int { return hints })
+		got, err := satcheck.ActionClassesHinted(context.Background(), p, f, roles, func(int) [][]int { return hints })
 		if err != nil {
 			t.Fatal(err)
 		}
