@@ -2,6 +2,9 @@
 // profile of the verify phase, and heap profiles at given offsets into it.
 //
 //	go run ./bench/symprof -cpu cpu.prof -heap heap -at 20s,60s -timeout 300s game.kif
+//
+// -max-nodes stops the subgroup search after a number of nodes, so that the
+// CPU seconds of two builds can be compared on a loaded machine.
 package main
 
 import (
@@ -25,6 +28,7 @@ func main() {
 	heap := flag.String("heap", "", "heap profiles to this prefix (+offset)")
 	at := flag.String("at", "20s", "offsets into the verify phase for heap profiles, comma separated")
 	timeout := flag.Duration("timeout", 300*time.Second, "limit")
+	maxNodes := flag.Int64("max-nodes", 0, "search-node limit of each graph search (isomorph.Limits.MaxNodes; 0: its default): stops the subgroup search after as many nodes whatever the load, for CPU per node")
 	flag.Parse()
 	src, err := os.ReadFile(flag.Arg(0))
 	if err != nil {
@@ -34,6 +38,7 @@ func main() {
 	start := time.Now()
 	lim := equiv.Limits{Timeout: *timeout}
 	lim.Ground.Timeout = *timeout
+	lim.Search.MaxNodes = *maxNodes
 	var last string
 	var lastAt time.Time
 	lim.Progress = func(p equiv.Progress) {
