@@ -58,22 +58,7 @@ func TestFlipWideGates(t *testing.T) {
 		base := make([]uint64, w)
 		s.Eval(base)
 		for k := range cn.Inputs {
-			got := make([]uint64, w)
-			wn := 1 + rng.IntN(w)
-			s.Flip(k, wn, got)
-			want, _ := cn.Simulate(w, func(j int) []uint64 {
-				if j == k {
-					neg := make([]uint64, w)
-					for i := range neg {
-						neg[i] = ^ins[j][i]
-					}
-					return neg
-				}
-				return ins[j]
-			}, nil, nil)
-			if !slices.Equal(got[:wn], want[:wn]) {
-				t.Fatalf("trial %d: Flip(%d) = %x, full evaluation %x", trial, k, got[:wn], want[:wn])
-			}
+			checkFlip(t, trial, cn, s, ins, k, 1+rng.IntN(w))
 		}
 	}
 }
@@ -122,23 +107,29 @@ func TestFlipEventDriven(t *testing.T) {
 		base := make([]uint64, w)
 		s.Eval(base)
 		for range 2 * len(cn.Inputs) {
-			k := rng.IntN(len(cn.Inputs))
-			got := make([]uint64, w)
-			wn := 1 + rng.IntN(w)
-			s.Flip(k, wn, got)
-			want, _ := cn.Simulate(w, func(j int) []uint64 {
-				if j == k {
-					neg := make([]uint64, w)
-					for i := range neg {
-						neg[i] = ^ins[j][i]
-					}
-					return neg
-				}
-				return ins[j]
-			}, nil, nil)
-			if !slices.Equal(got[:wn], want[:wn]) {
-				t.Fatalf("trial %d: Flip(%d) = %x, full evaluation %x", trial, k, got[:wn], want[:wn])
-			}
+			checkFlip(t, trial, cn, s, ins, rng.IntN(len(cn.Inputs)), 1+rng.IntN(w))
 		}
+	}
+}
+
+// checkFlip compares s.Flip(k) on the first wn words with a full
+// evaluation of cn on ins with input k negated.
+func checkFlip(t *testing.T, trial int, cn *grounding.Cone, s *grounding.ConeSim, ins [][]uint64, k, wn int) {
+	t.Helper()
+	w := len(ins[k])
+	got := make([]uint64, w)
+	s.Flip(k, wn, got)
+	want, _ := cn.Simulate(w, func(j int) []uint64 {
+		if j == k {
+			neg := make([]uint64, w)
+			for i := range neg {
+				neg[i] = ^ins[j][i]
+			}
+			return neg
+		}
+		return ins[j]
+	}, nil, nil)
+	if !slices.Equal(got[:wn], want[:wn]) {
+		t.Fatalf("trial %d: Flip(%d) = %x, full evaluation %x", trial, k, got[:wn], want[:wn])
 	}
 }

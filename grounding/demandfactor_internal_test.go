@@ -22,10 +22,10 @@ var productGroupsTests = []struct {
 }
 
 // rowsProduct returns the rows of the product of the columns' values.
-func rowsProduct(cols ...[]int32) [][]int32 {
-	rows := [][]int32{nil}
+func rowsProduct[T any](cols ...[]T) [][]T {
+	rows := [][]T{nil}
 	for _, col := range cols {
-		var next [][]int32
+		var next [][]T
 		for _, r := range rows {
 			for _, v := range col {
 				next = append(next, append(slices.Clone(r), v))

@@ -72,7 +72,7 @@ func sameGame(a, b *Program, limit int) error {
 		if sa.Terminal() {
 			continue
 		}
-		for _, moves := range jointMoves(legal) {
+		for _, moves := range rowsProduct(legal...) {
 			sa.SetState(st)
 			sb.SetState(st)
 			sa.Step(moves)
@@ -87,20 +87,6 @@ func sameGame(a, b *Program, limit int) error {
 		return fmt.Errorf("only %d states played", len(seen))
 	}
 	return nil
-}
-
-func jointMoves(legal [][]int) [][]int {
-	out := [][]int{nil}
-	for _, ls := range legal {
-		var next [][]int
-		for _, m := range out {
-			for _, a := range ls {
-				next = append(next, append(slices.Clone(m), a))
-			}
-		}
-		out = next
-	}
-	return out
 }
 
 // TestVisitedSmallHex: on a board small enough to ground the visited lists
