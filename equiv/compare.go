@@ -337,11 +337,15 @@ func searchPass(ctx context.Context, a, b game, ga, gb *isomorph.Graph, f isomor
 		}
 	}
 	if bounded && errors.Is(searchErr, satcheck.ErrLimit) {
-		s.aside++ // a bounded check's limit that some check passed on
+		// Defensive: setsAside counts every bounded limit it sees; one
+		// that reached here unseen must not let the pass be final.
+		s.aside++
 	}
-	if rep.Verdict != Equivalent && s.aside > 0 {
+	if rep.Verdict != Equivalent && s.aside > 0 &&
+		(searchErr == nil || errors.Is(searchErr, satcheck.ErrLimit) || errors.Is(searchErr, errEnoughAside)) {
 		// No verdict from a pass that set something aside: a refutation
-		// or a proof it left out could decide.
+		// or a proof it left out could decide. Any other error (the
+		// context's, an internal one) is reported as it is below.
 		return rep, s.aside, nil
 	}
 	if c := s.coset; c.done {

@@ -87,7 +87,7 @@ func (c *compiler) appendAlias(rel int32) *appendRel {
 		}
 		call = &nr.body[i]
 	}
-	if call == nil {
+	if call == nil || len(call.args) != 3 {
 		return nil
 	}
 	pos := make([]int, 3)
@@ -158,7 +158,7 @@ func (c *compiler) appendBase(app *appendRel) bool {
 		}
 		elem = c.unaryAlias(elem)
 		facts, isFacts := c.factsOf(elem)
-		if !isFacts || len(facts[0]) != 1 {
+		if !isFacts || len(facts) == 0 || len(facts[0]) != 1 {
 			continue
 		}
 		app.cell, app.empty, app.elem, app.size = cell, in.t, elem, len(facts)

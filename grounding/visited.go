@@ -79,10 +79,9 @@ func (c *compiler) dropVisited(sccs [][]int32) {
 
 // visitedRel is a component S whose accumulator can be dropped.
 type visitedRel struct {
-	app  *appendRel
-	acc  map[int32]int // p[R] for R in S
-	scc  []int32
-	note string
+	app *appendRel
+	acc map[int32]int // p[R] for R in S
+	scc []int32
 	// tracks: per invariant position of R_a, the position of each member
 	// that every call passes unchanged.
 	tracks []map[int32]int
@@ -154,7 +153,6 @@ func (c *compiler) visitedScc(rel int32, nr *nrule, scc []int32, appends map[int
 	if inv == nil || !c.elementKey(v, rel, inv) {
 		return nil
 	}
-	v.note = c.rels[rel].name
 	return v
 }
 
@@ -270,7 +268,7 @@ func (c *compiler) visitedRule(v *visitedRel, rel int32, r *nrule, inS map[int32
 	return at, true
 }
 
-// mentionsLM reports whether p has variable l or m (m < 0: none).
+// sameArgs reports whether two argument lists are the same patterns.
 func sameArgs(a, b []pat) bool {
 	return slices.EqualFunc(a, b, samePat)
 }
@@ -302,6 +300,7 @@ func (c *compiler) liveRules(rel int32) []*nrule {
 	return out
 }
 
+// mentionsLM reports whether p has variable l or m (m < 0: none).
 func mentionsLM(p pat, l, m int32) bool {
 	for _, x := range patVars(nil, p) {
 		if x == l || (m >= 0 && x == m) {
