@@ -53,6 +53,9 @@ func addSeeds(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, tc := range appendShapeTests {
+		f.Add([]byte(tc.src))
+	}
 }
 
 func FuzzParse(f *testing.F) {
