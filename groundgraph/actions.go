@@ -130,7 +130,7 @@ func classOf(ff *FuncFeatures, r, a int) int64 {
 
 // classHints returns points of the input space of ff (cone cn) where a
 // path from one of the actions it reads to it is sensitized (see
-// sensitizer), up to classHintAttempts tries for one per action within
+// sensitizer), up to classHintAttempts tries for one per action tried, within
 // maxSensitizeWork, at most maxClassHints in all: on such a point the
 // action usually gives the function another value than most other
 // choices, which separates classes that random samples do not (see

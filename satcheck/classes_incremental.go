@@ -36,7 +36,10 @@ func ActionClassesIncremental(ctx context.Context, p *grounding.Program, f groun
 // once, and only when some class would otherwise need SAT. open is the
 // number of choices still in question then (see openChoices): each hint
 // costs about a pass over the cone and may save a SAT call, so a caller
-// can build about as many as there are calls to save.
+// can build about as many as there are calls to save. open counts every
+// member of a pending class, so it can exceed the calls left (a class of
+// 2,700 moves over 2 circuits counts 2,700), and the hints built for the
+// first role that needs them serve the later roles: both cost time only.
 type Hints func(open int) [][]int
 
 // ActionClassesHinted is ActionClassesIncremental with hints: points of the
