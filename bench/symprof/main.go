@@ -3,8 +3,9 @@
 //
 //	go run ./bench/symprof -cpu cpu.prof -heap heap -at 20s,60s -timeout 300s game.kif
 //
-// -max-nodes stops the subgroup search after a number of nodes, so that the
-// CPU seconds of two builds can be compared on a loaded machine.
+// -max-nodes bounds every graph search (the graph group's and the subgroup
+// search) to a number of nodes, so that the CPU seconds of two builds can be
+// compared on a loaded machine; a search stopped there prints no summary.
 package main
 
 import (
