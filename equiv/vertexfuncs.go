@@ -85,6 +85,21 @@ func (x *vertexFuncs) funcs(v int32, buf *[]int32) []int32 {
 
 // mergeSorted appends the merge of sorted lists to dst (duplicates kept).
 func mergeSorted(dst []int32, lists [][]int32) []int32 {
+	if len(lists) == 2 {
+		// The usual case, a vertex's own few functions and one long run's
+		// many: what is left of a list once the other ends is copied
+		// whole (amazons' search merged 174,000 such pairs per node, 9 s
+		// of its comparison picking elements one by one).
+		a, b := lists[0], lists[1]
+		for len(a) > 0 && len(b) > 0 {
+			if b[0] < a[0] {
+				dst, b = append(dst, b[0]), b[1:]
+			} else {
+				dst, a = append(dst, a[0]), a[1:]
+			}
+		}
+		return append(append(dst, a...), b...)
+	}
 	for {
 		best := -1
 		for k, l := range lists {
