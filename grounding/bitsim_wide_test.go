@@ -34,18 +34,9 @@ func TestFlipWideGates(t *testing.T) {
 				}
 				fs = append(fs, grounding.Lit(m)<<1|neg)
 			}
-			slices.Sort(fs)
-			fs = slices.CompactFunc(fs, func(a, b grounding.Lit) bool { return a.Node() == b.Node() })
-			c.Fanin = append(c.Fanin, fs...)
-			c.Start = append(c.Start, int32(len(c.Fanin)))
+			addGate(c, fs)
 		}
-		root := grounding.Lit(c.NumNodes()-1)<<1 | grounding.Lit(rng.IntN(2))
-		cn, err := grounding.NewCone(c, root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := 1 + rng.IntN(3)
-		s := grounding.NewConeSim(cn, w)
+		cn, s, w := lastGateSim(t, rng, c)
 		s.FewFlips = trial%2 == 1 // wide gates re-read on their first flip
 		ins := make([][]uint64, len(cn.Inputs))
 		for k := range ins {
@@ -83,18 +74,9 @@ func TestFlipEventDriven(t *testing.T) {
 				}
 				fs = append(fs, grounding.Lit(m)<<1|grounding.Lit(rng.IntN(2)))
 			}
-			slices.Sort(fs)
-			fs = slices.CompactFunc(fs, func(a, b grounding.Lit) bool { return a.Node() == b.Node() })
-			c.Fanin = append(c.Fanin, fs...)
-			c.Start = append(c.Start, int32(len(c.Fanin)))
+			addGate(c, fs)
 		}
-		root := grounding.Lit(c.NumNodes()-1)<<1 | grounding.Lit(rng.IntN(2))
-		cn, err := grounding.NewCone(c, root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := 1 + rng.IntN(3)
-		s := grounding.NewConeSim(cn, w)
+		cn, s, w := lastGateSim(t, rng, c)
 		ins := make([][]uint64, len(cn.Inputs))
 		for k := range ins {
 			ins[k] = make([]uint64, w)
@@ -132,4 +114,25 @@ func checkFlip(t *testing.T, trial int, cn *grounding.Cone, s *grounding.ConeSim
 	if !slices.Equal(got[:wn], want[:wn]) {
 		t.Fatalf("trial %d: Flip(%d) = %x, full evaluation %x", trial, k, got[:wn], want[:wn])
 	}
+}
+
+// addGate adds a gate over fs to c, its fanins sorted, one per node.
+func addGate(c *grounding.Circuit, fs []grounding.Lit) {
+	slices.Sort(fs)
+	fs = slices.CompactFunc(fs, func(a, b grounding.Lit) bool { return a.Node() == b.Node() })
+	c.Fanin = append(c.Fanin, fs...)
+	c.Start = append(c.Start, int32(len(c.Fanin)))
+}
+
+// lastGateSim returns the cone of c's last gate (either polarity) and a
+// simulator of it over 1-3 words.
+func lastGateSim(t *testing.T, rng *rand.Rand, c *grounding.Circuit) (*grounding.Cone, *grounding.ConeSim, int) {
+	t.Helper()
+	root := grounding.Lit(c.NumNodes()-1)<<1 | grounding.Lit(rng.IntN(2))
+	cn, err := grounding.NewCone(c, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := 1 + rng.IntN(3)
+	return cn, grounding.NewConeSim(cn, w), w
 }
