@@ -12,8 +12,9 @@ import (
 // runtime's own structures). Near it the collector runs as often as it
 // must; when the live heap alone is larger the collector takes at most
 // about half the CPU, so work slows rather than fails. amazons against its
-// mutant (live heap at most about 1.8 GB): peak RSS 2,515 MiB at Go's
-// default GOGC, 1,762 MiB with this limit, the same CPU.
+// mutant (live heap at most about 1.8 GB), quiet machine: peak RSS 2,610
+// MiB at Go's default GOGC, 1,808 MiB with this limit, for about 8 more
+// CPU seconds of 190 (BENCHMARKS.md, session 19).
 const defaultMemoryLimit = 1800 << 20
 
 // memoryLimitFlag registers -memory-limit on fs; parseFlags applies it.
