@@ -105,3 +105,9 @@ func GroundWorkers(ctx context.Context, f *File, lim Limits, workers int, always
 	p, err = groundVariant(ctx, f, lim, memoProbe, v)
 	return p, accepted, redone, err
 }
+
+// GroundNoReach is Ground with the relations no keyword relation uses kept
+// (reach.go).
+func GroundNoReach(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noReach: true})
+}

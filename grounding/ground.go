@@ -115,6 +115,7 @@ type variant struct {
 	forceHeadFilter bool
 	noInline        bool // check relations not unfolded (inline.go)
 	noVisited       bool // visited-list accumulators kept (visited.go)
+	noReach         bool // relations no keyword relation uses kept (reach.go)
 	noSingleUse     bool // single-use relations not unfolded (singleuse.go)
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
@@ -183,6 +184,9 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, nil, c.errs
+	}
+	if !v.noReach {
+		c.dropUnreachable()
 	}
 	if !v.noVisited {
 		c.dropVisited(sccs)
