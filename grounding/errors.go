@@ -3,6 +3,7 @@ package grounding
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -111,10 +112,16 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	if e.Where != "" {
-		return fmt.Sprintf("limit %s=%d exceeded (reached %d; largest: %s)", e.What, e.Limit, e.Got, e.Where)
+	reached := fmt.Sprintf("reached %d", e.Got)
+	if e.Got == math.MaxInt64 {
+		// A count that saturated: a product of domains, measured before
+		// its atoms are enumerated.
+		reached = "reached more than 2^63"
 	}
-	return fmt.Sprintf("limit %s=%d exceeded (reached %d)", e.What, e.Limit, e.Got)
+	if e.Where != "" {
+		return fmt.Sprintf("limit %s=%d exceeded (%s; largest: %s)", e.What, e.Limit, reached, e.Where)
+	}
+	return fmt.Sprintf("limit %s=%d exceeded (%s)", e.What, e.Limit, reached)
 }
 
 // Is makes errors.Is(err, ErrLimit) true.

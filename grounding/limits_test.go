@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -271,5 +272,23 @@ func TestMaxCircuitNodesReportsConfiguredLimit(t *testing.T) {
 	var le *grounding.LimitError
 	if errors.As(err, &le) && le.Got != int64(n) {
 		t.Errorf("Got = %d, want %d (the first node past the limit)", le.Got, n)
+	}
+}
+
+// A saturated count says so instead of printing 2^63-1 as a number of atoms
+// (laikLee_hex's all-transformations seed-23 variant: a list of 25 cells
+// measured as a product before it is enumerated).
+func TestLimitErrorSaturated(t *testing.T) {
+	for _, c := range []struct {
+		err  grounding.LimitError
+		want string
+	}{
+		{grounding.LimitError{What: "MaxAtoms", Limit: 10, Got: 11, Where: "rules of r"}, "limit MaxAtoms=10 exceeded (reached 11; largest: rules of r)"},
+		{grounding.LimitError{What: "MaxAtoms", Limit: 10, Got: math.MaxInt64, Where: "rules of r"}, "limit MaxAtoms=10 exceeded (reached more than 2^63; largest: rules of r)"},
+		{grounding.LimitError{What: "MaxInstances", Limit: 10, Got: 12}, "limit MaxInstances=10 exceeded (reached 12)"},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("Error() = %q, want %q", got, c.want)
+		}
 	}
 }
