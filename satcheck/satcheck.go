@@ -227,6 +227,10 @@ type Stats struct {
 	BDDs           int64 // pairs decided by BDDs (Options.MaxBDDNodes) instead of SAT
 	BDDOverBound   int64 // pairs whose BDDs reached the node bound, then decided by SAT
 	BDDCollections int64 // times the kept BDDs left a pair too little room and nodes were freed (grounding.BDD.Collect)
+	// BDDRepeats counts pairs whose BDDs were not built again: they had
+	// reached the bound before with no smaller budget (counted in
+	// BDDOverBound too).
+	BDDRepeats int64
 	// SweepOverBudget counts pairs that sweeping did not decide within
 	// SweepConflictsBeforeBDD conflicts, so BDDs were tried.
 	SweepOverBudget int64
@@ -250,7 +254,7 @@ type Stats struct {
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted          atomic.Int64
 	satCalls, satUnsat, abandoned, sweepMerged, lemmaMerged, bdds, bddOverBound, bddCollections, sweepOverBudget atomic.Int64
-	pairChecks, pairSAT, pairRefuted, cutRefuted, cutBDD, sweepProofCapped, boundedOut                           atomic.Int64
+	pairChecks, pairSAT, pairRefuted, cutRefuted, cutBDD, sweepProofCapped, boundedOut, bddRepeats               atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -273,6 +277,7 @@ func (c *counters) snapshot() Stats {
 		BoundedOut:       c.boundedOut.Load(),
 		BDDOverBound:     c.bddOverBound.Load(),
 		BDDCollections:   c.bddCollections.Load(),
+		BDDRepeats:       c.bddRepeats.Load(),
 		SweepOverBudget:  c.sweepOverBudget.Load(),
 		PairChecks:       c.pairChecks.Load(),
 		PairSAT:          c.pairSAT.Load(),
