@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -189,33 +190,13 @@ func (cs *cornerSide) count(lit grounding.Lit, i, j int32) (cornerCounts, int64,
 	}
 	// Corners of four: {i, j, u, v} changes f while {i, j, u} and
 	// {i, j, v} do not; then {i, u, v} and {j, u, v} must not either.
-	var cands [][2]int32
-	var queued [][2]int32
-	flush := func() {
-		res := b.eval()
-		for k, q := range queued {
-			if res[k] {
-				cands = append(cands, q)
-			}
-		}
-		queued = queued[:0]
-	}
+	var free []int32
 	for x := range m {
-		if fiju[x] {
-			continue
-		}
-		for y := x + 1; y < m; y++ {
-			if fiju[y] {
-				continue
-			}
-			b.add(pi, pj, others[x], others[y])
-			queued = append(queued, [2]int32{others[x], others[y]})
-			if len(queued) == cornerBatchPoints {
-				flush()
-			}
+		if !fiju[x] {
+			free = append(free, others[x])
 		}
 	}
-	flush()
+	cands := b.quads(pi, pj, free)
 	for len(cands) > 0 {
 		k := min(len(cands), cornerBatchPoints/2)
 		for _, q := range cands[:k] {
@@ -236,6 +217,66 @@ func (cs *cornerSide) count(lit grounding.Lit, i, j int32) (cornerCounts, int64,
 
 // cornerBatchPoints is the number of points evaluated together.
 const cornerBatchPoints = 64 * cornerWords
+
+// quads evaluates f on {x, y, free[a], free[b]} for every a < b (cone
+// inputs) and returns the pairs {free[a], free[b]} where f differs from
+// f(∅). It is the bulk of count, m²/2 points for m free inputs, so it
+// sets x and y once per batch and one bit per point and its inputs, and
+// reads back only the lanes that differ.
+func (b *cornerBatch) quads(x, y int32, free []int32) [][2]int32 {
+	sim := b.cc.sim
+	w := sim.W
+	ins := sim.Vals[w : (1+len(sim.Cone.Inputs))*w]
+	var cands [][2]int32
+	var lanes [cornerBatchPoints][2]int32
+	t := 0
+	start := func() {
+		clear(ins)
+		for _, k := range []int32{x, y} {
+			for i := range w {
+				ins[int(k)*w+i] = ^uint64(0)
+			}
+		}
+	}
+	flush := func() {
+		if t == 0 {
+			return
+		}
+		wn := (t + 63) / 64
+		b.work += sim.EvalN(wn, b.out)
+		f0 := uint64(0)
+		if b.cc.f0 {
+			f0 = ^uint64(0)
+		}
+		for k := range wn {
+			d := b.out[k] ^ f0
+			if k == wn-1 && t%64 != 0 {
+				d &= uint64(1)<<(t%64) - 1
+			}
+			for d != 0 {
+				lane := k*64 + bits.TrailingZeros64(d)
+				d &= d - 1
+				cands = append(cands, lanes[lane])
+			}
+		}
+		t = 0
+		start()
+	}
+	start()
+	for a, u := range free {
+		for _, v := range free[a+1:] {
+			word, bit := t/64, uint64(1)<<(t%64)
+			ins[int(u)*w+word] |= bit
+			ins[int(v)*w+word] |= bit
+			lanes[t] = [2]int32{u, v}
+			if t++; t == cornerBatchPoints {
+				flush()
+			}
+		}
+	}
+	flush()
+	return cands
+}
 
 // cornerBatch evaluates points (sets of up to four cone inputs, -1 for
 // none) and reports whether f differs there from f(∅).
@@ -263,13 +304,18 @@ func (b *cornerBatch) eval() []bool {
 	for start := 0; start < len(b.pts); start += cornerBatchPoints {
 		end := min(start+cornerBatchPoints, len(b.pts))
 		wn := (end - start + 63) / 64
-		for k := range sim.Cone.Inputs {
-			clear(sim.In(k)[:wn])
-		}
+		// The cone's inputs are slots 1..len(Inputs), W words each and
+		// contiguous: one clear, then each point's bits (a slice per
+		// input and point cost more than the gates of small cones:
+		// factoringDelusionsOfAdequacy's 81-gate goal over 256
+		// propositions).
+		w := sim.W
+		clear(sim.Vals[w : (1+len(sim.Cone.Inputs))*w])
 		for t, pt := range b.pts[start:end] {
+			word, bit := t/64, uint64(1)<<(t%64)
 			for _, k := range pt {
 				if k >= 0 {
-					sim.In(int(k))[t/64] |= 1 << (t % 64)
+					sim.Vals[(1+int(k))*w+word] |= bit
 				}
 			}
 		}

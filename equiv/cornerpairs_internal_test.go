@@ -149,3 +149,127 @@ func TestCornerPairRefutationBackjumps(t *testing.T) {
 		t.Errorf("backjump depth %d, want 3 (the depth that fixed (cell r3 c3 x))", s.jumpTo)
 	}
 }
+
+// overlapCorners has goals whose terms overlap, so that sets of three and
+// four propositions change the goal while some of their subsets do too.
+const overlapCorners = `(role r)
+(p 1) (p 2) (p 3) (p 4) (p 5) (p 6) (p 7)
+(init (x 1))
+(<= (legal r (set ?i)) (p ?i))
+(<= (next (x ?i)) (does r (set ?i)))
+(<= (next (x ?i)) (true (x ?i)))
+(<= terminal (true (x 7)))
+(<= win (true (x 1)) (true (x 2)))
+(<= win (true (x 1)) (true (x 3)) (true (x 4)))
+(<= win (true (x 2)) (true (x 3)) (true (x 5)))
+(<= win (true (x 3)) (true (x 4)) (true (x 5)) (true (x 6)))
+(<= win (true (x 2)) (true (x 4)) (true (x 6)))
+(<= win (true (x 4)) (true (x 7)))
+(<= win (true (x 1)) (true (x 5)) (true (x 6)) (true (x 7)))
+(<= win (true (x 3)) (true (x 6)) (not (true (x 7))) (not (true (x 2))))
+(<= (goal r 100) win)
+(<= (goal r 0) (not win))
+`
+
+// TestCornerCountsBruteForce: count agrees with the definition (a set of
+// two to four propositions that changes f while no set of one fewer does),
+// evaluated set by set on the circuit, for every pair of every goal and
+// terminal function of small games.
+func TestCornerCountsBruteForce(t *testing.T) {
+	var seen cornerCounts // pairs in some corner of each size, over the games
+	for _, path := range []string{"overlap", "ggp-base/quad_5x5.kif", "ggp-base/tictactoe.kif", "ggp-base/blocks.kif"} {
+		var p *grounding.Program
+		if path == "overlap" {
+			var err error
+			if p, err = grounding.Load(context.Background(), path, []byte(overlapCorners), grounding.Limits{}); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			p = loadCorpus(t, path)
+		}
+		cs := cornerSide{p: p, cones: map[grounding.Lit]*cornerCone{}, counts: map[cornerKey]cornerCounts{}}
+		inputs := make([]bool, p.NumInputs())
+		var vals []bool
+		eval := func(f grounding.Lit, set ...int32) bool {
+			for _, i := range set {
+				inputs[i] = true
+			}
+			vals = p.Circuit.Eval(inputs, vals)
+			for _, i := range set {
+				inputs[i] = false
+			}
+			return grounding.Value(vals, f)
+		}
+		for _, fn := range p.Functions() {
+			if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal {
+				continue
+			}
+			cn, err := grounding.NewCone(&p.Circuit, fn.Lit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var props []int32 // circuit inputs
+			for _, in := range cn.Inputs {
+				if role, _ := p.InputOf(int(in)); role < 0 {
+					props = append(props, in)
+				}
+			}
+			if len(props) > 40 {
+				continue
+			}
+			f0 := eval(fn.Lit)
+			changes := func(set ...int32) bool { return eval(fn.Lit, set...) != f0 }
+			corner := func(set []int32) bool {
+				if !changes(set...) {
+					return false
+				}
+				for k := range set {
+					sub := append(append([]int32(nil), set[:k]...), set[k+1:]...)
+					if changes(sub...) {
+						return false
+					}
+				}
+				return true
+			}
+			for x, i := range props {
+				for _, j := range props[x+1:] {
+					var want cornerCounts
+					if corner([]int32{i, j}) {
+						want[0]++
+					}
+					var rest []int32
+					for _, u := range props {
+						if u != i && u != j {
+							rest = append(rest, u)
+						}
+					}
+					for a, u := range rest {
+						if corner([]int32{i, j, u}) {
+							want[1]++
+						}
+						for _, v := range rest[a+1:] {
+							if corner([]int32{i, j, u, v}) {
+								want[2]++
+							}
+						}
+					}
+					got, _, ok := cs.count(fn.Lit, i, j)
+					if !ok || got != want {
+						t.Fatalf("%s %s, pair %s, %s: count %v (%v), by definition %v", path, p.FunctionName(fn), p.Props[i], p.Props[j], got, ok, want)
+					}
+					for k := range want {
+						if want[k] > 0 {
+							seen[k]++
+						}
+					}
+				}
+			}
+		}
+	}
+	for k, n := range seen {
+		if n == 0 {
+			t.Errorf("no pair in a corner of %d propositions: that size went untested", k+2)
+		}
+	}
+	t.Logf("pairs in a corner of two, three, four propositions: %v", seen)
+}
