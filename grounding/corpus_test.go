@@ -431,3 +431,19 @@ func TestPlayoutChecks(t *testing.T) {
 		})
 	}
 }
+
+// parseCorpusGame parses ggp-base/NAME.kif of the corpus, skipping the
+// test when the corpus is not there.
+func parseCorpusGame(t *testing.T, name string) *grounding.File {
+	t.Helper()
+	path := filepath.Join(corpusDir, "ggp-base", name+".kif")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("corpus not found: %v", err)
+	}
+	f, err := grounding.Parse(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}

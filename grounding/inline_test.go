@@ -4,8 +4,6 @@ import (
 	"context"
 	"flag"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,15 +71,7 @@ var inlineFull = flag.Bool("inline.full", false, "TestInlineChecksMinichess also
 // limits, and grounds the same with the limits raised far enough to
 // instantiate distpair as written.
 func TestInlineChecksMinichess(t *testing.T) {
-	path := filepath.Join(corpusDir, "ggp-base", "minichess.kif")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("corpus not found: %v", err)
-	}
-	f, err := grounding.Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseCorpusGame(t, "minichess")
 	lim := grounding.Limits{LenientUnsafe: true}
 	with, err := grounding.Ground(context.Background(), f, lim)
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,15 +75,7 @@ func TestUnreachableRelationErrors(t *testing.T) {
 // 38-ary relation into its one caller and leaves its rules behind, uncalled:
 // it stopped at MaxAtoms while the original grounds in 0.1 s.
 func TestUnreachableRelationMutant(t *testing.T) {
-	path := filepath.Join(corpusDir, "ggp-base", "ruleDepthQuadratic.kif")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("corpus not found: %v", err)
-	}
-	f, err := grounding.Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseCorpusGame(t, "ruleDepthQuadratic")
 	v, err := mutate.Equivalent(f, 1, mutate.Options{})
 	if err != nil {
 		t.Fatal(err)
