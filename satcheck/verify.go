@@ -176,12 +176,18 @@ func (c *Checker) Verify(ctx context.Context, m Mapping) (*Result, error) {
 	}
 	im := m.inputMap(c.a.base, c.b.base, c.a.numInputs())
 	res.VacuousNext = c.a.emptyRole >= 0
-	return c.verifyPairs(ctx, res, pairs(a, b, m), im)
+	return c.verifyPairs(ctx, res, pairs(a, b, m), im, false)
 }
 
 // verifyPairs compares the pairs ps, in order, under the input map im, and
 // completes res with the verdict and, when some pair differs, the first.
-func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []int32) (*Result, error) {
+// With anyDiff (VerifyMoves) it names some pair that differs instead: the
+// first that the cheap stages show different, with no SAT question on the
+// undecided pairs before it, else the first SAT shows different, asking
+// first the pairs whose function of A differed in an earlier call. Each
+// SAT question on an equal pair is a proof; quad's generators differ in a
+// goal after 20 to 50 next and legal pairs that only SAT decides.
+func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []int32, anyDiff bool) (*Result, error) {
 	a, b := c.a.p, c.b.p
 	done := func(function, reason string) (*Result, error) {
 		res.Verdict, res.Function, res.Reason = Different, function, reason
@@ -198,10 +204,6 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 		}
 	}
 	report()
-	type pending struct {
-		i   int
-		sem semantics
-	}
 	var undecided []pending
 	first, firstOut := len(ps), outcome{}
 	for i, pr := range ps {
@@ -229,6 +231,12 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 			break
 		}
 	}
+	if anyDiff && first < len(ps) {
+		undecided = nil
+	}
+	if anyDiff {
+		c.differedFirst(ps, undecided)
+	}
 	for _, u := range undecided {
 		if u.i > first {
 			break
@@ -254,6 +262,9 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 		return res, nil
 	}
 	pr := ps[first]
+	if anyDiff {
+		c.differed(pr.fa.Lit)
+	}
 	sem := semanticsOf(pr.fa.Kind)
 	cex, err := c.counterexample(firstOut, pr.fa.Lit, pr.fb.Lit, im, sem)
 	if err != nil {
@@ -262,6 +273,13 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 	res.Counterexample = cex
 	res.Differs = &pr.fa
 	return done(pairName(a, b, pr), c.describe(pr, cex))
+}
+
+// pending is a pair (by index) that verifyPairs' cheap stages left
+// undecided, with its semantics.
+type pending struct {
+	i   int
+	sem semantics
 }
 
 func pairName(a, b *grounding.Program, pr pair) string {
