@@ -99,3 +99,31 @@ func TestVerifyMovesDifferedFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyMovesLimitThenDifference: with complete tables and simulation
+// off and MaxVars between the two miters, the goal's (equal, asked first)
+// is over the SAT limits and the terminal's is not: VerifyMoves rejects
+// the swap on the terminal instead of failing on the goal's limit.
+func TestVerifyMovesLimitThenDifference(t *testing.T) {
+	p := wideProg(
+		func(q *prog, p, pq, _, e grounding.Lit) grounding.Lit {
+			return q.or(q.and(p, q.or(pq, e)), q.and(pq, e))
+		},
+		func(q *prog, p, pq, _, _ grounding.Lit) grounding.Lit {
+			ls := []grounding.Lit{p, pq.Not()}
+			for k := 1; k <= 10; k++ {
+				ls = append(ls, q.t(fmt.Sprintf("e%d", k)))
+			}
+			return q.and(ls...)
+		})
+	swap := satcheck.Moves{Roles: []int{0}, Inputs: []int32{0, 1}, Images: []int32{1, 0}}
+	// The goal's miter has 24 variables, the terminal's fewer than 15.
+	c := mustChecker(t, p, p, satcheck.Options{Mode: satcheck.NoSimulation | satcheck.NoCache | satcheck.NoExhaustive | satcheck.NoSweep | satcheck.NoBDD, MaxVars: 20})
+	res, err := c.VerifyMoves(context.Background(), swap)
+	if err != nil {
+		t.Fatalf("VerifyMoves(swap p q) = %v, want different on the terminal", err)
+	}
+	if res.Verdict != satcheck.Different || res.Function != "terminal vs terminal" {
+		t.Fatalf("VerifyMoves(swap p q) = %v on %q, want different on the terminal", res.Verdict, res.Function)
+	}
+}

@@ -2,6 +2,7 @@ package satcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -184,7 +185,8 @@ func (c *Checker) Verify(ctx context.Context, m Mapping) (*Result, error) {
 // With anyDiff (VerifyMoves) it names some pair that differs instead: the
 // first that the cheap stages show different, with no SAT question on the
 // undecided pairs before it, else the first SAT shows different, asking
-// first the pairs whose function of A differed in an earlier call. Each
+// first the pairs whose function of A differed in an earlier call (a
+// pair over the SAT limits is reported only when no other differs). Each
 // SAT question on an equal pair is a proof; quad's generators differ in a
 // goal after 20 to 50 next and legal pairs that only SAT decides.
 func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []int32, anyDiff bool) (*Result, error) {
@@ -237,6 +239,7 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 	if anyDiff {
 		c.differedFirst(ps, undecided)
 	}
+	var limitErr error // anyDiff: a pair over the SAT limits, reported unless another differs
 	for _, u := range undecided {
 		if u.i > first {
 			break
@@ -247,7 +250,14 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 		pr := ps[u.i]
 		o, err := c.check(ctx, pr.fa.Lit, pr.fb.Lit, im, u.sem, needModel|satNow)
 		if err != nil {
-			return nil, fmt.Errorf("check %s: %w", pairName(a, b, pr), err)
+			err = fmt.Errorf("check %s: %w", pairName(a, b, pr), err)
+			if anyDiff && errors.Is(err, ErrLimit) {
+				if limitErr == nil {
+					limitErr = err
+				}
+				continue
+			}
+			return nil, err
 		}
 		if !o.equal {
 			first, firstOut = u.i, o
@@ -255,6 +265,9 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 		}
 		res.Checked++
 		report()
+	}
+	if first == len(ps) && limitErr != nil {
+		return nil, limitErr
 	}
 	if first == len(ps) {
 		res.Verdict = Equivalent
