@@ -2,9 +2,13 @@ package equiv
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/groundgraph"
+	"github.com/gamequiv/gamequiv/grounding"
 	"github.com/gamequiv/gamequiv/isomorph"
 	"github.com/gamequiv/gamequiv/satcheck"
 )
@@ -83,4 +87,117 @@ func TestCofactorCheckLines(t *testing.T) {
 			t.Errorf("%s: refutes = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestCofactorSignaturesMatchCircuit checks the cone simulations of
+// cofactorCheck.signatures against an evaluation of the whole circuit per
+// unmapped proposition (how the check computed them before), on both
+// sides and both ways (flips and batches), for random sets of Tic-tac-toe's cells mapped onto their images
+// under a rotation.
+func TestCofactorSignaturesMatchCircuit(t *testing.T) {
+	pa, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
+	ctx := context.Background()
+	g, err := groundgraph.Build(ctx, pa, groundgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker, err := satcheck.NewChecker(pa, pa, satcheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop := map[string]int{}
+	for i, name := range pa.Props {
+		prop[name] = i
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 20 {
+		lim := Limits{}.WithDefaults()
+		s := newSearch(ctx, game{pa, g}, game{pa, g}, checker, &lim, &Report{})
+		c := newCofactorCheck(s)
+		partial := make(isomorph.Mapping, g.Order())
+		for v := range partial {
+			partial[v] = -1
+		}
+		for r := range pa.Roles {
+			partial[g.RoleVertex(r)] = int32(g.RoleVertex(r))
+		}
+		for x := 1; x <= 3; x++ {
+			for y := 1; y <= 3; y++ {
+				if rng.IntN(2) == 0 {
+					continue
+				}
+				for _, mark := range []string{"x", "o", "b"} {
+					a := prop[fmt.Sprintf("(cell %d %d %s)", x, y, mark)]
+					b := prop[fmt.Sprintf("(cell %d %d %s)", y, 4-x, mark)]
+					partial[g.PropVertex(a)] = int32(g.PropVertex(b))
+				}
+			}
+		}
+		for f, fn := range s.funcs {
+			if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal || !s.ownMapped(partial, f) {
+				continue
+			}
+			fb, ok := s.imageFunc(partial, fn)
+			if !ok {
+				t.Fatalf("no image of %s", pa.FunctionName(fn))
+			}
+			c.funcs, c.imgs = append(c.funcs, int32(f)), append(c.imgs, fb)
+		}
+		if len(c.funcs) == 0 {
+			t.Fatal("no goal or terminal function mapped")
+		}
+		for _, a := range []bool{true, false} {
+			want := signaturesByCircuit(c, a, partial)
+			for way := range int8(3) {
+				c.way = way
+				if got := c.signatures(a, partial); !slices.Equal(got, want) {
+					t.Fatalf("trial %d side A %v way %d: signatures %x, want %x", trial, a, way, got, want)
+				}
+			}
+		}
+	}
+}
+
+// signaturesByCircuit is cofactorCheck.signatures by evaluating the whole
+// circuit once per unmapped proposition.
+func signaturesByCircuit(c *cofactorCheck, a bool, partial isomorph.Mapping) []uint64 {
+	s := c.s
+	pa, ga, gb := s.a.p, s.a.g, s.b.g
+	p, lits := s.b.p, c.imgs
+	if a {
+		p, lits = pa, nil
+		for _, f := range c.funcs {
+			lits = append(lits, s.funcs[f].Lit)
+		}
+	}
+	vals := make([]uint64, p.Circuit.NumNodes())
+	mapped := make([]bool, len(p.Props))
+	for i := range pa.Props {
+		w0 := partial[ga.PropVertex(i)]
+		if w0 < 0 {
+			continue
+		}
+		j := i
+		if !a {
+			j = gb.Vertex(int(w0)).Index
+		}
+		mapped[j] = true
+		vals[p.TrueInput(j).Node()] = mix(uint64(i)*0x9e3779b97f4a7c15 + 0x2545f4914f6cdd1d)
+	}
+	var out []uint64
+	for j := range p.Props {
+		if mapped[j] {
+			continue
+		}
+		vals[p.TrueInput(j).Node()] = ^uint64(0)
+		p.Circuit.EvalWords(vals, 1)
+		h := uint64(len(lits))
+		for _, l := range lits {
+			h = mix(h ^ vals[l.Node()] ^ -uint64(l&1))
+		}
+		out = append(out, h)
+		vals[p.TrueInput(j).Node()] = 0
+	}
+	slices.Sort(out)
+	return out
 }

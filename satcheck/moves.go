@@ -115,7 +115,7 @@ func (c *Checker) VerifyMoves(ctx context.Context, mv Moves) (*Result, error) {
 		res.Stats = c.Stats()
 		return res, nil
 	}
-	res, err := c.verifyPairs(ctx, res, open, im)
+	res, err := c.verifyPairs(ctx, res, open, im, true)
 	if res != nil && res.Verdict == Equivalent {
 		c.stats.structural.Add(int64(proven))
 	}
@@ -729,6 +729,49 @@ type movesState struct {
 	diffOnce sync.Once
 	diff     *diffBase // nil when the circuit is too large
 	sweeps   sync.Pool // *sweep, every img entry untouched between uses
+
+	differMu sync.Mutex
+	differ   map[grounding.Lit]bool // functions of A that differed from their image in VerifyMoves' SAT pass
+}
+
+// maxDiffered bounds the functions VerifyMoves remembers as having
+// differed (past it the set is emptied).
+const maxDiffered = 64
+
+// differed records that A's function f differed from its image.
+func (c *Checker) differed(f grounding.Lit) {
+	c.differMu.Lock()
+	defer c.differMu.Unlock()
+	if len(c.differ) >= maxDiffered {
+		clear(c.differ)
+	}
+	if c.differ == nil {
+		c.differ = map[grounding.Lit]bool{}
+	}
+	c.differ[f] = true
+}
+
+// differedFirst moves the undecided pairs whose function of A differed
+// from its image in an earlier VerifyMoves to the front, keeping the order
+// otherwise: the generators of a graph group that are not symmetries tend
+// to break the same functions (quad's, a goal), and every pair asked
+// before the one that differs costs a SAT proof.
+func (c *Checker) differedFirst(ps []pair, undecided []pending) {
+	c.differMu.Lock()
+	defer c.differMu.Unlock()
+	if len(c.differ) == 0 {
+		return
+	}
+	slices.SortStableFunc(undecided, func(x, y pending) int {
+		dx, dy := c.differ[ps[x.i].fa.Lit], c.differ[ps[y.i].fa.Lit]
+		switch {
+		case dx == dy:
+			return 0
+		case dx:
+			return -1
+		}
+		return 1
+	})
 }
 
 // maxDiffNodes bounds the circuits whose base values VerifyMoves keeps

@@ -2,6 +2,7 @@ package satcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -176,12 +177,19 @@ func (c *Checker) Verify(ctx context.Context, m Mapping) (*Result, error) {
 	}
 	im := m.inputMap(c.a.base, c.b.base, c.a.numInputs())
 	res.VacuousNext = c.a.emptyRole >= 0
-	return c.verifyPairs(ctx, res, pairs(a, b, m), im)
+	return c.verifyPairs(ctx, res, pairs(a, b, m), im, false)
 }
 
 // verifyPairs compares the pairs ps, in order, under the input map im, and
 // completes res with the verdict and, when some pair differs, the first.
-func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []int32) (*Result, error) {
+// With anyDiff (VerifyMoves) it names some pair that differs instead: the
+// first that the cheap stages show different, with no SAT question on the
+// undecided pairs before it, else the first SAT shows different, asking
+// first the pairs whose function of A differed in an earlier call (a
+// pair over the SAT limits is reported only when no other differs). Each
+// SAT question on an equal pair is a proof; quad's generators differ in a
+// goal after 20 to 50 next and legal pairs that only SAT decides.
+func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []int32, anyDiff bool) (*Result, error) {
 	a, b := c.a.p, c.b.p
 	done := func(function, reason string) (*Result, error) {
 		res.Verdict, res.Function, res.Reason = Different, function, reason
@@ -198,10 +206,6 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 		}
 	}
 	report()
-	type pending struct {
-		i   int
-		sem semantics
-	}
 	var undecided []pending
 	first, firstOut := len(ps), outcome{}
 	for i, pr := range ps {
@@ -229,6 +233,13 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 			break
 		}
 	}
+	if anyDiff && first < len(ps) {
+		undecided = nil
+	}
+	if anyDiff {
+		c.differedFirst(ps, undecided)
+	}
+	var limitErr error // anyDiff: a pair over the SAT limits, reported unless another differs
 	for _, u := range undecided {
 		if u.i > first {
 			break
@@ -239,7 +250,14 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 		pr := ps[u.i]
 		o, err := c.check(ctx, pr.fa.Lit, pr.fb.Lit, im, u.sem, needModel|satNow)
 		if err != nil {
-			return nil, fmt.Errorf("check %s: %w", pairName(a, b, pr), err)
+			err = fmt.Errorf("check %s: %w", pairName(a, b, pr), err)
+			if anyDiff && errors.Is(err, ErrLimit) {
+				if limitErr == nil {
+					limitErr = err
+				}
+				continue
+			}
+			return nil, err
 		}
 		if !o.equal {
 			first, firstOut = u.i, o
@@ -248,12 +266,18 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 		res.Checked++
 		report()
 	}
+	if first == len(ps) && limitErr != nil {
+		return nil, limitErr
+	}
 	if first == len(ps) {
 		res.Verdict = Equivalent
 		res.Stats = c.Stats()
 		return res, nil
 	}
 	pr := ps[first]
+	if anyDiff {
+		c.differed(pr.fa.Lit)
+	}
 	sem := semanticsOf(pr.fa.Kind)
 	cex, err := c.counterexample(firstOut, pr.fa.Lit, pr.fb.Lit, im, sem)
 	if err != nil {
@@ -262,6 +286,13 @@ func (c *Checker) verifyPairs(ctx context.Context, res *Result, ps []pair, im []
 	res.Counterexample = cex
 	res.Differs = &pr.fa
 	return done(pairName(a, b, pr), c.describe(pr, cex))
+}
+
+// pending is a pair (by index) that verifyPairs' cheap stages left
+// undecided, with its semantics.
+type pending struct {
+	i   int
+	sem semantics
 }
 
 func pairName(a, b *grounding.Program, pr pair) string {
