@@ -566,12 +566,15 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 	// first may (famMaxRoundWork), not eight times as much.
 	bw := min(boundaryWords, max(famWords, famMaxSlotWords/len(fs.node)),
 		max(famWords, int(famMaxRoundWork/(int64(fs.nIn)*int64(len(fs.node))))))
-	for round := 0; round <= famBoundaryRounds; round++ {
+	best := 0 // the most (root, input) pairs a round showed
+	last := famBoundaryRounds + famExtraRounds
+	for round := 0; round <= last; round++ {
 		wits, err := fs.round(ctx, dep, need, words, workers)
 		if err != nil {
 			return nil, 0, err
 		}
-		if len(wits) == 0 || round == famBoundaryRounds {
+		best = max(best, len(wits))
+		if len(wits) == 0 || round == last || round >= famBoundaryRounds && len(wits)*famExtraYield < best {
 			break
 		}
 		// The witnesses as samples (input k flipped), some random
@@ -601,8 +604,17 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 // showed about 3 inputs per function in a round of ~2.4 min wall.
 const famMaxRoundWork = 1 << 30
 
-// famBoundaryRounds bounds famSupport's boundary rounds.
-const famBoundaryRounds = 8
+// famBoundaryRounds bounds famSupport's boundary rounds; famExtraRounds
+// more run while each shows at least a famExtraYield-th of the pairs the
+// best round showed. Once its flips read shared fanins once (factor), a
+// round of checkers-mustjump-torus' family cost about a quarter of what
+// simSupport paid for the (function, input) pairs it showed, and its
+// eighth round still showed 7,032 new pairs (its best 18,704).
+const (
+	famBoundaryRounds = 8
+	famExtraRounds    = 16
+	famExtraYield     = 8
+)
 
 // famWitness: flipping input slot in changed a root on sample bit.
 type famWitness struct{ in, bit int32 }
