@@ -3,6 +3,7 @@ package groundgraph
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -35,7 +36,8 @@ const famMinShare = 4
 
 // famMaxSlotWords bounds the family's value vectors (slots × words, 8
 // bytes each): 2^24 words are 128 MiB. Boundary rounds are as wide as it
-// allows, up to boundaryWords.
+// allows, up to boundaryWords. The wide gates' zero levels get at most as
+// many words again (setZeroLevels).
 const famMaxSlotWords = 1 << 24
 
 // famSim is the bit-parallel simulator of the union of some cones of a
@@ -55,7 +57,36 @@ type famSim struct {
 	levels    int               // 1 + the highest level
 	w         int
 	vals      []uint64
+	// wideAt[g]: 1 + the index of gate g among the wide gates (see
+	// famWideFanin), or 0; zero holds their zero levels (famZeroLevels
+	// vectors of w words each), set by eval, or is nil when they would
+	// not fit famMaxSlotWords.
+	wideAt []int32
+	nWide  int
+	zero   []uint64
+	// Shared fanins (see factor): gate g reads the groups
+	// gateGrps[gateGrpStart[g]:gateGrpStart[g+1]] besides its own fanins
+	// fanin[start[g]:start[g+1]]; group i's literals are
+	// grpLits[grpStart[i]:grpStart[i+1]], and gvals holds their ANDs (w
+	// words each), set by eval.
+	gateGrpStart []int32
+	gateGrps     []int32
+	grpStart     []int32
+	grpLits      []uint32
+	gvals        []uint64
 }
+
+// famWideFanin is the fanin from which a gate is wide: its fanins that
+// other wide gates read too are read as groups (factor), and a wide gate
+// of no group is updated by a flip from its zero levels (setZeroLevels)
+// instead of re-reading every fanin. On checkers-mustjump-torus the zero
+// levels alone covered 40% of the wide gates' flips (most change 4 to 26
+// fanins), the groups all. A variable for tests.
+var famWideFanin = 24
+
+// famZeroLevels is the number of zero levels kept per wide gate: a flip
+// that changes up to famZeroLevels-1 of its fanins is read off them.
+const famZeroLevels = 4
 
 // newFamSim returns the simulator of the union of the cones of roots (no
 // constant roots), or nil when it would hold more than maxSlotWords words
@@ -140,11 +171,132 @@ func newFamSim(c *grounding.Circuit, roots []grounding.Lit, memberGates int64, w
 	return fs
 }
 
+// factor finds fanins that wide gates share and reads them as one AND
+// per group, once per evaluation and flip: each of
+// checkers-mustjump-torus' 1,734 legal functions is a wide AND of its
+// move's few own literals and 60 "no longer jump there" literals that
+// 184 or 496 of them read alike, and re-reading those for every member
+// on a flip was 98% of what a family round read. The literals that
+// exactly the same wide gates read (two literals or more, two gates or
+// more) form a group. An AND is associative and idempotent, so every
+// value is unchanged.
+func (fs *famSim) factor() {
+	nG := len(fs.start) - 1
+	fs.gateGrpStart = make([]int32, nG+1)
+	// The wide gates reading each literal, in order; the literals in the
+	// order first read.
+	readers := map[uint32][]int32{}
+	var lits []uint32
+	for g := range nG {
+		if fs.start[g+1]-fs.start[g] < int32(famWideFanin) {
+			continue
+		}
+		for _, l := range fs.fanin[fs.start[g]:fs.start[g+1]] {
+			r, ok := readers[l]
+			if !ok {
+				lits = append(lits, l)
+			}
+			if len(r) == 0 || r[len(r)-1] != int32(g) {
+				readers[l] = append(r, int32(g))
+			}
+		}
+	}
+	// Literals by their readers.
+	class := map[string][]uint32{}
+	var keys []string
+	var buf []byte
+	for _, l := range lits {
+		r := readers[l]
+		if len(r) < 2 {
+			continue
+		}
+		buf = buf[:0]
+		for _, g := range r {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(g))
+		}
+		k := string(buf)
+		if _, ok := class[k]; !ok {
+			keys = append(keys, k)
+		}
+		class[k] = append(class[k], l)
+	}
+	inGroup := map[uint32]bool{}
+	grpsOf := make([][]int32, nG)
+	fs.grpStart = []int32{0}
+	for _, k := range keys {
+		ls := class[k]
+		if len(ls) < 2 {
+			continue
+		}
+		i := int32(len(fs.grpStart) - 1)
+		fs.grpLits = append(fs.grpLits, ls...)
+		fs.grpStart = append(fs.grpStart, int32(len(fs.grpLits)))
+		for _, l := range ls {
+			inGroup[l] = true
+		}
+		for _, g := range readers[ls[0]] {
+			grpsOf[g] = append(grpsOf[g], i)
+		}
+	}
+	if len(fs.grpStart) == 1 {
+		fs.grpStart = nil
+		return
+	}
+	start := make([]int32, nG+1)
+	var fanin []uint32
+	for g := range nG {
+		for _, l := range fs.fanin[fs.start[g]:fs.start[g+1]] {
+			if !inGroup[l] || len(grpsOf[g]) == 0 {
+				fanin = append(fanin, l)
+			}
+		}
+		start[g+1] = int32(len(fanin))
+		fs.gateGrps = append(fs.gateGrps, grpsOf[g]...)
+		fs.gateGrpStart[g+1] = int32(len(fs.gateGrps))
+	}
+	fs.start, fs.fanin = start, fanin
+}
+
+// share sets up what flips share: the groups of shared fanins (factor)
+// and the wide gates read off zero levels. It is called once a family is
+// to be simulated (chess's family, built and declined, is 396,320 slots).
+func (fs *famSim) share() {
+	fs.factor()
+	nG := len(fs.start) - 1
+	fs.wideAt = make([]int32, nG)
+	for g := range nG {
+		if len(fs.grps(g)) == 0 && fs.start[g+1]-fs.start[g] >= int32(famWideFanin) {
+			fs.nWide++
+			fs.wideAt[g] = int32(fs.nWide)
+		}
+	}
+}
+
+// grps returns the groups gate g reads.
+func (fs *famSim) grps(g int) []int32 {
+	if fs.gateGrpStart == nil {
+		return nil // not shared
+	}
+	return fs.gateGrps[fs.gateGrpStart[g]:fs.gateGrpStart[g+1]]
+}
+
+// groups returns the number of groups of shared fanins.
+func (fs *famSim) groups() int { return max(len(fs.grpStart)-1, 0) }
+
 // slot returns the vector of slot s.
 func (fs *famSim) slot(s int) []uint64 { return fs.vals[s*fs.w : (s+1)*fs.w] }
 
-// eval evaluates every gate on the inputs' vectors.
+// eval evaluates every gate on the inputs' vectors, each group of shared
+// fanins when its first member is reached (its literals are that
+// member's fanins, so they are set), and the wide gates' zero levels.
 func (fs *famSim) eval() {
+	w := fs.w
+	if n := fs.groups() * w; cap(fs.gvals) < n {
+		fs.gvals = make([]uint64, n)
+	} else {
+		fs.gvals = fs.gvals[:n]
+	}
+	done := make([]bool, fs.groups())
 	for g := range len(fs.start) - 1 {
 		dst := fs.slot(1 + fs.nIn + g)
 		fan := fs.fanin[fs.start[g]:fs.start[g+1]]
@@ -154,7 +306,100 @@ func (fs *famSim) eval() {
 		for i, l := range fan {
 			andInto(dst, fs.slot(int(l>>1)), -uint64(l&1), i == 0)
 		}
+		for _, gi := range fs.grps(g) {
+			gv := fs.gvals[int(gi)*w : int(gi+1)*w]
+			if !done[gi] {
+				done[gi] = true
+				for i, l := range fs.grpLits[fs.grpStart[gi]:fs.grpStart[gi+1]] {
+					andInto(gv, fs.slot(int(l>>1)), -uint64(l&1), i == 0)
+				}
+			}
+			andInto(dst, gv, 0, false)
+		}
 	}
+	fs.setZeroLevels()
+}
+
+// setZeroLevels sets, for each wide gate, its zero levels: level j (of
+// famZeroLevels) is set on the samples where at least j+1 of its fanin
+// literals are false. They are computed once a round, before the flips
+// that share them (workers only read them); when they would take more
+// than famMaxSlotWords words, zero is nil and flips re-read every fanin.
+func (fs *famSim) setZeroLevels() {
+	w := fs.w
+	if fs.nWide == 0 || fs.nWide*famZeroLevels*w > famMaxSlotWords {
+		fs.zero = nil
+		return
+	}
+	if n := fs.nWide * famZeroLevels * w; cap(fs.zero) < n {
+		fs.zero = make([]uint64, n)
+	} else {
+		fs.zero = fs.zero[:n]
+	}
+	for g, at := range fs.wideAt {
+		if at == 0 {
+			continue
+		}
+		z := fs.zero[int(at-1)*famZeroLevels*w:][:famZeroLevels*w]
+		fan := fs.fanin[fs.start[g]:fs.start[g+1]]
+		// Word by word, the levels in registers (as grounding.ConeSim's).
+		for i := range w {
+			var z0, z1, z2, z3 uint64
+			for _, l := range fan {
+				nz := ^(fs.vals[int(l>>1)*w+i] ^ -uint64(l&1))
+				z3 |= z2 & nz
+				z2 |= z1 & nz
+				z1 |= z0 & nz
+				z0 |= nz
+			}
+			z[i], z[w+i], z[2*w+i], z[3*w+i] = z0, z1, z2, z3
+		}
+	}
+}
+
+// wideFlip computes into dst the value of wide gate g during a flip of
+// input slot in, from its zero levels, when at most famZeroLevels-1 of its
+// fanins changed (the input, or gates with a new value in sc.buf): the
+// gate is true where every changed literal is now true and no unchanged
+// one is false, and an unchanged one is false exactly where the gate's
+// false literals outnumber the changed literals that were false. It
+// reports false, doing nothing, when more fanins changed.
+func (fs *famSim) wideFlip(sc *famFlip, g, in int, fan []uint32, dst []uint64) bool {
+	var changed [famZeroLevels - 1]uint32
+	nc := 0
+	for _, l := range fan {
+		if t := int(l >> 1); t == in || sc.at[t] > 0 {
+			if nc == len(changed) {
+				return false
+			}
+			changed[nc] = l
+			nc++
+		}
+	}
+	w := fs.w
+	z := fs.zero[int(fs.wideAt[g]-1)*famZeroLevels*w:][:famZeroLevels*w]
+	for i := range w {
+		var zc [famZeroLevels - 1]uint64 // where each changed literal was false
+		now := ^uint64(0)
+		for c := range nc {
+			l := changed[c]
+			t := int(l >> 1)
+			neg := -uint64(l & 1)
+			old := fs.vals[t*w+i] ^ neg
+			zc[c] = ^old
+			if at := sc.at[t]; at > 0 {
+				now &= sc.buf[int(at)-1+i] ^ neg
+			} else {
+				now &= ^old // the flipped input
+			}
+		}
+		// Bit-sliced count of the changed literals that were false (0..3).
+		s0 := zc[0] ^ zc[1] ^ zc[2]
+		s1 := zc[0]&zc[1] | zc[0]&zc[2] | zc[1]&zc[2]
+		otherFalse := ^s0&^s1&z[i] | s0&^s1&z[w+i] | ^s0&s1&z[2*w+i] | s0&s1&z[3*w+i]
+		dst[i] = now &^ otherFalse
+	}
+	return true
 }
 
 // famFlip is one worker's scratch for famSim.flip.
@@ -164,10 +409,28 @@ type famFlip struct {
 	bucket  [][]int32 // gate slots to evaluate, by level
 	buf     []uint64  // new values, w words each
 	changed []int32   // slots with a new value
+	// gNew holds the groups' ANDs during the flip whose number is
+	// gFlip[i] (w words each), computed on a member's first evaluation.
+	gNew  []uint64
+	gFlip []uint32
+	flips uint32
 }
 
 func newFamFlip(fs *famSim) *famFlip {
-	return &famFlip{at: make([]int32, len(fs.node)), queued: make([]bool, len(fs.node)), bucket: make([][]int32, fs.levels)}
+	return &famFlip{at: make([]int32, len(fs.node)), queued: make([]bool, len(fs.node)), bucket: make([][]int32, fs.levels),
+		gNew: make([]uint64, fs.groups()*fs.w), gFlip: make([]uint32, fs.groups())}
+}
+
+// value returns the vector of slot t during a flip of input slot in (its
+// new value when it changed) and the mask that negates it.
+func (fs *famSim) value(sc *famFlip, t, in int) ([]uint64, uint64) {
+	switch {
+	case sc.at[t] > 0:
+		return sc.buf[sc.at[t]-1 : sc.at[t]-1+int32(fs.w)], 0
+	case t == in:
+		return fs.slot(t), ^uint64(0)
+	}
+	return fs.slot(t), 0
 }
 
 // flip negates input slot in on every sample and calls hit(j, old, new)
@@ -176,6 +439,7 @@ func newFamFlip(fs *famSim) *famFlip {
 // topological order, and only those with a changed fanin.
 func (fs *famSim) flip(sc *famFlip, in int, hit func(j int32, old, new []uint64)) {
 	sc.buf, sc.changed = sc.buf[:0], sc.changed[:0]
+	sc.flips++
 	hi := 0 // the highest level with a gate to evaluate
 	push := func(s int) {
 		for _, u := range fs.users[fs.userStart[s]:fs.userStart[s+1]] {
@@ -217,19 +481,23 @@ func (fs *famSim) evalFlipped(sc *famFlip, s, in int, hit func(j int32, old, new
 	if len(fan) == 0 {
 		fill(dst, ^uint64(0))
 	}
-	for i, l := range fan {
-		t := int(l >> 1)
-		neg := -uint64(l & 1)
-		var src []uint64
-		switch {
-		case sc.at[t] > 0:
-			src = sc.buf[sc.at[t]-1 : sc.at[t]-1+int32(w)]
-		case t == in:
-			src, neg = fs.slot(t), ^neg
-		default:
-			src = fs.slot(t)
+	if fs.zero == nil || fs.wideAt[g] == 0 || !fs.wideFlip(sc, g, in, fan, dst) {
+		for i, l := range fan {
+			src, neg := fs.value(sc, int(l>>1), in)
+			andInto(dst, src, neg^-uint64(l&1), i == 0)
 		}
-		andInto(dst, src, neg, i == 0)
+	}
+	for _, gi := range fs.grps(g) {
+		// The group's fanins are g's, all final by now.
+		gv := sc.gNew[int(gi)*w : int(gi+1)*w]
+		if sc.gFlip[gi] != sc.flips {
+			sc.gFlip[gi] = sc.flips
+			for i, l := range fs.grpLits[fs.grpStart[gi]:fs.grpStart[gi+1]] {
+				src, neg := fs.value(sc, int(l>>1), in)
+				andInto(gv, src, neg^-uint64(l&1), i == 0)
+			}
+		}
+		andInto(dst, gv, 0, false)
 	}
 	if slices.Equal(dst, fs.slot(s)) {
 		sc.buf = sc.buf[:off]
@@ -263,6 +531,7 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 	if fs == nil || int64(fs.nIn)*int64(len(fs.node))*famWords > famMaxRoundWork {
 		return nil, 0, nil
 	}
+	fs.share()
 	// need[k]: the members that may depend on input slot 1+k and are not
 	// yet shown to (all members, for an input of unknown cones); an input
 	// no member needs is not flipped.
@@ -297,12 +566,15 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 	// first may (famMaxRoundWork), not eight times as much.
 	bw := min(boundaryWords, max(famWords, famMaxSlotWords/len(fs.node)),
 		max(famWords, int(famMaxRoundWork/(int64(fs.nIn)*int64(len(fs.node))))))
-	for round := 0; round <= famBoundaryRounds; round++ {
+	best := 0 // the most (root, input) pairs a round showed
+	last := famBoundaryRounds + famExtraRounds
+	for round := 0; round <= last; round++ {
 		wits, err := fs.round(ctx, dep, need, words, workers)
 		if err != nil {
 			return nil, 0, err
 		}
-		if len(wits) == 0 || round == famBoundaryRounds {
+		best = max(best, len(wits))
+		if len(wits) == 0 || round == last || round >= famBoundaryRounds && len(wits)*famExtraYield < best {
 			break
 		}
 		// The witnesses as samples (input k flipped), some random
@@ -332,8 +604,17 @@ func famSupport(ctx context.Context, c *grounding.Circuit, roots []grounding.Lit
 // showed about 3 inputs per function in a round of ~2.4 min wall.
 const famMaxRoundWork = 1 << 30
 
-// famBoundaryRounds bounds famSupport's boundary rounds.
-const famBoundaryRounds = 8
+// famBoundaryRounds bounds famSupport's boundary rounds; famExtraRounds
+// more run while each shows at least a famExtraYield-th of the pairs the
+// best round showed. Once its flips read shared fanins once (factor), a
+// round of checkers-mustjump-torus' family cost about a quarter of what
+// simSupport paid for the (function, input) pairs it showed, and its
+// eighth round still showed 7,032 new pairs (its best 18,704).
+const (
+	famBoundaryRounds = 8
+	famExtraRounds    = 16
+	famExtraYield     = 8
+)
 
 // famWitness: flipping input slot in changed a root on sample bit.
 type famWitness struct{ in, bit int32 }

@@ -33,8 +33,26 @@ func famCircuit(rng *rand.Rand) (*grounding.Circuit, []grounding.Lit) {
 // TestFamSimFlip checks famSim.flip against evaluating the whole circuit
 // again: flipping an input hits exactly the roots whose value changes on
 // some sample.
-func TestFamSimFlip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+func TestFamSimFlip(t *testing.T) { checkFamSimFlip(t, rand.New(rand.NewPCG(1, 2))) }
+
+// TestFamSimFlipWide is TestFamSimFlip with every gate of two fanins or
+// more wide: gates that share fanins with others read them as one AND per
+// group (factor), the others are read off their zero levels when up to
+// three of their fanins change, and re-read when more do.
+func TestFamSimFlipWide(t *testing.T) {
+	defer func(n int) { famWideFanin = n }(famWideFanin)
+	famWideFanin = 2
+	groups, wide := checkFamSimFlip(t, rand.New(rand.NewPCG(5, 6)))
+	if groups == 0 || wide == 0 {
+		t.Fatalf("%d circuits with groups of shared fanins, %d with zero levels: both paths must be tested", groups, wide)
+	}
+}
+
+// checkFamSimFlip runs TestFamSimFlip's check on 200 random circuits and
+// returns how many had groups of shared fanins and how many wide gates
+// read off zero levels.
+func checkFamSimFlip(t *testing.T, rng *rand.Rand) (groups, wide int) {
+	t.Helper()
 	for it := range 200 {
 		c, roots := famCircuit(rng)
 		const w = 2
@@ -42,6 +60,7 @@ func TestFamSimFlip(t *testing.T) {
 		if fs == nil {
 			t.Fatalf("circuit %d: no simulator", it)
 		}
+		fs.share()
 		in := make([][]bool, 64*w) // samples of the circuit inputs
 		for b := range in {
 			in[b] = make([]bool, c.NumInputs)
@@ -59,6 +78,12 @@ func TestFamSimFlip(t *testing.T) {
 			}
 		}
 		fs.eval()
+		if fs.groups() > 0 {
+			groups++
+		}
+		if fs.nWide > 0 && fs.zero != nil {
+			wide++
+		}
 		sc := newFamFlip(fs)
 		for k := range fs.nIn {
 			var got []int
@@ -84,6 +109,7 @@ func TestFamSimFlip(t *testing.T) {
 			}
 		}
 	}
+	return groups, wide
 }
 
 // TestFamSupportWitnesses checks that famSupport shows only inputs the
