@@ -13,9 +13,9 @@ import (
 // TestBoundedPassNodeBound: Tic-tac-toe and pentago against an equivalent
 // variant with every SAT-stage check bounded to one proof, so that the
 // first pass sets aside candidate after candidate (8 and 8). With no bound on what it sets aside, the
-// first pass searches the whole tree; with AsideSlackNodes it ends at
-// twice the node of its first set-aside plus the slack, and the unbounded
-// pass gives the same verdict.
+// first pass searches the whole tree; with AsideSlackNodes it ends that
+// many nodes after its first set-aside, and the unbounded pass gives the
+// same verdict.
 func TestBoundedPassNodeBound(t *testing.T) {
 	for _, g := range []string{"ggp-base/tictactoe.kif", "ggp-base/pentago.kif"} {
 		t.Run(g, func(t *testing.T) { boundedPassNodeBound(t, g) })

@@ -150,8 +150,8 @@ type Limits struct {
 	// and candidates aside; default DefaultMaxSetAside.
 	MaxSetAside int64
 	// AsideSlackNodes: once the first pass has set its first node or
-	// candidate aside at search node n, it ends at node 2n +
-	// AsideSlackNodes; default DefaultAsideSlackNodes.
+	// candidate aside, it ends after this many more search nodes;
+	// default DefaultAsideSlackNodes.
 	AsideSlackNodes int64
 	// Progress, if set, is called at phase changes and every few hundred
 	// search nodes. It must be quick and safe for concurrent use.

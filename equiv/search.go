@@ -331,9 +331,9 @@ func (s *search) setsAside(err error) bool {
 	s.aside++
 	if s.aside == 1 {
 		// What the bounded pass set aside may be the only mapping there
-		// is: it searches on for a cheaper one as far again as it had
-		// come, then the unbounded pass decides.
-		s.asideStop = 2*s.nodes + s.lim.AsideSlackNodes
+		// is: it searches on for a cheaper one for a bounded number of
+		// nodes, then the unbounded pass decides.
+		s.asideStop = s.nodes + s.lim.AsideSlackNodes
 	}
 	if s.aside >= s.lim.MaxSetAside && s.err == nil {
 		s.err = errEnoughAside
