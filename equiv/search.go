@@ -78,6 +78,9 @@ type search struct {
 	// counts the nodes and candidates a bounded check set aside.
 	bounded bool
 	aside   int64
+	// asideStop: the node count at which a pass that set something aside
+	// ends (Limits.AsideSlackNodes).
+	asideStop int64
 }
 
 // refuteAnswer is refute's answer, with the depth its refutation is blamed
@@ -273,6 +276,9 @@ func (s *search) cellsActive() bool {
 
 // prune is the isomorph.PruneFunc: it returns true to cut the subtree.
 func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
+	if s.err == nil && s.aside > 0 && s.nodes >= s.asideStop {
+		s.err = errEnoughAside
+	}
 	if s.err != nil {
 		return true
 	}
@@ -323,6 +329,12 @@ func (s *search) setsAside(err error) bool {
 		return false
 	}
 	s.aside++
+	if s.aside == 1 {
+		// What the bounded pass set aside may be the only mapping there
+		// is: it searches on for a cheaper one for a bounded number of
+		// nodes, then the unbounded pass decides.
+		s.asideStop = s.nodes + s.lim.AsideSlackNodes
+	}
 	if s.aside >= s.lim.MaxSetAside && s.err == nil {
 		s.err = errEnoughAside
 	}
