@@ -2,6 +2,7 @@ package groundgraph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -64,6 +65,20 @@ func (b *builder) actionClasses(ctx context.Context) error {
 			// Many actions: the class table (classtable.go) first.
 			if cs, err = b.classTable(ctx, ff, cn, b.opt.MaxClassTableWork); err != nil {
 				return err
+			}
+		}
+		if cs == nil && b.choiceBDDs != nil {
+			// BDDs first (bddclasses.go); satcheck when they outgrow
+			// their bound.
+			d := b.choiceBDDs.get()
+			cs, err = d.classesByBDD(ctx, b.p, cn, ff.roles)
+			d.clear() // its nodes are of no use to the next function
+			b.choiceBDDs.put(d)
+			switch {
+			case errors.Is(err, errBDDLimit):
+				cs = nil
+			case err != nil:
+				return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
 			}
 		}
 		if cs == nil {

@@ -79,6 +79,7 @@ type supportBDD struct {
 	// between calls, and the nodes to visit.
 	seen, used     []uint64
 	stack, visited []uint32
+	fanin          []bddEdge // scratch of andFanin
 }
 
 // newSupportBDD returns a manager of at most maxNodes nodes whose variables
