@@ -67,7 +67,7 @@ func (b *builder) actionClasses(ctx context.Context) error {
 				return err
 			}
 		}
-		if cs == nil && b.choiceBDDs != nil {
+		if cs == nil && b.choiceBDDs != nil && b.bddClassFails.Load() < 2*b.bddClassWins.Load()+bddClassFailSlack {
 			// BDDs first (bddclasses.go); satcheck when they outgrow
 			// their bound.
 			d := b.choiceBDDs.get()
@@ -77,8 +77,11 @@ func (b *builder) actionClasses(ctx context.Context) error {
 			switch {
 			case errors.Is(err, errBDDLimit):
 				cs = nil
+				b.bddClassFails.Add(1)
 			case err != nil:
 				return fmt.Errorf("groundgraph: action classes of %s: %w", b.p.FunctionName(ff.Function), err)
+			default:
+				b.bddClassWins.Add(1)
 			}
 		}
 		if cs == nil {

@@ -215,10 +215,13 @@ type builder struct {
 	supportBDDs   atomic.Int64 // BDDs that did
 	// choiceBDDs: cofactor BDD managers of next functions (bddchoice.go),
 	// nil when Options.MaxBDDNodes or MaxBDDChoices is negative.
-	choiceBDDs     *choiceBDDs
-	choiceSupports atomic.Int64 // next functions whose cofactor BDDs settled them
-	bdd            *supportBDD  // nil when Options.MaxBDDNodes < 0
-	fam            *famDeps     // family simulation's witnesses (famsim.go), or nil
+	choiceBDDs *choiceBDDs
+	// bddClassWins and bddClassFails count the functions whose action
+	// classes BDDs decided or outgrew their bound on (bddClassFailSlack).
+	bddClassWins, bddClassFails atomic.Int64
+	choiceSupports              atomic.Int64 // next functions whose cofactor BDDs settled them
+	bdd                         *supportBDD  // nil when Options.MaxBDDNodes < 0
+	fam                         *famDeps     // family simulation's witnesses (famsim.go), or nil
 
 	// shapeOf[i]: the first function whose cone is function i's up to a
 	// renaming of its propositions (grounding.Cone.PropRenamingKey) and
