@@ -39,20 +39,8 @@ func TestCofactorCheckKeepsVerifiedMappings(t *testing.T) {
 // keep the node; onto two cells on no common line it must refute it,
 // since in A one unmapped cell completes their line and in B none does.
 func TestCofactorCheckLines(t *testing.T) {
-	pa, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
 	ctx := context.Background()
-	g, err := groundgraph.Build(ctx, pa, groundgraph.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checker, err := satcheck.NewChecker(pa, pa, satcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prop := map[string]int{}
-	for i, name := range pa.Props {
-		prop[name] = i
-	}
+	pa, g, checker, prop := ticTacToeSelf(ctx, t)
 	// rotate maps cell (x, y) to (y, 4-x).
 	for _, tc := range []struct {
 		name  string
@@ -95,20 +83,8 @@ func TestCofactorCheckLines(t *testing.T) {
 // sides and both ways (flips and batches), for random sets of Tic-tac-toe's cells mapped onto their images
 // under a rotation.
 func TestCofactorSignaturesMatchCircuit(t *testing.T) {
-	pa, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
 	ctx := context.Background()
-	g, err := groundgraph.Build(ctx, pa, groundgraph.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checker, err := satcheck.NewChecker(pa, pa, satcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prop := map[string]int{}
-	for i, name := range pa.Props {
-		prop[name] = i
-	}
+	pa, g, checker, prop := ticTacToeSelf(ctx, t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 20 {
 		lim := Limits{}.WithDefaults()
@@ -200,4 +176,24 @@ func signaturesByCircuit(c *cofactorCheck, a bool, partial isomorph.Mapping) []u
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ticTacToeSelf grounds Tic-tac-toe, builds its graph and a checker of it
+// against itself, and indexes its propositions by name.
+func ticTacToeSelf(ctx context.Context, t *testing.T) (*grounding.Program, *groundgraph.Graph, *satcheck.Checker, map[string]int) {
+	t.Helper()
+	pa, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
+	g, err := groundgraph.Build(ctx, pa, groundgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker, err := satcheck.NewChecker(pa, pa, satcheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop := map[string]int{}
+	for i, name := range pa.Props {
+		prop[name] = i
+	}
+	return pa, g, checker, prop
 }

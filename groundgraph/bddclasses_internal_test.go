@@ -28,13 +28,7 @@ func TestClassesByBDDMatchSAT(t *testing.T) {
 	for _, name := range games {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			p := loadGame(t, name)
-			b := &builder{p: p, opt: Options{}.withDefaults(), moves: true}
-			for _, f := range p.Functions() {
-				b.funcs = append(b.funcs, FuncFeatures{Function: f})
-			}
-			if err := b.supports(ctx); err != nil {
-				t.Fatal(err)
-			}
+			b := supportedBuilder(ctx, t, p)
 			d := newSupportBDD(grounding.DefaultBDDNodes, b.choiceBDDs.level, b.choiceBDDs.prop)
 			seen := map[int]bool{}
 			checked, split := 0, 0

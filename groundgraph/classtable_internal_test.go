@@ -46,13 +46,7 @@ func TestClassTableMatchesSAT(t *testing.T) {
 	for _, name := range games {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			p := loadGame(t, name)
-			b := &builder{p: p, opt: Options{}.withDefaults(), moves: true}
-			for _, f := range p.Functions() {
-				b.funcs = append(b.funcs, FuncFeatures{Function: f})
-			}
-			if err := b.supports(ctx); err != nil {
-				t.Fatal(err)
-			}
+			b := supportedBuilder(ctx, t, p)
 			seen := map[int]bool{}
 			checked := 0
 			for i := range b.funcs {
@@ -161,4 +155,18 @@ func TestImplicitClassKeepsGroup(t *testing.T) {
 			}
 		})
 	}
+}
+
+// supportedBuilder returns a builder of p's features with every function
+// listed and its semantic supports computed, as actionClasses finds them.
+func supportedBuilder(ctx context.Context, t *testing.T, p *grounding.Program) *builder {
+	t.Helper()
+	b := &builder{p: p, opt: Options{}.withDefaults(), moves: true}
+	for _, f := range p.Functions() {
+		b.funcs = append(b.funcs, FuncFeatures{Function: f})
+	}
+	if err := b.supports(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
