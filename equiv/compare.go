@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -150,6 +151,70 @@ func shapeDiff(a, b *grounding.Program) string {
 	}
 	if na, nb := count(a), count(b); !slices.Equal(na, nb) {
 		return fmt.Sprintf("different numbers of actions per role: %v vs %v", na, nb)
+	}
+	if why := goalValueDiff(a, b); why != "" {
+		return why
+	}
+	return goalValueDiff(b, a)
+}
+
+// goalWitnessWords is the number of 64-state words goalValueDiff
+// evaluates: the initial state, no proposition, every proposition, and
+// random states.
+const goalWitnessWords = 4
+
+// goalValueDiff names a goal value that p gives in some state and that q
+// has no goal function for (for any role), or returns "". An equivalence
+// maps p's "goal r v" onto q's "goal σr v" for every state, and q's is
+// constantly false when q names no goal v: so a state where p's holds
+// refutes every mapping. The state is a witness found by evaluating p's
+// circuit (goal functions read no moves); values without one are left to
+// the comparison.
+func goalValueDiff(p, q *grounding.Program) string {
+	named := map[int]bool{}
+	for _, gs := range q.Goals {
+		for _, g := range gs {
+			if g.Lit != grounding.False {
+				named[g.Value] = true
+			}
+		}
+	}
+	var missing []grounding.Goal
+	var roles []int
+	for r, gs := range p.Goals {
+		for _, g := range gs {
+			if !named[g.Value] && g.Lit != grounding.False {
+				missing = append(missing, g)
+				roles = append(roles, r)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	const w = goalWitnessWords
+	vals := make([]uint64, p.Circuit.NumNodes()*w)
+	rng := rand.New(rand.NewPCG(uint64(len(p.Props)), uint64(p.Circuit.NumNodes())))
+	for i := range p.Props {
+		in := vals[p.TrueInput(i).Node()*w:][:w]
+		for k := range in {
+			in[k] = rng.Uint64()
+		}
+		in[0] &^= 0b111 // lane 0: the initial state, lane 1: none, lane 2: all
+		in[0] |= 0b100
+	}
+	for _, i := range p.Init {
+		vals[p.TrueInput(int(i)).Node()*w] |= 1
+	}
+	p.Circuit.EvalWords(vals, w)
+	var words []uint64
+	for k, g := range missing {
+		words = grounding.WordsOf(words[:0], vals, w, g.Lit)
+		for _, x := range words {
+			if x != 0 {
+				return fmt.Sprintf("%s gives goal value %d to role %s in some state, and %s has no goal function of value %d", p.Name, g.Value, p.Roles[roles[k]], q.Name, g.Value)
+			}
+		}
 	}
 	return ""
 }
