@@ -130,8 +130,8 @@ func orLimit(ctx context.Context, rep *Report, err error) (*Report, error) {
 }
 
 // shapeDiff compares invariants that every equivalence preserves: numbers of
-// roles, propositions, actions per role (as a multiset), initial propositions
-// and goal values per role (as a multiset of sets).
+// roles, propositions, actions per role (as a multiset) and initial
+// propositions, and the goal values each game gives (goalValueDiff).
 func shapeDiff(a, b *grounding.Program) string {
 	switch {
 	case len(a.Roles) != len(b.Roles):
