@@ -45,11 +45,13 @@ type probeCheck struct {
 	isSetUp bool    // roles and defaults known (setUp)
 	ready   bool    // relations computed (or off)
 	off     bool
+	joint   bool               // joint moves of two roles instead (probejoint.go)
 	orbits  []int32            // refutesCoset's A cells
 	sigA    map[int32][]uint64 // A's colour sums per round, by depth
 	budget  int64              // lim.MaxProbeWork
 	ctx     context.Context    // computeRelations stops when it is done
 	nodes   int64              // nodes checked
+	idle    int64              // nodes checked that it could not prune (unmoved)
 	pruned  int64              // nodes refuted
 	// bFull: the last call of refutes refined B's cells through every
 	// round without a difference, so b.col holds B's final colours.
@@ -186,7 +188,10 @@ func (c *probeCheck) setUp(roleB, defltA, defltB []int32) {
 			roleB[r] = 0 // one role: matched, and no default needed
 		}
 		if roleB[r] < 0 || (len(roleB) > 1 && defltA[r] < 0) {
-			c.off = true
+			// Two roles need neither defaults nor matched roles for
+			// the joint moves' outcomes.
+			c.joint = len(roleB) == 2
+			c.off = !c.joint
 			return
 		}
 	}
@@ -202,6 +207,12 @@ func (c *probeCheck) computeRelations() {
 		c.off = true
 		return
 	}
+	if c.joint {
+		if c.a.computeJoint(c.ctx) != nil || c.b.computeJoint(c.ctx) != nil {
+			c.off = true // cancelled, or B has not two roles
+		}
+		return
+	}
 	c.a.key = make([]uint64, len(c.roleB))
 	c.b.key = make([]uint64, len(c.roleB))
 	for r, rb := range c.roleB {
@@ -215,7 +226,12 @@ func (c *probeCheck) computeRelations() {
 }
 
 // work is the cost of the relations of both games (probeWork).
-func (c *probeCheck) work() int64 { return probeWork(c.a.p) + probeWork(c.b.p) }
+func (c *probeCheck) work() int64 {
+	if c.joint {
+		return jointWork(c.a.p) + jointWork(c.b.p)
+	}
+	return probeWork(c.a.p) + probeWork(c.b.p)
+}
 
 // eager reports whether the relations are cheap enough to compute before
 // anything shows they are needed: a sixteenth of the budget.
@@ -259,7 +275,7 @@ func (c *probeCheck) forCosets() *probeCheck {
 	if c == nil || c.off || !c.isSetUp {
 		return nil
 	}
-	d := &probeCheck{a: c.a, b: c.b, roleB: c.roleB, isSetUp: true, ready: c.ready, sigA: map[int32][]uint64{}, budget: c.budget, ctx: c.ctx}
+	d := &probeCheck{a: c.a, b: c.b, roleB: c.roleB, isSetUp: true, ready: c.ready, joint: c.joint, sigA: map[int32][]uint64{}, budget: c.budget, ctx: c.ctx}
 	d.a.cells, d.b.cells = nil, nil
 	d.a.col, d.a.nxt, d.b.col, d.b.nxt = nil, nil, nil, nil
 	return d
@@ -296,25 +312,29 @@ func (c *probeCheck) refutes(depth int, cellsA, cellsB func(dst []int32)) bool {
 			return false
 		}
 	}
-	if c.nodes >= probeGiveUp && c.pruned == 0 {
-		c.off = true // it has not pruned where it could be expected to
-		return false
-	}
-	c.nodes++
 	if c.b.cells == nil {
 		c.b.cells = make([]int32, c.b.g.g.Order())
 	}
 	cellsB(c.b.cells) // first: a coset writes A's orbits as it goes
+	if c.pruned == 0 && (c.nodes >= probeGiveUp || c.idle >= probeIdleGiveUp) {
+		c.off = true // it has not pruned where it could be expected to
+		return false
+	}
+	if c.unmoved() {
+		c.idle++ // it cannot prune here: no evidence against it
+	} else {
+		c.nodes++
+	}
 	sa, ok := c.sigA[int32(depth)]
 	if !ok {
 		if c.a.cells == nil {
 			c.a.cells = make([]int32, c.a.g.g.Order())
 		}
 		cellsA(c.a.cells)
-		sa = c.a.refine(nil, nil)
+		sa = c.a.refine(c.joint, nil, nil)
 		c.sigA[int32(depth)] = sa
 	}
-	if c.b.refine(c.roleB, sa) != nil {
+	if c.b.refine(c.joint, c.roleB, sa) != nil {
 		c.bFull = true
 		return false
 	}
@@ -329,14 +349,42 @@ func (c *probeCheck) refutes(depth int, cellsA, cellsB func(dst []int32)) bool {
 // queens puzzles: from depth 2).
 const probeGiveUp = 64
 
+// probeIdleGiveUp is the number of nodes where the check cannot prune
+// (unmoved) that it runs through without pruning before it turns itself
+// off: they cost a refinement each. colonelBlotto's subgroup search meets
+// about 100 of them (roots of coset searches) among its first 130 nodes;
+// counted as failures, they turned the check off before the searches of
+// levels 9-2, whose roots it prunes.
+const probeIdleGiveUp = 1024
+
+// unmoved reports whether the node of a coset search of a game against
+// itself maps every cell of actions onto itself: then B's colours are A's
+// and the check passes it whatever the outcomes (a coset's root keeps the
+// stabiliser's orbits where its representative lies in their group).
+func (c *probeCheck) unmoved() bool {
+	if c.orbits == nil || c.a.p != c.b.p {
+		return false
+	}
+	g := c.a.g.g
+	for r, as := range c.a.p.Actions {
+		for x := range as {
+			if v := g.ActionVertex(r, x); c.orbits[v] != c.b.cells[v] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // probeRounds is the number of rounds of colour refinement per node.
 const probeRounds = 3
 
 // refine runs colour refinement on the side's actions, by roles in A's
-// order (roleOf: the side's role of A's role r; nil for A). It returns the
-// colour sum of every round; with want set, it stops and returns nil at
-// the first round whose sum differs from want's.
-func (ps *probeSide) refine(roleOf []int32, want []uint64) []uint64 {
+// order (roleOf: the side's role of A's role r; nil for A), or on the
+// joint moves' graph (refineJoint). It returns the colour sum of every
+// round; with want set, it stops and returns nil at the first round whose
+// sum differs from want's.
+func (ps *probeSide) refine(joint bool, roleOf []int32, want []uint64) []uint64 {
 	p, g := ps.p, ps.g.g
 	nr := len(p.Roles)
 	if ps.col == nil {
@@ -344,6 +392,9 @@ func (ps *probeSide) refine(roleOf []int32, want []uint64) []uint64 {
 		for r := range nr {
 			ps.col[r], ps.nxt[r] = make([]uint64, len(p.Actions[r])), make([]uint64, len(p.Actions[r]))
 		}
+	}
+	if joint {
+		return ps.refineJoint(want)
 	}
 	role := func(r int) int {
 		if roleOf == nil {
@@ -517,6 +568,9 @@ func (c *probeCheck) rejects(m satcheck.Mapping) bool {
 		if c.off {
 			return false
 		}
+	}
+	if c.joint {
+		return c.rejectsJoint(func(r int) int { return m.Roles[r] }, func(r, x int) int { return m.Actions[r][x] })
 	}
 	for r, rb := range c.roleB {
 		if m.Roles[r] != int(rb) || (len(c.roleB) > 1 && m.Actions[r][c.a.deflt[r]] != int(c.b.deflt[rb])) {

@@ -139,6 +139,9 @@ func (c *probeCheck) rejectsMoves(mv satcheck.Moves, base []int32) bool {
 		}
 		return x
 	}
+	if c.joint {
+		return c.rejectsJoint(func(r int) int { return mv.Roles[r] }, func(r, x int) int { return act(r, mv.Roles[r], x) })
+	}
 	for r, rb := range c.roleB {
 		if mv.Roles[r] != int(rb) || (len(c.roleB) > 1 && act(r, int(rb), int(c.a.deflt[r])) != int(c.b.deflt[rb])) {
 			return false
