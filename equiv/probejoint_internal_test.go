@@ -150,3 +150,26 @@ func TestJointProbeOnBlottoGraphGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestJointProbeKeepsVerified (from the review of issue-blotto20): on
+// roshambo2, where Compare's root leaves the joint check to run, every
+// graph isomorphism that verifies survives the probe check alone, against
+// the game itself and a mutant, while the check prunes others (its prune
+// path, refineJoint and refutes, under a true mapping).
+func TestJointProbeKeepsVerified(t *testing.T) {
+	joint := false
+	probeRefuter := func(s *search) func(*isomorph.Node) bool {
+		s.probes = newProbeCheck(s.ctx, s.a, s.b, s.lim)
+		return func(n *isomorph.Node) bool {
+			r := s.probesRefute(n)
+			joint = joint || s.probes.joint
+			return r
+		}
+	}
+	pa, pb, _ := gameAndMutant(t, "ggp-base/roshambo2.kif")
+	n := keepsVerified(t, "roshambo2 vs itself", pa, pa, probeRefuter)
+	n += keepsVerified(t, "roshambo2 vs mutant", pa, pb, probeRefuter)
+	if !joint || n == 0 {
+		t.Fatalf("joint check engaged %v, %d nodes refuted: want it engaged and pruning", joint, n)
+	}
+}
