@@ -65,12 +65,7 @@ func (ps *probeSide) computeJoint(ctx context.Context) error {
 			return err
 		}
 		lanes := min(64*w, n0*n1-start)
-		clear(vals[propBase:doesEnd])
-		for _, q := range p.Init {
-			for j := range w {
-				vals[propBase+int(q)*w+j] = ^uint64(0)
-			}
-		}
+		loadInitial(p, vals, w)
 		for l := range lanes {
 			j, bit := l/64, uint64(1)<<(l%64)
 			x, y := (start+l)/n1, (start+l)%n1

@@ -458,12 +458,7 @@ func (ps *probeSide) computeRelations(ctx context.Context) error {
 				return err
 			}
 			lanes := min(64*w, n*n-start)
-			clear(vals[propBase:doesEnd])
-			for _, q := range p.Init {
-				for j := range w {
-					vals[propBase+int(q)*w+j] = ^uint64(0)
-				}
-			}
+			loadInitial(p, vals, w)
 			for step := range 2 {
 				clear(vals[doesBase:doesEnd])
 				for l := range lanes {
@@ -590,4 +585,17 @@ func (c *probeCheck) rejects(m satcheck.Mapping) bool {
 		}
 	}
 	return false
+}
+
+// loadInitial clears every input's words in vals (w words a node, as
+// grounding.Circuit.EvalWords reads them) and sets the initial state's
+// propositions in every lane.
+func loadInitial(p *grounding.Program, vals []uint64, w int) {
+	propBase := p.TrueInput(0).Node() * w
+	clear(vals[propBase : (p.NumInputs()+1)*w])
+	for _, q := range p.Init {
+		for j := range w {
+			vals[propBase+int(q)*w+j] = ^uint64(0)
+		}
+	}
 }
