@@ -27,10 +27,14 @@ import (
 // Per-call node bounds of classesByBDD: 231 of tttcc4's 240 shapes of
 // cells need at most 27 k nodes (about 16 a gate of their ~220), the
 // other 9 blow past 500 k. A function whose BDDs outgrow the bound goes
-// to satcheck.
+// to satcheck, and the nodes it made are lost: bddClassMaxNodes caps a
+// call whatever its cone (attritionWar's 202 score functions, cones of
+// 2,800 to 10,700 gates, all blow up in their first few hundred gates;
+// at 64 nodes a gate each made 200 k to 524 k nodes before satcheck).
 const (
 	bddClassNodesPerGate = 64
 	bddClassMinNodes     = 1 << 14
+	bddClassMaxNodes     = 1 << 15
 )
 
 // bddClassFailSlack: a Build stops trying BDDs for action classes once
@@ -46,7 +50,7 @@ const bddClassFailSlack = 16
 // gives them (each class ascending, classes by their first action), or
 // errBDDLimit.
 func (d *supportBDD) classesByBDD(ctx context.Context, p *grounding.Program, cn *cone, roles []int) ([][][]int, error) {
-	if err := d.begin(ctx, cn, bddClassNodesPerGate, bddClassMinNodes); err != nil {
+	if err := d.beginAtMost(ctx, cn, bddClassNodesPerGate, bddClassMinNodes, bddClassMaxNodes); err != nil {
 		return nil, err
 	}
 	nProps := len(p.Props)

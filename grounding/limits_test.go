@@ -33,7 +33,9 @@ const chainGame = `
 (<= (goal r 100) (true (c 2)))
 `
 
-// scaffold is the smallest valid game, to which the tests add static rules.
+// scaffold is the smallest valid game, to which the tests add static rules
+// (and a terminal rule that reads them: relations no keyword relation reads
+// are not grounded).
 const scaffold = `
 (role r)
 (init s)
@@ -53,7 +55,7 @@ var limitTests = []struct {
 	{"MaxInstances", chainGame, 10, func(l *grounding.Limits, v int64) { l.MaxInstances = v }},
 	{"MaxCircuitNodes", chainGame, 6, func(l *grounding.Limits, v int64) { l.MaxCircuitNodes = int(v) }},
 	// (s (s (s 0))) is derived: depth 3.
-	{"MaxTermDepth", scaffold + "(seed (s (s 0)))\n(<= (num (s ?x)) (seed ?x))", 3,
+	{"MaxTermDepth", scaffold + "(seed (s (s 0)))\n(<= (num (s ?x)) (seed ?x))\n(<= terminal (num ?x))", 3,
 		func(l *grounding.Limits, v int64) { l.MaxTermDepth = int(v) }},
 	// The body expands to 2 x 2 alternatives.
 	{"MaxRuleExpansion", scaffold + "(<= (next t) (or (true s) (true t)) (or (true s) (does r go)))", 4,
@@ -120,7 +122,7 @@ func pairsGame(n int) string {
 	for i := range n {
 		fmt.Fprintf(&b, "(num %d)\n", i)
 	}
-	b.WriteString("(<= (pair ?x ?y) (num ?x) (num ?y))\n")
+	b.WriteString("(<= (pair ?x ?y) (num ?x) (num ?y))\n(<= terminal (pair ?x ?y))\n")
 	return b.String() + scaffold
 }
 
@@ -140,7 +142,7 @@ func TestTimeout(t *testing.T) {
 // An unbounded successor relation stops at a limit, quickly, whichever limit
 // is hit first.
 func TestUnboundedSuccessor(t *testing.T) {
-	static := scaffold + "(num 0)\n(<= (num (s ?x)) (num ?x))"
+	static := scaffold + "(num 0)\n(<= (num (s ?x)) (num ?x))\n(<= terminal (num ?x))"
 	fluent := `(role r) (init (c 0)) (legal r go) (<= (next (c (s ?x))) (true (c ?x))) (<= terminal (true (c 0))) (goal r 100)`
 	for _, tc := range []struct {
 		name, src string
@@ -194,7 +196,7 @@ func TestCancelled(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(50*time.Millisecond, cancel)
 		start := time.Now()
-		src := scaffold + "(num 0)\n(<= (num (s ?x)) (num ?x))"
+		src := scaffold + "(num 0)\n(<= (num (s ?x)) (num ?x))\n(<= terminal (num ?x))"
 		_, err := grounding.Load(ctx, "t.kif", []byte(src), grounding.Limits{MaxTermDepth: 1 << 30, MaxAtoms: 1 << 40})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Load cancelled after 50ms: %v, want context.Canceled", err)
@@ -232,7 +234,7 @@ func TestMaxAtomsInsideOneJoin(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		fmt.Fprintf(&b, "(num %d)\n", i)
 	}
-	b.WriteString("(<= (triple ?x ?y ?z) (num ?x) (num ?y) (num ?z))\n")
+	b.WriteString("(<= (triple ?x ?y ?z) (num ?x) (num ?y) (num ?z))\n(<= terminal (triple ?x ?y ?z))\n")
 	_, err := grounding.Load(context.Background(), "big.kif", []byte(b.String()), grounding.Limits{MaxAtoms: 1000})
 	var le *grounding.LimitError
 	if !errors.As(err, &le) || le.What != "MaxAtoms" {

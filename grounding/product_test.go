@@ -29,7 +29,9 @@ func productGame(arity int, shared bool) string {
 	if shared {
 		body = append(body, "(e ?v0)")
 	}
-	fmt.Fprintf(&b, "(<= (big %s) %s)\n(<= (next q) (big %s) (true p))\n",
+	// e is read by a next rule in both forms, so that both count its facts
+	// (relations no keyword relation reads are not grounded).
+	fmt.Fprintf(&b, "(<= (big %s) %s)\n(<= (next q) (big %s) (true p))\n(<= (next q) (e 9) (true p))\n",
 		strings.Join(vars, " "), strings.Join(body, " "), strings.Repeat("0 ", arity))
 	return b.String()
 }
