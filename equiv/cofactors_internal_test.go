@@ -54,13 +54,7 @@ func TestCofactorCheckLines(t *testing.T) {
 		lim := Limits{}.WithDefaults()
 		s := newSearch(ctx, game{pa, g}, game{pa, g}, checker, &lim, &Report{})
 		c := newCofactorCheck(s)
-		partial := make(isomorph.Mapping, g.Order())
-		for v := range partial {
-			partial[v] = -1
-		}
-		for r := range pa.Roles {
-			partial[g.RoleVertex(r)] = int32(g.RoleVertex(r))
-		}
+		partial, _ := rolesFixed(game{pa, g})
 		for _, cell := range tc.cells {
 			for _, mark := range []string{"x", "o", "b"} {
 				a, okA := prop["(cell "+cell[0]+" "+mark+")"]
@@ -90,13 +84,7 @@ func TestCofactorSignaturesMatchCircuit(t *testing.T) {
 		lim := Limits{}.WithDefaults()
 		s := newSearch(ctx, game{pa, g}, game{pa, g}, checker, &lim, &Report{})
 		c := newCofactorCheck(s)
-		partial := make(isomorph.Mapping, g.Order())
-		for v := range partial {
-			partial[v] = -1
-		}
-		for r := range pa.Roles {
-			partial[g.RoleVertex(r)] = int32(g.RoleVertex(r))
-		}
+		partial, _ := rolesFixed(game{pa, g})
 		for x := 1; x <= 3; x++ {
 			for y := 1; y <= 3; y++ {
 				if rng.IntN(2) == 0 {
@@ -109,16 +97,7 @@ func TestCofactorSignaturesMatchCircuit(t *testing.T) {
 				}
 			}
 		}
-		for f, fn := range s.funcs {
-			if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal || !s.ownMapped(partial, f) {
-				continue
-			}
-			fb, ok := s.imageFunc(partial, fn)
-			if !ok {
-				t.Fatalf("no image of %s", pa.FunctionName(fn))
-			}
-			c.funcs, c.imgs = append(c.funcs, int32(f)), append(c.imgs, fb)
-		}
+		c.funcs, c.imgs = mappedGoals(t, s, partial)
 		if len(c.funcs) == 0 {
 			t.Fatal("no goal or terminal function mapped")
 		}
@@ -183,17 +162,42 @@ func signaturesByCircuit(c *cofactorCheck, a bool, partial isomorph.Mapping) []u
 func ticTacToeSelf(ctx context.Context, t *testing.T) (*grounding.Program, *groundgraph.Graph, *satcheck.Checker, map[string]int) {
 	t.Helper()
 	pa, _, _ := gameAndMutant(t, "ggp-base-repo/ticTacToe.kif")
-	g, err := groundgraph.Build(ctx, pa, groundgraph.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checker, err := satcheck.NewChecker(pa, pa, satcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, checker := selfGraphChecker(ctx, t, pa)
 	prop := map[string]int{}
 	for i, name := range pa.Props {
 		prop[name] = i
 	}
 	return pa, g, checker, prop
+}
+
+// mappedGoals lists the goal and terminal functions whose own vertex
+// partial maps, with their images: what the cofactor check compares.
+func mappedGoals(t *testing.T, s *search, partial isomorph.Mapping) (funcs []int32, imgs []grounding.Lit) {
+	t.Helper()
+	for f, fn := range s.funcs {
+		if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal || !s.ownMapped(partial, f) {
+			continue
+		}
+		fb, ok := s.imageFunc(partial, fn)
+		if !ok {
+			t.Fatalf("no image of %s", s.a.p.FunctionName(fn))
+		}
+		funcs, imgs = append(funcs, int32(f)), append(imgs, fb)
+	}
+	return funcs, imgs
+}
+
+// selfGraphChecker builds p's ground graph and a checker of p against
+// itself.
+func selfGraphChecker(ctx context.Context, t *testing.T, p *grounding.Program) (*groundgraph.Graph, *satcheck.Checker) {
+	t.Helper()
+	g, err := groundgraph.Build(ctx, p, groundgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker, err := satcheck.NewChecker(p, p, satcheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, checker
 }

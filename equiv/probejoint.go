@@ -57,7 +57,6 @@ func (ps *probeSide) computeJoint(ctx context.Context) error {
 	ps.vals = make([]uint64, p.Circuit.NumNodes()*w)
 	vals := ps.vals
 	nProps := len(p.Props)
-	propBase := p.TrueInput(0).Node() * w
 	doesBase := (nProps + 1) * w
 	doesEnd := (p.NumInputs() + 1) * w
 	for start := 0; start < n0*n1; start += 64 * w {
@@ -72,12 +71,7 @@ func (ps *probeSide) computeJoint(ctx context.Context) error {
 			vals[p.DoesInput(0, x).Node()*w+j] |= bit
 			vals[p.DoesInput(1, y).Node()*w+j] |= bit
 		}
-		p.Circuit.EvalWords(vals, w)
-		ps.buf = ps.buf[:0]
-		for _, l := range p.Next {
-			ps.buf = grounding.WordsOf(ps.buf, vals, w, l)
-		}
-		copy(vals[propBase:propBase+nProps*w], ps.buf)
+		ps.advance(vals, w)
 		clear(vals[doesBase:doesEnd])
 		p.Circuit.EvalWords(vals, w)
 		for self := range 2 {

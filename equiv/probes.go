@@ -447,7 +447,6 @@ func (ps *probeSide) computeRelations(ctx context.Context) error {
 	ps.vals = make([]uint64, nn*w)
 	vals := ps.vals
 	nProps := len(p.Props)
-	propBase := p.TrueInput(0).Node() * w
 	doesBase := (nProps + 1) * w
 	doesEnd := (p.NumInputs() + 1) * w
 	for r, as := range p.Actions {
@@ -475,12 +474,7 @@ func (ps *probeSide) computeRelations(ctx context.Context) error {
 						}
 					}
 				}
-				p.Circuit.EvalWords(vals, w)
-				ps.buf = ps.buf[:0]
-				for _, l := range p.Next {
-					ps.buf = grounding.WordsOf(ps.buf, vals, w, l)
-				}
-				copy(vals[propBase:propBase+nProps*w], ps.buf)
+				ps.advance(vals, w)
 			}
 			clear(vals[doesBase:doesEnd])
 			p.Circuit.EvalWords(vals, w)
@@ -585,6 +579,19 @@ func (c *probeCheck) rejects(m satcheck.Mapping) bool {
 		}
 	}
 	return false
+}
+
+// advance evaluates the circuit on vals (w words a node) and makes each
+// lane's successor state its current state; the moves' words stay.
+func (ps *probeSide) advance(vals []uint64, w int) {
+	p := ps.p
+	p.Circuit.EvalWords(vals, w)
+	ps.buf = ps.buf[:0]
+	for _, l := range p.Next {
+		ps.buf = grounding.WordsOf(ps.buf, vals, w, l)
+	}
+	propBase := p.TrueInput(0).Node() * w
+	copy(vals[propBase:propBase+len(p.Props)*w], ps.buf)
 }
 
 // loadInitial clears every input's words in vals (w words a node, as
