@@ -8,6 +8,16 @@ import (
 	"github.com/gamequiv/gamequiv/isomorph"
 )
 
+// cofactorWay says how cofactor signatures are computed.
+type cofactorWay int8
+
+const (
+	wayCheaper cofactorWay = iota // whichever costs fewer gate evaluations
+	wayFlips
+	wayBatches
+	nWays
+)
+
 // cofactorCheck refutes a node of Symmetries' subgroup search from the
 // images the unmapped propositions can still take. Let F be the goal and
 // terminal functions whose own vertex is mapped, M the mapped propositions
@@ -32,9 +42,9 @@ type cofactorCheck struct {
 	// cones[side][f]: function f's cone (side 0 A, 1 B), nil when it
 	// cannot be built.
 	cones  [2]map[grounding.Lit]*cofactorCone
-	vals   []uint64 // byBatches' node values
-	way    int8     // tests: 1 flips, 2 batches, 0 the cheaper
-	funcs  []int32  // F: indices into s.funcs
+	vals   []uint64    // byBatches' node values
+	way    cofactorWay // tests force one way; the zero value picks the cheaper
+	funcs  []int32     // F: indices into s.funcs
 	imgs   []grounding.Lit
 	inA    []int32 // unmapped propositions of A
 	nodes  int64
@@ -188,7 +198,7 @@ func (c *cofactorCheck) signatures(a bool, partial isomorph.Mapping) []uint64 {
 		}
 	}
 	var out []uint64
-	if c.way == 1 || c.way == 0 && cofactorFlipFactor*flipWork < unmapped*int64(len(gates)) {
+	if c.way == wayFlips || c.way == wayCheaper && cofactorFlipFactor*flipWork < unmapped*int64(len(gates)) {
 		out = c.byFlips(p, cones, r, mapped)
 	} else {
 		out = c.byBatches(p, lits, gates, r, mapped)

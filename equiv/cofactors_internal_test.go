@@ -103,7 +103,7 @@ func TestCofactorSignaturesMatchCircuit(t *testing.T) {
 		}
 		for _, a := range []bool{true, false} {
 			want := signaturesByCircuit(c, a, partial)
-			for way := range int8(3) {
+			for way := range nWays {
 				c.way = way
 				if got := c.signatures(a, partial); !slices.Equal(got, want) {
 					t.Fatalf("trial %d side A %v way %d: signatures %x, want %x", trial, a, way, got, want)

@@ -45,7 +45,7 @@ func TestCofactorSignaturesWideGates(t *testing.T) {
 				c.funcs, c.imgs = mappedGoals(t, s, partial)
 				for _, a := range []bool{true, false} {
 					want := signaturesByCircuit(c, a, partial)
-					for way := range int8(3) {
+					for way := range nWays {
 						c.way = way
 						if got := c.signatures(a, partial); !slices.Equal(got, want) {
 							t.Fatalf("trial %d side A %v way %d: signatures differ from the circuit's", trial, a, way)

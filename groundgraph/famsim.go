@@ -412,13 +412,13 @@ type famFlip struct {
 	// gNew holds the groups' ANDs during the flip whose number is
 	// gFlip[i] (w words each), computed on a member's first evaluation.
 	gNew  []uint64
-	gFlip []uint32
-	flips uint32
+	gFlip []uint64
+	flips uint64 // 64 bits: a wrap would make stale groups look current
 }
 
 func newFamFlip(fs *famSim) *famFlip {
 	return &famFlip{at: make([]int32, len(fs.node)), queued: make([]bool, len(fs.node)), bucket: make([][]int32, fs.levels),
-		gNew: make([]uint64, fs.groups()*fs.w), gFlip: make([]uint32, fs.groups())}
+		gNew: make([]uint64, fs.groups()*fs.w), gFlip: make([]uint64, fs.groups())}
 }
 
 // value returns the vector of slot t during a flip of input slot in (its
