@@ -407,6 +407,9 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 			c.stats.sweepOverBudget.Add(1)
 			afterSweep = true
 		}
+		if c.normalFormsEqual(j, ca, cb) {
+			return outcome{equal: true}, nil
+		}
 		o, ok, err := c.bddDecide(ctx, j, ca, cb)
 		if err == nil {
 			c.bdd.tried(ok, afterSweep)
@@ -414,11 +417,26 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		if err != nil || ok {
 			return o, err
 		}
+	} else if large && c.normalFormsEqual(j, ca, cb) {
+		return outcome{equal: true}, nil
 	}
 	if sweep {
 		return c.sweepMiter(ctx, j, ca, cb, -1)
 	}
 	return c.plainMiter(ctx, j, ca, cb, -1)
+}
+
+// normalFormsEqual proves a large pair equal by its disjunctive normal
+// forms (dnf.go). It runs where a pair has shown itself hard (past the
+// budgeted sweep, before BDDs and the unbounded sweep), since on pairs
+// that SAT settles in a few conflicts the expansion would cost more than
+// it saves.
+func (c *Checker) normalFormsEqual(j *joint, ca, cb *cone) bool {
+	if c.opt.Mode&NoStructure != 0 || !dnfEqual(ca, cb, j) {
+		return false
+	}
+	c.stats.structural.Add(1)
+	return true
 }
 
 // boundedMiter is solveMiter under Options.BoundedEffort: the budgeted
@@ -434,6 +452,9 @@ func (c *Checker) boundedMiter(ctx context.Context, j *joint, ca, cb *cone, larg
 	}
 	if !errors.Is(err, errConflictBudget) && !errors.Is(err, ErrLimit) {
 		return o, err
+	}
+	if large && c.normalFormsEqual(j, ca, cb) {
+		return outcome{equal: true}, nil
 	}
 	if c.opt.Mode&NoBDD == 0 && large && !c.bdd.givenUp() {
 		o, ok, err := c.bddDecide(ctx, j, ca, cb)
