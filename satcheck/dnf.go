@@ -36,14 +36,21 @@ import (
 // comparison that cannot finish within a small multiple of the cones must
 // not cost more than the SAT call it may replace.
 const (
-	dnfAtomsPerFanin = 16
+	dnfAtomsPerFanin = 64
 	dnfMinAtoms      = 1 << 20
-	dnfMaxAtoms      = 1 << 21
+	dnfMaxAtoms      = 1 << 23
 )
 
-// dnfMaxCubes bounds the cubes of one literal's set; a literal past it is
-// opaque (see above).
-const dnfMaxCubes = 1 << 12
+// dnfMaxCubes bounds the cubes of one literal's set, and dnfMaxProduct
+// those of a gate's product: past it, the gate folds conjuncts into an
+// opaque atom (see above). Products are held smaller since the expansion
+// of a conjunction of clauses grows exponentially (quad's "no open
+// square" over 3-literal clauses), while a disjunction's set grows only
+// with what it lists (quad's 4,692 open squares).
+const (
+	dnfMaxCubes   = 1 << 14
+	dnfMaxProduct = 1 << 10
+)
 
 // dnfEqual reports whether ca and cb, with their inputs read as j's
 // variables (constant false for -1), expand to the same set of cubes
@@ -189,14 +196,14 @@ func (dc *dnfCone) expand(l uint32) (dnf, bool) {
 			return nil, false
 		}
 		if !ok {
-			size = dnfMaxCubes + 1
+			size = dnfMaxProduct + 1
 			break
 		}
-		if size *= max(len(s), 1); size > dnfMaxCubes {
+		if size *= max(len(s), 1); size > dnfMaxProduct {
 			break
 		}
 	}
-	if size <= dnfMaxCubes {
+	if size <= dnfMaxProduct {
 		acc, ok := dc.product(fan)
 		if ok || dc.dt.out {
 			return acc, ok
@@ -315,7 +322,8 @@ func (dt *dnfTable) normalize(s dnf) (dnf, bool) {
 }
 
 // product returns the set of x ∧ y, or false when it would have more than
-// dnfMaxCubes cubes or the budget ran out (dt.out).
+// dnfMaxProduct cubes (dnfMaxCubes for a cube times a set) or the budget
+// ran out (dt.out).
 func (dt *dnfTable) product(x, y dnf) (dnf, bool) {
 	if len(x) == 1 && len(x[0]) == 0 {
 		return y, true
@@ -323,7 +331,8 @@ func (dt *dnfTable) product(x, y dnf) (dnf, bool) {
 	if len(y) == 1 && len(y[0]) == 0 {
 		return x, true
 	}
-	if len(x)*len(y) > dnfMaxCubes {
+	// A single cube multiplies a set without growing it.
+	if n := len(x) * len(y); n > dnfMaxCubes || n > dnfMaxProduct && min(len(x), len(y)) > 1 {
 		return nil, false
 	}
 	out := make(dnf, 0, len(x)*len(y))

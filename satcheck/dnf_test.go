@@ -198,12 +198,13 @@ func transposeCell(s string) string {
 
 // TestQuadTransposeGoals: quad's goals and terminal are disjunctions of
 // squares of cells (and their negations), which the grounder joins corner
-// by corner; under the board's transposition the image joins the same
-// squares in another order. Their normal forms prove every goal and the
-// terminal equal without a SAT call (quad's renamed copy waited minutes
-// on the SAT proof of one goal under such a symmetry).
+// by corner and splits into one rule per blank corner; under the board's
+// transposition the image joins and splits the same squares otherwise.
+// Their normal forms prove every goal and the terminal equal without a
+// SAT call (quad's renamed copy waited minutes on the SAT proof of one
+// goal under such a symmetry).
 func TestQuadTransposeGoals(t *testing.T) {
-	path := "../../shared/games/ggp-base/quad_5x5.kif"
+	path := "../../shared/games/ggp-base/quad.kif"
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Skipf("NOTICE: corpus game not found: %v", err)
