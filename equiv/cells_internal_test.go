@@ -45,12 +45,18 @@ func cellRefuter(s *search) func(*isomorph.Node) bool {
 // verifies. It returns the nodes the check refuted.
 func keepsVerified(t *testing.T, name string, pa, pb *grounding.Program, refuter func(*search) func(*isomorph.Node) bool) int64 {
 	t.Helper()
+	return keepsVerifiedOn(t, name, pa, pb, groundgraph.Options{}, refuter)
+}
+
+// keepsVerifiedOn is keepsVerified on the ground graphs that opt builds.
+func keepsVerifiedOn(t *testing.T, name string, pa, pb *grounding.Program, opt groundgraph.Options, refuter func(*search) func(*isomorph.Node) bool) int64 {
+	t.Helper()
 	ctx := context.Background()
-	ga, err := groundgraph.Build(ctx, pa, groundgraph.Options{})
+	ga, err := groundgraph.Build(ctx, pa, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gb, err := groundgraph.Build(ctx, pb, groundgraph.Options{})
+	gb, err := groundgraph.Build(ctx, pb, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,13 @@ import (
 // selfGame returns p with its ground graph (default options).
 func selfGame(t *testing.T, p *grounding.Program) game {
 	t.Helper()
-	g, err := groundgraph.Build(context.Background(), p, groundgraph.Options{})
+	return selfGameOn(t, p, groundgraph.Options{})
+}
+
+// selfGameOn is selfGame with the ground graph that opt builds.
+func selfGameOn(t *testing.T, p *grounding.Program, opt groundgraph.Options) game {
+	t.Helper()
+	g, err := groundgraph.Build(context.Background(), p, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

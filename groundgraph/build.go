@@ -1280,6 +1280,11 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 			inters = append(inters, inter{iv, h.sum()})
 		}
 	}
+	moves, err := b.jointMoves(ctx)
+	if err != nil {
+		return nil, err
+	}
+	addJointMoves(g, moves, add, addArc, func(v int, h uint64) { inters = append(inters, inter{v, h}) })
 	// Consistency edges: every action and every goal to its role.
 	for r, as := range p.Actions {
 		for a := range as {
@@ -1359,7 +1364,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		case Terminal:
 			h = newHasher(tagTerminal)
 			h.add(feat(grounding.FuncTerminal, 0, 0).hash)
-		case Interaction, Corner, Influence, CornerPair, ActionClass, CornerBreakers:
+		case Interaction, Corner, Influence, CornerPair, ActionClass, CornerBreakers, JointMove:
 			continue
 		}
 		h.addMultiset(uses[v])

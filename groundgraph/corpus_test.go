@@ -143,7 +143,9 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 			case groundgraph.Action:
 				// Actions are inputs of next functions (props), of their
 				// influence and action classes, and belong to their role.
-				ok = kv == groundgraph.Prop || kv == groundgraph.Role || kv == groundgraph.Influence || kv == groundgraph.ActionClass
+				// And the joint moves they are part of (joint.go).
+				ok = kv == groundgraph.Prop || kv == groundgraph.Role || kv == groundgraph.Influence || kv == groundgraph.ActionClass ||
+					kv == groundgraph.JointMove
 			case groundgraph.Goal:
 				ok = kv == groundgraph.Role
 			case groundgraph.Role:
@@ -159,6 +161,9 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 					ku == groundgraph.ActionClass && kv == groundgraph.Corner
 			case groundgraph.CornerBreakers:
 				ok = kv == groundgraph.Corner
+			case groundgraph.JointMove:
+				// To the action whose view is the larger.
+				ok = kv == groundgraph.Action
 			}
 			if kv == groundgraph.ActionClass && ku != groundgraph.Action && ku != groundgraph.Role {
 				ok = false
@@ -187,6 +192,12 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 			}
 			if in[v] != want || len(g.Out(v)) != 1 {
 				t.Fatalf("corner %s has %d in and %d out arcs", g.Label(v), in[v], len(g.Out(v)))
+			}
+		}
+		if x.Kind == groundgraph.JointMove {
+			a, b := g.Vertex(x.Pair[0]), g.Vertex(x.Pair[1])
+			if a.Kind != groundgraph.Action || b.Kind != groundgraph.Action || a.Role != 0 || b.Role != 1 || in[v]+len(g.Out(v)) != 2 {
+				t.Fatalf("joint move %s has %d in and %d out arcs", g.Label(v), in[v], len(g.Out(v)))
 			}
 		}
 		if x.Kind == groundgraph.CornerBreakers {

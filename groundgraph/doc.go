@@ -54,6 +54,14 @@
 //     has at most Options.MaxBigClassProps semantic propositions; its
 //     strictly largest class is implicit: arcs r → c, none from its
 //     actions (restclass.go).
+//   - JointMove: for a game of two roles that both have at least two
+//     legal actions in the initial state, one vertex per legal joint move
+//     (x, y) there, when they are at most Options.MaxJointMoves (joint.go).
+//     It carries the outcome of playing the move seen from each role;
+//     the action whose view is the smaller points to it, it points to the
+//     other (both point to it when the views are equal). In colonelBlotto
+//     they tell the troop triples apart by how they fare against each
+//     other: the graph group falls from 2.27×10^55 to the game's 12.
 //   - Influence: for a tabled function f whose semantic inputs have more
 //     than one influence value (below), one vertex per value v except the
 //     value of the largest class of inputs (of those equally large, the
@@ -172,6 +180,10 @@
 //   - CornerPair: the function's colour, the anchor and the count;
 //   - ActionClass: the function's colour, the role's action count and the
 //     class's size.
+//   - JointMove: the two views in increasing order, each a hash of the
+//     successor state's terminal, the viewing role's goal values that hold
+//     and number of legal actions, the other role's, and the number of
+//     propositions true.
 //
 // Color then refines these colours with hashed colour refinement (a colour
 // becomes the hash of itself and the multisets of its out- and

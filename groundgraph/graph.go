@@ -54,16 +54,23 @@ const (
 	// the corner gives the function its anchor value back. Arcs q → b for
 	// its propositions, b → the corner.
 	CornerBreakers
+	// JointMove is a legal joint move of the initial state of a game of
+	// two roles that both have a choice there (joint.go): Pair holds its
+	// two action vertices, the one of role 0 first. Its colour is the
+	// outcome seen from each of them; arcs from the action with the
+	// smaller view to it and from it to the other (from both when the
+	// views are equal).
+	JointMove
 )
 
 // NumKinds is the number of vertex kinds.
-const NumKinds = int(CornerBreakers) + 1
+const NumKinds = int(JointMove) + 1
 
-var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair", "action-class", "corner-breakers"}
+var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair", "action-class", "corner-breakers", "joint-move"}
 
 // String returns the kind's name as written by WriteJSON: "prop", "action",
 // "role", "goal", "terminal", "interaction", "corner", "influence",
-// "corner-pair", "action-class" or "corner-breakers".
+// "corner-pair", "action-class", "corner-breakers" or "joint-move".
 func (k Kind) String() string {
 	if int(k) < NumKinds {
 		return kindNames[k]
@@ -136,7 +143,12 @@ func (g *Graph) SemanticColor(v int) int32 { return g.semColors[v] }
 // propositions they set have images; individualized first, they made the
 // search's effort depend on how the second game numbered them. Preferring
 // propositions only was worse: queens6's search needs its corner pairs.
-func (g *Graph) Preferred(v int) bool { return g.verts[v].Kind != Action }
+// Joint moves (joint.go) are left to the last with the actions: each
+// stands for two of them.
+func (g *Graph) Preferred(v int) bool {
+	k := g.verts[v].Kind
+	return k != Action && k != JointMove
+}
 
 // Out returns the out-neighbours of v, ascending. The slice must not be
 // modified.
@@ -236,6 +248,8 @@ func (g *Graph) Label(v int) string {
 		}
 		b.WriteByte(')')
 		return b.String()
+	case JointMove:
+		return fmt.Sprintf("(joint-move %s %s)", g.Label(x.Pair[0]), g.Label(x.Pair[1]))
 	case CornerPair:
 		return fmt.Sprintf("(corner-pair %s from-%t %s %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Corner == 1, g.Label(x.Pair[0]), g.Label(x.Pair[1]), x.Value)
 	}

@@ -28,6 +28,7 @@ const (
 	tagActionClass
 	tagCornerBreakers
 	tagRoleUse
+	tagJointMove
 )
 
 func newHasher(tag uint64) hasher { return hasher(mix64(tag ^ 0x6a09e667f3bcc908)) }

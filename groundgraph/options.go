@@ -9,7 +9,7 @@ import (
 // Build can make a different graph (vertices, arcs or colours) for the same
 // program, so that digests of graphs made by different versions, such as
 // stored certificates, are never compared.
-const Version = 6
+const Version = 7
 
 // Defaults of Options.
 const (
@@ -197,6 +197,11 @@ type Options struct {
 	// is tried. Exact either way. 0 means DefaultMaxBDDChoices; a negative
 	// value never does.
 	MaxBDDChoices int
+	// MaxJointMoves: a game of two roles that both have at least two
+	// legal actions in the initial state gets a JointMove vertex per
+	// legal joint move there when it has at most this many (joint.go).
+	// 0 means DefaultMaxJointMoves; a negative value disables them.
+	MaxJointMoves int
 	// Workers is the number of goroutines that analyse functions; 0 means
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
@@ -281,6 +286,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxCornerPairs <= 0 {
 		o.MaxCornerPairs = DefaultMaxCornerPairs
+	}
+	if o.MaxJointMoves == 0 {
+		o.MaxJointMoves = DefaultMaxJointMoves
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)

@@ -366,11 +366,16 @@ func (c *Checker) decideSAT(ctx context.Context, fa, fb grounding.Lit, j *joint)
 func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outcome, error) {
 	// Large cones only: on small ones gophersat answers in milliseconds
 	// where a table of 2^27 rows took seconds (sum15 against ticTacToe).
-	if c.opt.Mode&NoExhaustive == 0 && c.opt.TableWork > 0 && len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates &&
-		tableWork(j, ca, cb) <= c.opt.TableWork {
+	// The split table (tablesplit.go) where it is cheaper: the same rows.
+	large := len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates
+	if c.opt.Mode&NoExhaustive == 0 && c.opt.TableWork > 0 && large && c.tableFits(j, ca, cb) {
 		c.stats.exhaustive.Add(1)
 		c.stats.tables.Add(1)
-		m, err := tableDecide(ctx, j, ca, cb)
+		decide := tableDecide
+		if splitTableWork(j, ca, cb) < tableWork(j, ca, cb) {
+			decide = splitTableDecide
+		}
+		m, err := decide(ctx, j, ca, cb)
 		if err != nil {
 			return outcome{}, err
 		}
@@ -379,7 +384,6 @@ func (c *Checker) solveMiter(ctx context.Context, j *joint, ca, cb *cone) (outco
 		}
 		return outcome{j: j, model: m}, nil
 	}
-	large := len(ca.Gates)+len(cb.Gates) >= c.opt.SweepMinGates
 	sweep := c.opt.Mode&NoSweep == 0 && large
 	if c.boundedEffort() > 0 {
 		return c.boundedMiter(ctx, j, ca, cb, large, sweep)
@@ -437,6 +441,12 @@ func (c *Checker) normalFormsEqual(j *joint, ca, cb *cone) bool {
 	}
 	c.stats.structural.Add(1)
 	return true
+}
+
+// tableFits reports whether the chunked or the split table of ca and cb
+// costs at most Options.TableWork.
+func (c *Checker) tableFits(j *joint, ca, cb *cone) bool {
+	return tableWork(j, ca, cb) <= c.opt.TableWork || splitTableWork(j, ca, cb) <= c.opt.TableWork
 }
 
 // boundedMiter is solveMiter under Options.BoundedEffort: the budgeted

@@ -63,6 +63,10 @@
 //     between chunks. Equal only when every row agrees; else the first row
 //     that does not is the counterexample. ad_game_2x2's pairs over 20
 //     inputs, which gophersat took 2-9 s each to prove, take milliseconds.
+//     Where it costs less, the split table (tablesplit.go) visits the same
+//     rows but simulates the gates that read no free proposition once, on
+//     the rows of the moves alone (colonelBlotto's score functions, whose
+//     gates nearly all read the moves only).
 //  6. BDDs (bdd.go): a pair of cones of SweepMinGates gates or more is
 //     built as two BDDs over the joint variables in the Checker's one
 //     manager (grounding.BDD), in grounding.PropOrder's order of A's
