@@ -513,10 +513,6 @@ func (c *Checker) realizable(ctx context.Context, s *side, k pairKey, pat int) (
 	if err != nil {
 		return false, err
 	}
-	if s.pairs.replayWitness(s, cn, k, pat) {
-		c.stats.pairReplayed.Add(1)
-		return true, nil
-	}
 	ki, kj := coneSlot(cn, k.i), coneSlot(cn, k.j)
 	f := newCNF()
 	f.what = "pair type pattern"
@@ -543,6 +539,13 @@ func (c *Checker) realizable(ctx context.Context, s *side, k pairKey, pat int) (
 	sz := size{vars: 4 * int64(len(cn.Gates)), clauses: 4 * int64(len(cn.Fanin)+len(cn.Gates))}
 	if err := sz.check(&c.opt); err != nil {
 		return false, err
+	}
+	// A replayed answer is charged as the question it replaces, so that a
+	// search compares at each node exactly the pairs it compared before.
+	if s.pairs.replayWitness(s, cn, k, pat) {
+		c.stats.pairReplayed.Add(1)
+		s.pairs.work.Add(pairSATWork * int64(len(cn.Gates)))
+		return true, nil
 	}
 	roots := f.sharedCones(cn, z4[:]...)
 	for combo, r := range roots {

@@ -18,7 +18,11 @@ import (
 // Soundness: a pattern is marked seen only when the circuit itself shows it
 // on a replayed state (i and j set by each combination, the other inputs
 // as kept, actions false), exactly what simulation does; a replay that
-// shows nothing leaves the question to SAT.
+// shows nothing leaves the question to SAT. A replayed answer is the one
+// SAT would give, and it is charged to PairWork as that SAT question
+// (its own four one-word evaluations are not counted: they are at most
+// a 256th of the charge), so a search prunes exactly the nodes it pruned
+// before, only sooner.
 
 // maxPairWitnesses is the number of SAT states kept per function (one
 // 64-bit word of simulation); the oldest is overwritten past it.
@@ -84,7 +88,6 @@ func (pc *pairCache) replayWitness(s *side, cn *cone, k pairKey, pat int) bool {
 	if pw.n < 64 {
 		live = 1<<pw.n - 1
 	}
-	var work int64
 	var out [1]uint64
 	for combo := range 4 {
 		for kk, in := range cn.Inputs {
@@ -100,7 +103,7 @@ func (pc *pairCache) replayWitness(s *side, cn *cone, k pairKey, pat int) bool {
 				v[0] = 0
 			}
 		}
-		work += sim.Eval(out[:])
+		sim.Eval(out[:])
 		if pat>>combo&1 == 0 {
 			out[0] = ^out[0]
 		}
@@ -109,7 +112,6 @@ func (pc *pairCache) replayWitness(s *side, cn *cone, k pairKey, pat int) bool {
 			break
 		}
 	}
-	pc.work.Add(work)
 	return live != 0
 }
 
