@@ -65,9 +65,10 @@ type pairCache struct {
 	mu       sync.Mutex
 	m        map[pairKey]pairType
 	sims     map[grounding.Lit]*pairSim
-	simWords int                        // words held by sims
-	deep     map[grounding.Lit]*pairSim // deepSimulate's simulators and states
-	work     atomic.Int64               // gate-word evaluations of simulate and deepSimulate
+	simWords int                              // words held by sims
+	deep     map[grounding.Lit]*pairSim       // deepSimulate's simulators and states
+	wit      map[grounding.Lit]*pairWitnesses // SAT states kept for replay (pairwitness.go)
+	work     atomic.Int64                     // gate-word evaluations of simulate and deepSimulate
 }
 
 // pairWords is the number of 64-bit words of states simulated per pair of
@@ -539,6 +540,13 @@ func (c *Checker) realizable(ctx context.Context, s *side, k pairKey, pat int) (
 	if err := sz.check(&c.opt); err != nil {
 		return false, err
 	}
+	// A replayed answer is charged as the question it replaces, so that a
+	// search compares at each node exactly the pairs it compared before.
+	if s.pairs.replayWitness(s, cn, k, pat) {
+		c.stats.pairReplayed.Add(1)
+		s.pairs.work.Add(pairSATWork * int64(len(cn.Gates)))
+		return true, nil
+	}
 	roots := f.sharedCones(cn, z4[:]...)
 	for combo, r := range roots {
 		if pat>>combo&1 == 1 {
@@ -549,7 +557,10 @@ func (c *Checker) realizable(ctx context.Context, s *side, k pairKey, pat int) (
 	}
 	c.stats.pairSAT.Add(1)
 	s.pairs.work.Add(pairSATWork * int64(len(cn.Gates)))
-	sat, _, err := c.pool.solve(ctx, f)
+	sat, model, err := c.pool.solve(ctx, f)
+	if sat && err == nil {
+		s.pairs.keepWitness(cn, k.f, z, model)
+	}
 	return sat, err
 }
 

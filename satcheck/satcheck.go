@@ -246,15 +246,17 @@ type Stats struct {
 	// BoundedOut counts pairs left undecided under Options.BoundedEffort.
 	BoundedOut int64
 	// PairChecks counts the pair types compared (PairsDiffer), PairSAT the
-	// SAT questions they asked, PairRefuted the pairs shown different.
-	PairChecks, PairSAT, PairRefuted int64
+	// SAT questions they asked, PairRefuted the pairs shown different,
+	// PairReplayed the questions answered by a kept SAT state instead
+	// (pairwitness.go).
+	PairChecks, PairSAT, PairRefuted, PairReplayed int64
 }
 
 // counters is the concurrent form of Stats.
 type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted          atomic.Int64
 	satCalls, satUnsat, abandoned, sweepMerged, lemmaMerged, bdds, bddOverBound, bddCollections, sweepOverBudget atomic.Int64
-	pairChecks, pairSAT, pairRefuted, cutRefuted, cutBDD, sweepProofCapped, boundedOut, bddRepeats               atomic.Int64
+	pairChecks, pairSAT, pairRefuted, pairReplayed, cutRefuted, cutBDD, sweepProofCapped, boundedOut, bddRepeats atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -281,6 +283,7 @@ func (c *counters) snapshot() Stats {
 		SweepOverBudget:  c.sweepOverBudget.Load(),
 		PairChecks:       c.pairChecks.Load(),
 		PairSAT:          c.pairSAT.Load(),
+		PairReplayed:     c.pairReplayed.Load(),
 		PairRefuted:      c.pairRefuted.Load(),
 		CutRefuted:       c.cutRefuted.Load(),
 		CutBDD:           c.cutBDD.Load(),
