@@ -214,19 +214,20 @@ func (d *supportBDD) levels(cn *cone, roots []bddEdge, dep []bool) {
 // full bound; trial and choice calls, whose perGate is lower, keep the
 // smaller cache whatever the cone.
 func (d *supportBDD) begin(ctx context.Context, cn *cone, perGate, minNodes int) error {
-	return d.beginAtMost(ctx, cn, perGate, minNodes, d.d.Limits().MaxNodes/4)
+	return d.beginAtMost(ctx, cn, perGate, minNodes, d.d.Limits().MaxNodes/4, perGate)
 }
 
 // beginAtMost is begin with a call bound of at most maxNodes nodes
-// (and still at most a quarter of the manager's bound).
-func (d *supportBDD) beginAtMost(ctx context.Context, cn *cone, perGate, minNodes, maxNodes int) error {
+// (and still at most a quarter of the manager's bound), its cache sized
+// by cachePerGate instead of perGate.
+func (d *supportBDD) beginAtMost(ctx context.Context, cn *cone, perGate, minNodes, maxNodes, cachePerGate int) error {
 	if err := d.d.Begin(ctx, min(d.d.Limits().MaxNodes/4, maxNodes, perGate*len(cn.Gates)+minNodes)); err != nil {
 		return err
 	}
-	if len(cn.Gates) >= bddFullCacheGates && perGate >= bddNodesPerGate {
+	if len(cn.Gates) >= bddFullCacheGates && cachePerGate >= bddNodesPerGate {
 		d.d.GrowCache(d.d.Limits().CacheEntries)
 	} else {
-		d.d.GrowCache(d.d.Len() + min(maxNodes, perGate*len(cn.Gates)))
+		d.d.GrowCache(d.d.Len() + min(maxNodes, cachePerGate*len(cn.Gates)))
 	}
 	return nil
 }

@@ -25,16 +25,24 @@ import (
 // of its graph phase).
 
 // Per-call node bounds of classesByBDD: 231 of tttcc4's 240 shapes of
-// cells need at most 27 k nodes (about 16 a gate of their ~220), the
-// other 9 blow past 500 k. A function whose BDDs outgrow the bound goes
-// to satcheck, and the nodes it made are lost: bddClassMaxNodes caps a
-// call whatever its cone (attritionWar's 202 score functions, cones of
-// 2,800 to 10,700 gates, all blow up in their first few hundred gates;
-// at 64 nodes a gate each made 200 k to 524 k nodes before satcheck).
+// cells (211 to 346 gates) need at most 27,005 nodes, the other 9 blow
+// past 500 k. A function whose BDDs outgrow the bound goes to satcheck,
+// and the nodes it made are lost: bddClassMaxNodes caps a call whatever
+// its cone (attritionWar's 202 score functions, cones of 2,800 to 10,700
+// gates, all blow up in their first few hundred gates; at 64 nodes a gate
+// each made 200 k to 524 k nodes before satcheck). The bound grows with
+// the cone from a small minimum, since a small cone's SAT call is cheap:
+// slidingpieces' 14 shapes that need SAT (57-79 gates, 0.5 ms of SAT
+// each) all blow up, and at 16 k nodes plus 64 a gate their BDDs cost
+// three times what they cost at 4 k plus 128 a gate (the same bound from
+// 192 gates on). The cache stays at 64 entries a gate: at 128 it took
+// the full 12 MB for every cone of 128 gates or more (tttcc4: action
+// classes +18% CPU, peak RSS 57 -> 105 MB).
 const (
-	bddClassNodesPerGate = 64
-	bddClassMinNodes     = 1 << 14
+	bddClassNodesPerGate = 128
+	bddClassMinNodes     = 1 << 12
 	bddClassMaxNodes     = 1 << 15
+	bddClassCachePerGate = 64
 )
 
 // bddClassFailSlack: a Build stops trying BDDs for action classes once
@@ -45,12 +53,20 @@ const (
 // them on every function; tttcc4's fit on 231 of 240.
 const bddClassFailSlack = 16
 
+// bddClassFirstSlack: a Build tries BDDs before satcheck's simulation
+// once they have decided this many functions more than twice those the
+// simulation settled (classesBySATOrBDD; effort only). Small, since each
+// simulation before a BDD that fits is wasted (tttcc4: about 20 ms of
+// CPU a cell shape at 870 inputs); slidingpieces' BDDs fit none, and
+// four_way_battle needs SAT on one function of 44.
+const bddClassFirstSlack = 4
+
 // classesByBDD returns, for each role of roles (ascending, each read by
 // cn), the action classes of cn's root as satcheck.ActionClassesHinted
 // gives them (each class ascending, classes by their first action), or
 // errBDDLimit.
 func (d *supportBDD) classesByBDD(ctx context.Context, p *grounding.Program, cn *cone, roles []int) ([][][]int, error) {
-	if err := d.beginAtMost(ctx, cn, bddClassNodesPerGate, bddClassMinNodes, bddClassMaxNodes); err != nil {
+	if err := d.beginAtMost(ctx, cn, bddClassNodesPerGate, bddClassMinNodes, bddClassMaxNodes, bddClassCachePerGate); err != nil {
 		return nil, err
 	}
 	nProps := len(p.Props)

@@ -217,8 +217,10 @@ type builder struct {
 	// nil when Options.MaxBDDNodes or MaxBDDChoices is negative.
 	choiceBDDs *choiceBDDs
 	// bddClassWins and bddClassFails count the functions whose action
-	// classes BDDs decided or outgrew their bound on (bddClassFailSlack).
+	// classes BDDs decided or outgrew their bound on (bddClassFailSlack);
+	// simClassWins those satcheck settled without SAT (bddClassFirstSlack).
 	bddClassWins, bddClassFails atomic.Int64
+	simClassWins                atomic.Int64
 	choiceSupports              atomic.Int64 // next functions whose cofactor BDDs settled them
 	bdd                         *supportBDD  // nil when Options.MaxBDDNodes < 0
 	fam                         *famDeps     // family simulation's witnesses (famsim.go), or nil

@@ -2,6 +2,7 @@ package satcheck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -56,6 +57,23 @@ type Hints func(open int) [][]int
 // role, or none for a role with unread actions; inputs outside the cone
 // are ignored), and SAT still proves every class.
 func ActionClassesHinted(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int, hints Hints) ([][][]int, error) {
+	return actionClassesHinted(ctx, p, f, roles, hints, true)
+}
+
+// ErrNeedsSAT is ActionClassesSimulated's answer for a function whose
+// classes need a SAT call.
+var ErrNeedsSAT = errors.New("satcheck: action classes need SAT")
+
+// ActionClassesSimulated is ActionClassesHinted up to its first SAT call:
+// where it would make one (after the hints), it returns ErrNeedsSAT, so
+// that a caller can decide such functions another way (the ground graph's
+// BDDs) and leave the rest, which simulation, structural hashing and the
+// hints settle, to this cheaper path.
+func ActionClassesSimulated(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int, hints Hints) ([][][]int, error) {
+	return actionClassesHinted(ctx, p, f, roles, hints, false)
+}
+
+func actionClassesHinted(ctx context.Context, p *grounding.Program, f grounding.Lit, roles []int, hints Hints, useSAT bool) ([][][]int, error) {
 	for _, r := range roles {
 		if r < 0 || r >= len(p.Roles) {
 			return nil, fmt.Errorf("satcheck: role %d out of range [0,%d)", r, len(p.Roles))
@@ -125,7 +143,7 @@ func ActionClassesHinted(ctx context.Context, p *grounding.Program, f grounding.
 				return an.choiceOutputs(hsim, hvec, 64*hw, gi)
 			}
 		}
-		cs, err := an.settleClasses(ctx, r, gi, exact, keys, hintKeys)
+		cs, err := an.settleClasses(ctx, r, gi, exact, keys, hintKeys, useSAT)
 		if err != nil {
 			return nil, err
 		}
@@ -177,8 +195,9 @@ func (an *analysis) choiceOutputs(sim *grounding.ConeSim, base []uint64, rows, g
 // settleClasses is the SAT half of ActionClasses: it partitions the
 // choices of group gi (of role r), starting from the candidate classes of
 // equal simulation keys (all choices together when keys is nil), into the
-// classes of equal cofactors, and returns them as action classes.
-func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, keys []string, hintKeys func(open int) []string) ([][]int, error) {
+// classes of equal cofactors, and returns them as action classes, or
+// ErrNeedsSAT where it would make a SAT call and useSAT is false.
+func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, keys []string, hintKeys func(open int) []string, useSAT bool) ([][]int, error) {
 	p := an.s.p
 	nActs := len(p.Actions[r])
 	g := &an.j.groups[gi]
@@ -283,6 +302,9 @@ func (an *analysis) settleClasses(ctx context.Context, r, gi int, exact bool, ke
 				pending = append(pending, parts...)
 				continue
 			}
+		}
+		if !useSAT {
+			return nil, ErrNeedsSAT
 		}
 		c, assign, err := an.choiceDiffers(ctx, gi, reps[0], reps[1:], true)
 		if err != nil {
