@@ -803,11 +803,12 @@ func srcPos(r *nrule) Pos {
 // chainRounds bounds the rounds of a recursive component's fixpoint when
 // every member has chain keys (visited.go): a shortest derivation is a
 // chain of different atoms that agree at the keys, so it is no longer than
-// the most atoms of the component that share their key values.
+// the most atoms of the component that share their key values. A member
+// without rules (dropVisitedFolded unfolded it) has no atoms and needs none.
 func (g *grounder) chainRounds(comp []int32) (int, bool) {
 	count := map[string]int{}
 	for _, rel := range comp {
-		if _, ok := g.c.chainKeys[rel]; !ok {
+		if _, ok := g.c.chainKeys[rel]; !ok && len(g.c.rels[rel].rules) > 0 {
 			return 0, false
 		}
 	}
