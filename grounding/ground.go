@@ -116,6 +116,7 @@ type variant struct {
 	noInline        bool // check relations not unfolded (inline.go)
 	noVisited       bool // visited-list accumulators kept (visited.go)
 	noReach         bool // relations no keyword relation uses kept (reach.go)
+	noSubsume       bool // rules subsumed by another alternative of their source kept (subsume.go)
 	noSingleUse     bool // single-use relations not unfolded (singleuse.go)
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
@@ -184,6 +185,9 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, nil, c.errs
+	}
+	if !v.noSubsume {
+		c.dropSubsumed()
 	}
 	if !v.noReach {
 		c.dropUnreachable()
