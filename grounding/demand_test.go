@@ -127,7 +127,10 @@ func TestDemandRecursive(t *testing.T) {
 // demand relation is the product of n values of u and n values of x. With
 // chain, step calls hop(u, x) with both bound by step's demand, as chess's
 // rook_move_ig calls clear_row_ig: hop's demand is the product again, fed
-// by step's factors once those are split.
+// by step's factors once those are split. Without chain, step's rule reads
+// (true (on ?u)) too: with u bound by succ alone, step would be a widened
+// single-use relation that inlineSingleUse unfolds into reach, and no
+// demand relation would be left to factor.
 func productDemandGame(n int, chain bool) string {
 	var b strings.Builder
 	b.WriteString("(role a)\n(init (at 1))\n(init (on 1))\n")
@@ -140,7 +143,7 @@ func productDemandGame(n int, chain bool) string {
 	if chain {
 		b.WriteString("(<= (step ?u ?x) (hop ?u ?x))\n(<= (hop ?u ?x) (succ ?u ?x) (true (on ?x)))\n")
 	} else {
-		b.WriteString("(<= (step ?u ?x) (succ ?u ?x) (true (on ?x)))\n")
+		b.WriteString("(<= (step ?u ?x) (succ ?u ?x) (true (on ?x)) (true (on ?u)))\n")
 	}
 	b.WriteString(`(<= (next (at ?y)) (true (at ?x)) (num ?y))
 (<= (next (on ?y)) (true (on ?x)) (num ?y))
@@ -237,7 +240,7 @@ func nearProductDemandGame(n int) string {
 	}
 	b.WriteString(`(<= (next (at ?y ?p)) (true (at ?x ?q)) (succ ?x ?y) (player ?p))
 (<= (next (on ?y)) (true (on ?x)) (num ?y))
-(<= (step ?u ?x) (succ ?u ?x) (true (on ?x)))
+(<= (step ?u ?x) (succ ?u ?x) (true (on ?x)) (true (on ?u)))
 (<= (reach ?x) (true (on ?x)) (owner ?p ?x) (true (at ?u ?p)) (step ?u ?x))
 (<= (legal a (go ?x)) (reach ?x))
 (<= (legal a wait) (true (on ?x)))

@@ -116,6 +116,7 @@ type variant struct {
 	noInline        bool // check relations not unfolded (inline.go)
 	noVisited       bool // visited-list accumulators kept (visited.go)
 	noReach         bool // relations no keyword relation uses kept (reach.go)
+	noSubsume       bool // rules subsumed by another alternative of their source kept (subsume.go)
 	noSingleUse     bool // single-use relations not unfolded (singleuse.go)
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
@@ -184,6 +185,9 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	if len(c.errs) > 0 {
 		c.errs.Sort()
 		return nil, nil, c.errs
+	}
+	if !v.noSubsume {
+		c.dropSubsumed()
 	}
 	if !v.noReach {
 		c.dropUnreachable()
@@ -803,11 +807,12 @@ func srcPos(r *nrule) Pos {
 // chainRounds bounds the rounds of a recursive component's fixpoint when
 // every member has chain keys (visited.go): a shortest derivation is a
 // chain of different atoms that agree at the keys, so it is no longer than
-// the most atoms of the component that share their key values.
+// the most atoms of the component that share their key values. A member
+// without rules (dropVisitedFolded unfolded it) has no atoms and needs none.
 func (g *grounder) chainRounds(comp []int32) (int, bool) {
 	count := map[string]int{}
 	for _, rel := range comp {
-		if _, ok := g.c.chainKeys[rel]; !ok {
+		if _, ok := g.c.chainKeys[rel]; !ok && len(g.c.rels[rel].rules) > 0 {
 			return 0, false
 		}
 	}

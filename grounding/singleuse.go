@@ -11,7 +11,12 @@ import "slices"
 //     (joinedCall),
 //   - dynamic, its call covering its caller beside another literal
 //     (coveringCall),
-//   - a static alias (isAlias).
+//   - dynamic, widened: a head variable only static literals bind, with
+//     every variable of the caller's head in the call (widenedRule,
+//     headInCall),
+//   - a static alias (isAlias),
+//   - static, called from a static rule whose other literals share a
+//     variable with the call (sharedCall).
 //
 // A joined relation's atoms are a join its rule makes on its own, before
 // the caller's other literals can bind any of its variables: a rule such as
@@ -32,6 +37,7 @@ import "slices"
 func (c *compiler) inlineSingleUse() {
 	calls := make([]int, len(c.rels))
 	joined := make([]bool, len(c.rels))
+	restricted := make([]bool, len(c.rels)) // static, called from a static rule that restricts the call
 	negated := make([]bool, len(c.rels))
 	for _, nr := range c.rules {
 		for j, b := range nr.body {
@@ -39,7 +45,8 @@ func (c *compiler) inlineSingleUse() {
 			case bPos:
 				calls[b.rel]++
 				if rs := c.rels[b.rel].rules; len(rs) == 1 {
-					joined[b.rel] = joinedCall(nr, j, c.rules[rs[0]]) || coveringCall(nr, j)
+					joined[b.rel] = joinedCall(nr, j, c.rules[rs[0]]) || coveringCall(nr, j) || (c.widenedRule(c.rules[rs[0]]) && headInCall(nr, j))
+					restricted[b.rel] = c.rels[nr.head].static && sharedCall(nr, j)
 				}
 			case bNeg:
 				negated[b.rel] = true
@@ -52,7 +59,7 @@ func (c *compiler) inlineSingleUse() {
 			continue
 		}
 		if c.rels[rel].static {
-			if !isAlias(c.rules[c.rels[rel].rules[0]]) {
+			if !isAlias(c.rules[c.rels[rel].rules[0]]) && !restricted[rel] {
 				continue
 			}
 		} else if !joined[rel] {
@@ -154,6 +161,86 @@ func coveringCall(nr *nrule, at int) bool {
 		}
 	}
 	return false
+}
+
+// widenedRule reports whether def, a dynamic rule, has a head variable that
+// only static literals bind: its atoms are each match of its dynamic
+// literals once per value of that variable, and each is a gate, where the
+// caller reads it joined with its own literals (knightazons' fold of
+// (true (cell ?x ?y ?s)) (distinctcell ?x ?y ?x1 ?y1) into one relation
+// made 300 cell atoms into 30,000 gates: 2.8x the original's circuit).
+// Unfolded, the planner joins the static literal with the caller's and the
+// dynamic literal stays a factor of the head.
+func (c *compiler) widenedRule(def *nrule) bool {
+	var dyn, static []int32
+	for _, b := range def.body {
+		if b.kind != bPos {
+			continue
+		}
+		for _, p := range b.args {
+			if c.rels[b.rel].static {
+				static = patVars(static, p)
+			} else {
+				dyn = patVars(dyn, p)
+			}
+		}
+	}
+	if len(dyn) == 0 {
+		return false
+	}
+	for _, a := range def.headArgs {
+		if a.v >= 0 && !slices.Contains(dyn, a.v) && slices.Contains(static, a.v) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedCall reports whether another positive literal of nr shares a
+// variable with its body literal at. A static relation called once from a
+// static rule is then a table of its rule's whole join, of which the caller
+// keeps the part its other literals allow: ad_game_2x2's seed-4 variant
+// folded (subtract ?d ?size ?inv) (dist .. ?d) out of the rule that binds
+// ?size to the board size, and the fold's table went past MaxAtoms with
+// every size. Unfolded, the caller's join binds ?size first. Neither rule
+// has gates, so the circuit is the same.
+func sharedCall(nr *nrule, at int) bool {
+	var mine []int32
+	for _, p := range nr.body[at].args {
+		mine = patVars(mine, p)
+	}
+	for j, b := range nr.body {
+		if j == at || b.kind != bPos {
+			continue
+		}
+		for _, p := range b.args {
+			if slices.ContainsFunc(patVars(nil, p), func(v int32) bool { return slices.Contains(mine, v) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// headInCall reports whether every variable of nr's head occurs in its
+// body literal at: each of the call's atoms then belongs to one head atom,
+// so unfolding shares nothing less. A head wider than the call (chess's
+// threatened over (knight_threatens ?opponent ?x ?y) and two free
+// coordinates) reads each call atom for many head atoms, which unfolded
+// would each repeat its join.
+func headInCall(nr *nrule, at int) bool {
+	var mine []int32
+	for _, p := range nr.body[at].args {
+		mine = patVars(mine, p)
+	}
+	for _, p := range nr.headArgs {
+		for _, v := range patVars(nil, p) {
+			if !slices.Contains(mine, v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isAlias reports whether nr's body is one positive literal over variables

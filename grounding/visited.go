@@ -72,6 +72,9 @@ func (c *compiler) dropVisited(sccs [][]int32) {
 			break
 		}
 	}
+	if c.dropVisitedFolded(sccs, tried, appends) {
+		fired = true
+	}
 	if fired {
 		c.dropUnreached()
 	}
