@@ -21,12 +21,18 @@ import (
 // splitTableWork estimates the word operations of the split table of ca
 // and cb over j (fanins × words, as tableWork), or math.MaxInt64 when j
 // has no free proposition or no group (nothing to split) or the rows do not
-// fit.
+// fit in the words or in the memory bound.
 func splitTableWork(j *joint, ca, cb *cone) int64 {
 	if len(j.props) == 0 || len(j.groups) == 0 || j.log2Rows() > 60 {
 		return math.MaxInt64
 	}
 	words := int64(j.groupRows()+63) / 64
+	// It holds every slot of both cones and every variable over all the
+	// choices' rows at once: no more than the chunked table's chunks of
+	// both cones (tableChunkSlotWords each), or it is not a candidate.
+	if slots := int64(ca.NumSlots() + cb.NumSlots() + len(j.vars)); slots > 2*tableChunkSlotWords/words {
+		return math.MaxInt64
+	}
 	var moveFan, propFan int64
 	for _, cn := range []*cone{ca, cb} {
 		m, p := splitFanins(cn, propInputs(j, cn, cn == ca))
