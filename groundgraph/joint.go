@@ -63,14 +63,15 @@ func (b *builder) jointMoves(ctx context.Context) ([]jointMove, error) {
 	if len(p.Roles) != 2 || b.opt.MaxJointMoves < 0 {
 		return nil, nil
 	}
-	const w = jointWords
-	vals := make([]uint64, p.Circuit.NumNodes()*w)
-	loadInitialWords(p, vals, w)
-	p.Circuit.EvalWords(vals, w)
+	// Which game qualifies is told by one word a node (most two-role
+	// games are turn-taking and do not): the batches' words come after.
+	vals := make([]uint64, p.Circuit.NumNodes())
+	loadInitialWords(p, vals, 1)
+	p.Circuit.EvalWords(vals, 1)
 	var legal [2][]int
 	for r := range 2 {
 		for a, l := range p.Legal[r] {
-			if litLane(vals, w, l, 0) {
+			if litLane(vals, 1, l, 0) {
 				legal[r] = append(legal[r], a)
 			}
 		}
@@ -79,6 +80,8 @@ func (b *builder) jointMoves(ctx context.Context) ([]jointMove, error) {
 	if n0 < 2 || n1 < 2 || n0*n1 > b.opt.MaxJointMoves {
 		return nil, nil
 	}
+	const w = jointWords
+	vals = make([]uint64, p.Circuit.NumNodes()*w)
 	moves := make([]jointMove, n0*n1)
 	for i := range moves {
 		moves[i].x, moves[i].y = legal[0][i/n1], legal[1][i%n1]
