@@ -1,6 +1,10 @@
 package satcheck
 
-import "github.com/gamequiv/gamequiv/grounding"
+import (
+	"context"
+
+	"github.com/gamequiv/gamequiv/grounding"
+)
 
 // SetSupportStages changes the stages of DependsOn and SemanticSupport for a
 // test: truth tables up to 2^bits rows, random simulation on or off. It
@@ -23,4 +27,14 @@ func InjectLemma(c *Checker, kind grounding.FuncKind, im []int32, i int) {
 	g := s.begin(im)
 	defer s.end()
 	s.union(g, originOf(0, int32(i)+1), originFalse, 0)
+}
+
+// RealizableForTest asks whether pattern pat of T_f(i, j) occurs on side A
+// (side B if onB), as settle does (witness replay first, then SAT).
+func RealizableForTest(ctx context.Context, c *Checker, onB bool, f grounding.Lit, i, j int32, pat int) (bool, error) {
+	s := c.a
+	if onB {
+		s = c.b
+	}
+	return c.realizable(ctx, s, pairKey{f, i, j}, pat)
 }

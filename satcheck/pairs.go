@@ -505,9 +505,11 @@ func coneSlot(cn *cone, in int32) int {
 	return -1
 }
 
-// realizable asks SAT whether pattern pat of T_f(i, j) occurs on side s: four
-// copies of f's cone share every input but i and j, which are fixed in each
-// copy, and each copy's root is fixed to its bit of the pattern.
+// realizable tells whether pattern pat of T_f(i, j) occurs on side s: first
+// on the states SAT found for f's earlier questions (pairwitness.go), then
+// by SAT: four copies of f's cone share every input but i and j, which are
+// fixed in each copy, and each copy's root is fixed to its bit of the
+// pattern.
 func (c *Checker) realizable(ctx context.Context, s *side, k pairKey, pat int) (bool, error) {
 	cn, err := s.coneOf(k.f)
 	if err != nil {
