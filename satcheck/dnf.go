@@ -52,24 +52,39 @@ const (
 	dnfMaxProduct = 1 << 10
 )
 
+// dnfFailSlack: how many more failures than twice its proofs a Checker
+// allows the normal forms before it stops trying them.
+const dnfFailSlack = 16
+
+// dnfCaps are the two bounds above (tests set small ones, to reach the
+// fold path on small circuits).
+type dnfCaps struct{ cubes, product int }
+
 // dnfEqual reports whether ca and cb, with their inputs read as j's
 // variables (constant false for -1), expand to the same set of cubes
 // within the budget.
 func dnfEqual(ca, cb *cone, j *joint) bool {
+	return dnfEqualCaps(ca, cb, j, dnfCaps{dnfMaxCubes, dnfMaxProduct})
+}
+
+func dnfEqualCaps(ca, cb *cone, j *joint, caps dnfCaps) bool {
 	fanins := len(ca.Fanin) + len(cb.Fanin) + 1
-	dt := &dnfTable{
-		ids:    map[string]int32{},
-		opaque: int32(len(j.vars)) + 1,
-		budget: min(max(dnfAtomsPerFanin*fanins, dnfMinAtoms), dnfMaxAtoms),
-	}
-	dt.intern(dnf{})   // set 0: false
-	dt.intern(dnf{{}}) // set 1: true
+	dt := newDNFTable(len(j.vars), min(max(dnfAtomsPerFanin*fanins, dnfMinAtoms), dnfMaxAtoms), caps)
 	ra, ok := dt.cone(ca, j.aVar)
 	if !ok {
 		return false
 	}
 	rb, ok := dt.cone(cb, j.bVar)
 	return ok && ra == rb
+}
+
+// newDNFTable returns a table over nvars joint variables whose sets 0 and 1
+// are false and true.
+func newDNFTable(nvars, budget int, caps dnfCaps) *dnfTable {
+	dt := &dnfTable{ids: map[string]int32{}, opaque: int32(nvars) + 1, budget: budget, caps: caps}
+	dt.intern(dnf{})
+	dt.intern(dnf{{}})
+	return dt
 }
 
 // A dnf is a set of cubes: each cube a set of atoms, ascending; the cubes
@@ -86,6 +101,7 @@ type dnfTable struct {
 	opaque int32 // the atom id of set 0; set k is atom opaque+k
 	budget int
 	out    bool // the budget ran out: no answer
+	caps   dnfCaps
 	key    []byte
 }
 
@@ -181,7 +197,7 @@ func (dc *dnfCone) expand(l uint32) (dnf, bool) {
 				return nil, false
 			}
 			out = append(out, s...)
-			if len(out) > 2*dnfMaxCubes {
+			if len(out) > 2*dc.dt.caps.cubes {
 				return nil, false
 			}
 		}
@@ -196,14 +212,14 @@ func (dc *dnfCone) expand(l uint32) (dnf, bool) {
 			return nil, false
 		}
 		if !ok {
-			size = dnfMaxProduct + 1
+			size = dc.dt.caps.product + 1
 			break
 		}
-		if size *= max(len(s), 1); size > dnfMaxProduct {
+		if size *= max(len(s), 1); size > dc.dt.caps.product {
 			break
 		}
 	}
-	if size <= dnfMaxProduct {
+	if size <= dc.dt.caps.product {
 		acc, ok := dc.product(fan)
 		if ok || dc.dt.out {
 			return acc, ok
@@ -311,7 +327,7 @@ func (dc *dnfCone) product(fan []uint32) (dnf, bool) {
 func (dt *dnfTable) normalize(s dnf) (dnf, bool) {
 	slices.SortFunc(s, slices.Compare)
 	s = slices.CompactFunc(s, slices.Equal)
-	if len(s) > dnfMaxCubes {
+	if len(s) > dt.caps.cubes {
 		return nil, false
 	}
 	if dt.budget -= len(s); dt.budget < 0 {
@@ -332,7 +348,13 @@ func (dt *dnfTable) product(x, y dnf) (dnf, bool) {
 		return x, true
 	}
 	// A single cube multiplies a set without growing it.
-	if n := len(x) * len(y); n > dnfMaxCubes || n > dnfMaxProduct && min(len(x), len(y)) > 1 {
+	n := len(x) * len(y)
+	if n > dt.caps.cubes || n > dt.caps.product && min(len(x), len(y)) > 1 {
+		return nil, false
+	}
+	// Every pair of cubes costs a merge, kept or not.
+	if dt.budget -= n; dt.budget < 0 {
+		dt.out = true
 		return nil, false
 	}
 	out := make(dnf, 0, len(x)*len(y))

@@ -35,7 +35,7 @@ type Mode uint8
 
 // Mode flags.
 const (
-	NoStructure  Mode = 1 << iota // skip the structural-hash shortcut
+	NoStructure  Mode = 1 << iota // skip the structural-hash shortcut, flattened structure and normal forms (dnf.go)
 	NoSimulation                  // skip random bit-parallel simulation
 	NoExhaustive                  // skip complete truth tables (small ones, and chunked ones within TableWork)
 	NoCache                       // neither read nor fill the cache of decided pairs
@@ -250,6 +250,9 @@ type Stats struct {
 	// PairReplayed the questions answered by a kept SAT state instead
 	// (pairwitness.go).
 	PairChecks, PairSAT, PairRefuted, PairReplayed int64
+	// NormalForms counts pairs proven equal by their disjunctive normal
+	// forms (dnf.go), DNFFailed those the forms did not prove.
+	NormalForms, DNFFailed int64
 }
 
 // counters is the concurrent form of Stats.
@@ -257,6 +260,7 @@ type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted          atomic.Int64
 	satCalls, satUnsat, abandoned, sweepMerged, lemmaMerged, bdds, bddOverBound, bddCollections, sweepOverBudget atomic.Int64
 	pairChecks, pairSAT, pairRefuted, pairReplayed, cutRefuted, cutBDD, sweepProofCapped, boundedOut, bddRepeats atomic.Int64
+	normalForms, dnfFailed                                                                                       atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -288,6 +292,8 @@ func (c *counters) snapshot() Stats {
 		CutRefuted:       c.cutRefuted.Load(),
 		CutBDD:           c.cutBDD.Load(),
 		SweepProofCapped: c.sweepProofCapped.Load(),
+		NormalForms:      c.normalForms.Load(),
+		DNFFailed:        c.dnfFailed.Load(),
 	}
 }
 
