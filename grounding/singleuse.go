@@ -196,6 +196,15 @@ func (c *compiler) widenedRule(def *nrule) bool {
 	return false
 }
 
+// callVars returns the variables of nr's body literal at.
+func callVars(nr *nrule, at int) []int32 {
+	var vs []int32
+	for _, p := range nr.body[at].args {
+		vs = patVars(vs, p)
+	}
+	return vs
+}
+
 // sharedCall reports whether another positive literal of nr shares a
 // variable with its body literal at. A static relation called once from a
 // static rule is then a table of its rule's whole join, of which the caller
@@ -205,10 +214,7 @@ func (c *compiler) widenedRule(def *nrule) bool {
 // every size. Unfolded, the caller's join binds ?size first. Neither rule
 // has gates, so the circuit is the same.
 func sharedCall(nr *nrule, at int) bool {
-	var mine []int32
-	for _, p := range nr.body[at].args {
-		mine = patVars(mine, p)
-	}
+	mine := callVars(nr, at)
 	for j, b := range nr.body {
 		if j == at || b.kind != bPos {
 			continue
@@ -229,10 +235,7 @@ func sharedCall(nr *nrule, at int) bool {
 // coordinates) reads each call atom for many head atoms, which unfolded
 // would each repeat its join.
 func headInCall(nr *nrule, at int) bool {
-	var mine []int32
-	for _, p := range nr.body[at].args {
-		mine = patVars(mine, p)
-	}
+	mine := callVars(nr, at)
 	for _, p := range nr.headArgs {
 		for _, v := range patVars(nil, p) {
 			if !slices.Contains(mine, v) {
