@@ -136,10 +136,8 @@ func joinedCall(nr *nrule, at int, def *nrule) bool {
 // fold of ruleDepthQuadratic's (not (true (step 30))) (not (distinct ?b0 0))
 // (prereq31 ...) made its prereq30 a MaxAtoms.
 func coveringCall(nr *nrule, at int) bool {
-	var mine, head []int32
-	for _, p := range nr.body[at].args {
-		mine = patVars(mine, p)
-	}
+	mine := callVars(nr, at)
+	var head []int32
 	for _, p := range nr.headArgs {
 		head = patVars(head, p)
 	}
@@ -150,17 +148,7 @@ func coveringCall(nr *nrule, at int) bool {
 	}
 	// A rule that is the call alone ((line ?p) (row ?p)) or beside literals
 	// on none of its variables keeps its layer: unfolding gains nothing.
-	for j, b := range nr.body {
-		if j == at || b.kind != bPos {
-			continue
-		}
-		for _, p := range b.args {
-			if slices.ContainsFunc(patVars(nil, p), func(v int32) bool { return slices.Contains(mine, v) }) {
-				return true
-			}
-		}
-	}
-	return false
+	return sharedCall(nr, at)
 }
 
 // widenedRule reports whether def, a dynamic rule, has a head variable that
