@@ -68,6 +68,7 @@ type pairCache struct {
 	simWords int                              // words held by sims
 	deep     map[grounding.Lit]*pairSim       // deepSimulate's simulators and states
 	wit      map[grounding.Lit]*pairWitnesses // SAT states kept for replay (pairwitness.go)
+	witWords int                              // words held by wit
 	work     atomic.Int64                     // gate-word evaluations of simulate and deepSimulate
 }
 

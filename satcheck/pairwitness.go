@@ -26,20 +26,24 @@ import (
 
 // maxPairWitnesses is the number of SAT states kept per function (one
 // 64-bit word of simulation); the oldest is overwritten past it.
-// maxWitnessFuncs bounds the functions with kept states (past it the map is
+// maxWitnessFuncs bounds the functions with kept states, and
+// maxPairWitnessWords the words they hold: their states and the simulators
+// that replay them, one word a cone slot (past either bound the map is
 // emptied, as the simulators' maps are).
 const (
-	maxPairWitnesses = 64
-	maxWitnessFuncs  = 256
+	maxPairWitnesses    = 64
+	maxWitnessFuncs     = 256
+	maxPairWitnessWords = 1 << 23
 )
 
 // pairWitnesses holds one function's kept states: bit b of in[k] is cone
 // input k's value in state b.
 type pairWitnesses struct {
-	in   []uint64
-	n    int // states kept, at most maxPairWitnesses
-	next int // the slot the next state overwrites once full
-	sim  *grounding.ConeSim
+	in    []uint64
+	n     int // states kept, at most maxPairWitnesses
+	next  int // the slot the next state overwrites once full
+	words int // what they cost, counted in pairCache.witWords (pairWitnessWords)
+	sim   *grounding.ConeSim
 }
 
 // keepWitness records the state of a satisfiable pattern question: z[k] is
@@ -50,14 +54,21 @@ func (pc *pairCache) keepWitness(cn *cone, f grounding.Lit, z []int, model []boo
 	defer pc.mu.Unlock()
 	pw := pc.wit[f]
 	if pw == nil || len(pw.in) != len(cn.Inputs) {
-		if len(pc.wit) >= maxWitnessFuncs {
+		if pw != nil {
+			delete(pc.wit, f)
+			pc.witWords -= pw.words
+		}
+		words := pairWitnessWords(cn)
+		if len(pc.wit) >= maxWitnessFuncs || pc.witWords+words > maxPairWitnessWords {
 			clear(pc.wit)
+			pc.witWords = 0
 		}
 		if pc.wit == nil {
 			pc.wit = map[grounding.Lit]*pairWitnesses{}
 		}
-		pw = &pairWitnesses{in: make([]uint64, len(cn.Inputs))}
+		pw = &pairWitnesses{in: make([]uint64, len(cn.Inputs)), words: words}
 		pc.wit[f] = pw
+		pc.witWords += words
 	}
 	b := pw.next
 	for k, d := range z {
@@ -67,6 +78,11 @@ func (pc *pairCache) keepWitness(cn *cone, f grounding.Lit, z []int, model []boo
 	pw.next = (b + 1) % maxPairWitnesses
 	pw.n = min(pw.n+1, maxPairWitnesses)
 }
+
+// pairWitnessWords is what one function's kept states cost, counted when they
+// are first kept: a word per cone input, and a word per cone slot for the
+// simulator that replays them (built on the first replay).
+func pairWitnessWords(cn *cone) int { return len(cn.Inputs) + cn.NumSlots() }
 
 // replayWitness reports whether a kept state of k.f shows pattern pat of
 // T_f(k.i, k.j) on side s.
