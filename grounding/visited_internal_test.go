@@ -133,15 +133,7 @@ func TestVisitedFiring(t *testing.T) {
 	}
 	for _, tc := range visitedFiring {
 		t.Run(tc.name, func(t *testing.T) {
-			s := tc.r.Replace(string(src)) + tc.add
-			got := groundVisited(t, "firing.kif", s, variant{})
-			if !visitedFired(got) {
-				t.Fatalf("visited list not dropped: %v", got.Notes)
-			}
-			want := groundVisited(t, "firing.kif", s, variant{noVisited: true})
-			if err := sameGame(got, want, 100000); err != nil {
-				t.Errorf("with and without the rewrite: %v", err)
-			}
+			visitedDropped(t, "firing.kif", tc.r.Replace(string(src))+tc.add)
 		})
 	}
 }
@@ -180,16 +172,36 @@ func TestVisitedAdversarial(t *testing.T) {
 			if !strings.Contains(string(src), tc.old) {
 				t.Fatalf("hex22 has no %q", tc.old)
 			}
-			s := strings.Replace(string(src), tc.old, tc.new, 1)
-			got := groundVisited(t, "adv.kif", s, variant{})
-			if visitedFired(got) {
-				t.Errorf("Ground(%s) dropped the visited list: %v", tc.name, got.Notes)
-			}
-			want := groundVisited(t, "adv.kif", s, variant{noVisited: true})
-			if err := sameGame(got, want, 100000); err != nil {
-				t.Errorf("%s with and without the rewrite: %v", tc.name, err)
-			}
+			visitedKept(t, strings.Replace(string(src), tc.old, tc.new, 1))
 		})
+	}
+}
+
+// visitedDropped: grounding src drops the visited list, and the game is the
+// same as without the rewrite.
+func visitedDropped(t *testing.T, name, src string) {
+	t.Helper()
+	got := groundVisited(t, name, src, variant{})
+	if !visitedFired(got) {
+		t.Fatalf("visited list not dropped: %v", got.Notes)
+	}
+	want := groundVisited(t, name, src, variant{noVisited: true})
+	if err := sameGame(got, want, 100000); err != nil {
+		t.Errorf("with and without the rewrite: %v", err)
+	}
+}
+
+// visitedKept: grounding src keeps the visited list (a condition of the
+// rewrite is broken), and the game is the same as without the rewrite.
+func visitedKept(t *testing.T, src string) {
+	t.Helper()
+	got := groundVisited(t, "adv.kif", src, variant{})
+	if visitedFired(got) {
+		t.Errorf("the visited list was dropped: %v", got.Notes)
+	}
+	want := groundVisited(t, "adv.kif", src, variant{noVisited: true})
+	if err := sameGame(got, want, 100000); err != nil {
+		t.Errorf("with and without the rewrite: %v", err)
 	}
 }
 

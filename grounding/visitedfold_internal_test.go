@@ -32,15 +32,7 @@ func foldedHex(t *testing.T) string {
 // the same in every reachable state. Fails without dropVisitedFolded (the
 // element is bound by a call of the component, not by a fact literal).
 func TestVisitedFolded(t *testing.T) {
-	s := foldedHex(t)
-	got := groundVisited(t, "folded.kif", s, variant{})
-	if !visitedFired(got) {
-		t.Fatalf("visited list not dropped through the fold: %v", got.Notes)
-	}
-	want := groundVisited(t, "folded.kif", s, variant{noVisited: true})
-	if err := sameGame(got, want, 100000); err != nil {
-		t.Errorf("folded hex22 with and without the rewrite: %v", err)
-	}
+	visitedDropped(t, "folded.kif", foldedHex(t))
 }
 
 // visitedFoldedAdversarial are the folded hex22 with one condition broken,
@@ -66,14 +58,7 @@ func TestVisitedFoldedAdversarial(t *testing.T) {
 				t.Fatalf("folded hex22 has no %q", tc.old)
 			}
 			s := strings.Replace(src, tc.old, tc.new, 1)
-			got := groundVisited(t, "adv.kif", s, variant{})
-			if visitedFired(got) {
-				t.Errorf("Ground(%s) dropped the visited list: %v", tc.name, got.Notes)
-			}
-			want := groundVisited(t, "adv.kif", s, variant{noVisited: true})
-			if err := sameGame(got, want, 100000); err != nil {
-				t.Errorf("%s with and without the rewrite: %v", tc.name, err)
-			}
+			visitedKept(t, s)
 			if !rulesUndone(t, s) {
 				t.Errorf("%s: dropVisited changed the rules without firing", tc.name)
 			}

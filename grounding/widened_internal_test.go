@@ -34,18 +34,13 @@ func TestSingleUseWidened(t *testing.T) {
 	if err := sameGame(got, want, 100000); err != nil {
 		t.Fatalf("with and without unfolding: %v", err)
 	}
-	const plain = `
-(role r)
-(index 1) (index 2) (index 3) (index 4)
-(<= (distinctcell ?x1 ?y1 ?x2 ?y2) (index ?x1) (index ?y1) (index ?x2) (index ?y2) (distinct ?x1 ?x2))
-(<= (distinctcell ?x1 ?y1 ?x2 ?y2) (index ?x1) (index ?y1) (index ?x2) (index ?y2) (distinct ?y1 ?y2))
-(init (cell 1 1 x)) (init (cell 2 3 o)) (init (cell 4 4 x))
-(<= (legal r (play ?x ?y)) (true (cell ?x ?y ?s)))
-(<= (next (cell ?x ?y ?s)) (true (cell ?x ?y ?s)) (distinctcell ?x ?y ?a ?b) (does r (play ?a ?b)))
-(<= terminal (not (true (cell 1 1 x))))
-(<= (goal r 100) (true (cell 2 3 o)))
-(<= (goal r 0) (not (true (cell 2 3 o))))
-`
+	// The same game with aux's body written into next's rule.
+	plain := strings.Replace(widenedGame,
+		"(<= (next (cell ?x ?y ?s)) (aux ?x ?a ?b ?y ?s) (does r (play ?a ?b)))\n(<= (aux ?x ?a ?b ?y ?s) (true (cell ?x ?y ?s)) (distinctcell ?x ?y ?a ?b))",
+		"(<= (next (cell ?x ?y ?s)) (true (cell ?x ?y ?s)) (distinctcell ?x ?y ?a ?b) (does r (play ?a ?b)))", 1)
+	if plain == widenedGame {
+		t.Fatal("widenedGame has no aux rules to write plainly")
+	}
 	p := groundVisited(t, "plain.kif", plain, variant{})
 	if err := sameGame(got, p, 100000); err != nil {
 		t.Fatalf("against the game written plainly: %v", err)

@@ -96,46 +96,31 @@ func TestDNFStructure(t *testing.T) {
 // the same function in another circuit. With flip, the copy negates one
 // fanin literal at random instead (most often another function).
 func distribute(rng *rand.Rand, q *prog, src *grounding.Circuit, l grounding.Lit, im []int32, memo map[int]grounding.Lit, flip *bool) grounding.Lit {
-	n := l.Node()
-	out, ok := memo[n]
-	if !ok {
-		switch {
-		case n == 0:
-			out = grounding.False
-		case n <= src.NumInputs:
-			out = grounding.InputLit(int(im[n-1]))
-		default:
-			var fs []grounding.Lit
-			or := -1
-			for i, f := range src.Fanins(n) {
-				g := distribute(rng, q, src, f, im, memo, flip)
-				if *flip && rng.IntN(8) == 0 {
-					g, *flip = g.Not(), false
-				}
-				if or < 0 && f.IsNeg() && f.Node() > src.NumInputs && rng.IntN(2) == 0 {
-					or = i
-				}
-				fs = append(fs, g)
+	return copyCone(src, l, im, memo, func(n int, cp func(grounding.Lit) grounding.Lit) grounding.Lit {
+		var fs []grounding.Lit
+		or := -1
+		for i, f := range src.Fanins(n) {
+			g := cp(f)
+			if *flip && rng.IntN(8) == 0 {
+				g, *flip = g.Not(), false
 			}
-			if or < 0 {
-				out = q.and(fs...)
-				break
+			if or < 0 && f.IsNeg() && f.Node() > src.NumInputs && rng.IntN(2) == 0 {
+				or = i
 			}
-			// fs[or] = ¬AND(ms): AND(rest, OR(¬m)) = OR(AND(rest, ¬m)).
-			rest := append(append([]grounding.Lit(nil), fs[:or]...), fs[or+1:]...)
-			var terms []grounding.Lit
-			for _, f := range src.Fanins(src.Fanins(n)[or].Node()) {
-				m := distribute(rng, q, src, f, im, memo, flip)
-				terms = append(terms, q.and(append(append([]grounding.Lit(nil), rest...), m.Not())...))
-			}
-			out = q.or(terms...)
+			fs = append(fs, g)
 		}
-		memo[n] = out
-	}
-	if l.IsNeg() {
-		return out.Not()
-	}
-	return out
+		if or < 0 {
+			return q.and(fs...)
+		}
+		// fs[or] = ¬AND(ms): AND(rest, OR(¬m)) = OR(AND(rest, ¬m)).
+		rest := append(append([]grounding.Lit(nil), fs[:or]...), fs[or+1:]...)
+		var terms []grounding.Lit
+		for _, f := range src.Fanins(src.Fanins(n)[or].Node()) {
+			m := cp(f)
+			terms = append(terms, q.and(append(append([]grounding.Lit(nil), rest...), m.Not())...))
+		}
+		return q.or(terms...)
+	})
 }
 
 // TestDNFAgreesWithBruteForce: random circuits over 10 propositions and
@@ -215,22 +200,9 @@ func TestQuadTransposeGoals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := map[string]int{}
-	for i, s := range p.Props {
-		idx[s] = i
-	}
 	m := identity(p)
-	moved := 0
-	for i, s := range p.Props {
-		j, ok := idx[transposeCell(s)]
-		if !ok {
-			t.Fatalf("no image of %s", s)
-		}
-		m.Props[i] = j
-		if j != i {
-			moved++
-		}
-	}
+	var moved int
+	m.Props, moved = imagesOf(t, p.Props, transposeCell)
 	if moved == 0 {
 		t.Fatal("the transposition moves no proposition")
 	}

@@ -350,27 +350,40 @@ func randomCircuitProgram(rng *rand.Rand, name string, nProps int, actions []int
 // rebuild copies the cone of l from circuit src into q, renaming inputs
 // through im, and returns the copy's literal.
 func rebuild(q *prog, src *grounding.Circuit, l grounding.Lit, im []int32, memo map[int]grounding.Lit) grounding.Lit {
-	n := l.Node()
-	out, ok := memo[n]
-	if !ok {
-		switch {
-		case n == 0:
-			out = grounding.False
-		case n <= src.NumInputs:
-			out = grounding.InputLit(int(im[n-1]))
-		default:
-			var fs []grounding.Lit
-			for _, f := range src.Fanins(n) {
-				fs = append(fs, rebuild(q, src, f, im, memo))
-			}
-			out = q.and(fs...)
+	return copyCone(src, l, im, memo, func(n int, cp func(grounding.Lit) grounding.Lit) grounding.Lit {
+		var fs []grounding.Lit
+		for _, f := range src.Fanins(n) {
+			fs = append(fs, cp(f))
 		}
-		memo[n] = out
+		return q.and(fs...)
+	})
+}
+
+// copyCone copies the cone of l from circuit src, renaming inputs through
+// im: gate(n, cp) writes the copy of gate node n, with cp copying a literal
+// of src (each node once: memo holds the copies made).
+func copyCone(src *grounding.Circuit, l grounding.Lit, im []int32, memo map[int]grounding.Lit, gate func(n int, cp func(grounding.Lit) grounding.Lit) grounding.Lit) grounding.Lit {
+	var cp func(grounding.Lit) grounding.Lit
+	cp = func(l grounding.Lit) grounding.Lit {
+		n := l.Node()
+		out, ok := memo[n]
+		if !ok {
+			switch {
+			case n == 0:
+				out = grounding.False
+			case n <= src.NumInputs:
+				out = grounding.InputLit(int(im[n-1]))
+			default:
+				out = gate(n, cp)
+			}
+			memo[n] = out
+		}
+		if l.IsNeg() {
+			return out.Not()
+		}
+		return out
 	}
-	if l.IsNeg() {
-		return out.Not()
-	}
-	return out
+	return cp(l)
 }
 
 func mustChecker(tb testing.TB, a, b *grounding.Program, opt satcheck.Options) *satcheck.Checker {
@@ -455,4 +468,43 @@ func randomInputMap(rng *rand.Rand, n, nProps int, shape []int) []int32 {
 		off += k
 	}
 	return im
+}
+
+// imagesOf maps each of names (a game's propositions or one role's
+// actions) to the index of its image under f, failing the test when one
+// has none; moved counts the names not mapped to themselves.
+func imagesOf(t *testing.T, names []string, f func(string) string) (img []int, moved int) {
+	t.Helper()
+	idx := make(map[string]int, len(names))
+	for i, s := range names {
+		idx[s] = i
+	}
+	img = make([]int, len(names))
+	for i, s := range names {
+		j, ok := idx[f(s)]
+		if !ok {
+			t.Fatalf("no image of %s", s)
+		}
+		img[i] = j
+		if j != i {
+			moved++
+		}
+	}
+	return img, moved
+}
+
+// goalPair builds two games of one role with one action over props whose
+// goal 100 is goalA(A) and goalB(B) (terminal: y, the action always legal),
+// and returns them with A's builder.
+func goalPair(props []string, goalA, goalB func(q *prog) grounding.Lit) (a, b *grounding.Program, qa *prog) {
+	build := func(name string, goal func(q *prog) grounding.Lit) (*grounding.Program, *prog) {
+		q := newProg(name, []string{"r"}, props, [][]string{{"noop"}})
+		q.p.Goals[0] = []grounding.Goal{{Value: 100, Lit: goal(q)}}
+		q.p.Terminal = q.t("y")
+		q.p.Legal[0][0] = grounding.True
+		return q.done(), q
+	}
+	a, qa = build("a", goalA)
+	b, _ = build("b", goalB)
+	return a, b, qa
 }

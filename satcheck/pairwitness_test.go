@@ -23,20 +23,15 @@ func TestPairsWitnessReplay(t *testing.T) {
 	for k := range nx {
 		props = append(props, fmt.Sprintf("x%d", k))
 	}
-	qa := newProg("a", []string{"r"}, props, [][]string{{"noop"}})
-	qa.p.Goals[0] = []grounding.Goal{{Value: 100, Lit: qa.and(qa.t("y").Not(), qa.t("w").Not(), qa.t("v").Not(), qa.t("x0"))}}
-	qa.p.Terminal = qa.t("y")
-	qa.p.Legal[0][0] = grounding.True
-	a := qa.done()
-	qb := newProg("b", []string{"r"}, props, [][]string{{"noop"}})
-	all := []grounding.Lit{qb.t("y").Not(), qb.t("w").Not(), qb.t("v").Not()}
-	for k := range nx {
-		all = append(all, qb.t(fmt.Sprintf("x%d", k)))
-	}
-	qb.p.Goals[0] = []grounding.Goal{{Value: 100, Lit: qb.and(all...)}}
-	qb.p.Terminal = qb.t("y")
-	qb.p.Legal[0][0] = grounding.True
-	b := qb.done()
+	a, b, qa := goalPair(props, func(q *prog) grounding.Lit {
+		return q.and(q.t("y").Not(), q.t("w").Not(), q.t("v").Not(), q.t("x0"))
+	}, func(q *prog) grounding.Lit {
+		all := []grounding.Lit{q.t("y").Not(), q.t("w").Not(), q.t("v").Not()}
+		for k := range nx {
+			all = append(all, q.t(fmt.Sprintf("x%d", k)))
+		}
+		return q.and(all...)
+	})
 
 	c := mustChecker(t, a, b, satcheck.Options{})
 	y, w, v := int32(qa.propID("y")), int32(qa.propID("w")), int32(qa.propID("v"))

@@ -48,36 +48,12 @@ func TestQueens6ReflectionGoals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := map[string]int{}
-	for i, s := range p.Props {
-		idx[s] = i
-	}
-	m := satcheck.Mapping{Roles: []int{0}, Props: make([]int, len(p.Props)), Actions: [][]int{make([]int, len(p.Actions[0]))}}
-	moved := 0
-	for i, s := range p.Props {
-		j, ok := idx[reflectCell(s)]
-		if !ok {
-			t.Fatalf("no image of %s", s)
-		}
-		m.Props[i] = j
-		if j != i {
-			moved++
-		}
-	}
+	props, moved := imagesOf(t, p.Props, reflectCell)
 	if moved == 0 {
 		t.Fatal("the reflection moves no proposition")
 	}
-	aidx := map[string]int{}
-	for i, s := range p.Actions[0] {
-		aidx[s] = i
-	}
-	for i, s := range p.Actions[0] {
-		j, ok := aidx[reflectCell(s)]
-		if !ok {
-			t.Fatalf("no image of action %s", s)
-		}
-		m.Actions[0][i] = j
-	}
+	actions, _ := imagesOf(t, p.Actions[0], reflectCell)
+	m := satcheck.Mapping{Roles: []int{0}, Props: props, Actions: [][]int{actions}}
 	c := mustChecker(t, p, p, satcheck.Options{})
 	im := m.InputMap(p, p)
 	for _, g := range p.Goals[0] {

@@ -29,38 +29,24 @@ var sweepOnly = satcheck.Options{
 // src node being copied, one of its fanins is complemented: the copy then
 // differs from the original unless the change is masked.
 func restructure(q *prog, src *grounding.Circuit, l grounding.Lit, im []int32, memo map[int]grounding.Lit, rng *rand.Rand, mutate int) grounding.Lit {
-	n := l.Node()
-	out, ok := memo[n]
-	if !ok {
-		switch {
-		case n == 0:
-			out = grounding.False
-		case n <= src.NumInputs:
-			out = grounding.InputLit(int(im[n-1]))
-		default:
-			var fs []grounding.Lit
-			for _, f := range src.Fanins(n) {
-				fs = append(fs, restructure(q, src, f, im, memo, rng, mutate))
-			}
-			if n == mutate {
-				fs[rng.IntN(len(fs))] ^= 1
-			}
-			rng.Shuffle(len(fs), func(i, j int) { fs[i], fs[j] = fs[j], fs[i] })
-			if len(fs) >= 3 {
-				fs = []grounding.Lit{fs[0], q.and(fs[1:]...)}
-			}
-			if z := grounding.InputLit(rng.IntN(src.NumInputs)); rng.IntN(2) == 0 {
-				// x = (x ∧ z) ∨ (x ∧ ¬z)
-				fs[0] = q.or(q.and(fs[0], z), q.and(fs[0], z.Not()))
-			}
-			out = q.and(fs...)
+	return copyCone(src, l, im, memo, func(n int, cp func(grounding.Lit) grounding.Lit) grounding.Lit {
+		var fs []grounding.Lit
+		for _, f := range src.Fanins(n) {
+			fs = append(fs, cp(f))
 		}
-		memo[n] = out
-	}
-	if l.IsNeg() {
-		return out.Not()
-	}
-	return out
+		if n == mutate {
+			fs[rng.IntN(len(fs))] ^= 1
+		}
+		rng.Shuffle(len(fs), func(i, j int) { fs[i], fs[j] = fs[j], fs[i] })
+		if len(fs) >= 3 {
+			fs = []grounding.Lit{fs[0], q.and(fs[1:]...)}
+		}
+		if z := grounding.InputLit(rng.IntN(src.NumInputs)); rng.IntN(2) == 0 {
+			// x = (x ∧ z) ∨ (x ∧ ¬z)
+			fs[0] = q.or(q.and(fs[0], z), q.and(fs[0], z.Not()))
+		}
+		return q.and(fs...)
+	})
 }
 
 // TestSweepNeverMergesDifferent compares random circuits with restructured
