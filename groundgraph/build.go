@@ -1287,6 +1287,11 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		return nil, err
 	}
 	addJointMoves(g, moves, add, addArc, func(v int, h uint64) { inters = append(inters, inter{v, h}) })
+	plays, err := b.plays(ctx)
+	if err != nil {
+		return nil, err
+	}
+	addPlays(g, plays, add, addArc, func(v int, h uint64) { inters = append(inters, inter{v, h}) })
 	// Consistency edges: every action and every goal to its role.
 	for r, as := range p.Actions {
 		for a := range as {
@@ -1366,7 +1371,7 @@ func (b *builder) graph(ctx context.Context) (*Graph, error) {
 		case Terminal:
 			h = newHasher(tagTerminal)
 			h.add(feat(grounding.FuncTerminal, 0, 0).hash)
-		case Interaction, Corner, Influence, CornerPair, ActionClass, CornerBreakers, JointMove:
+		case Interaction, Corner, Influence, CornerPair, ActionClass, CornerBreakers, JointMove, Play:
 			continue
 		}
 		h.addMultiset(uses[v])

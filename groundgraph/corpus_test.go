@@ -145,7 +145,7 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 				// influence and action classes, and belong to their role.
 				// And the joint moves they are part of (joint.go).
 				ok = kv == groundgraph.Prop || kv == groundgraph.Role || kv == groundgraph.Influence || kv == groundgraph.ActionClass ||
-					kv == groundgraph.JointMove
+					kv == groundgraph.JointMove || kv == groundgraph.Play
 			case groundgraph.Goal:
 				ok = kv == groundgraph.Role
 			case groundgraph.Role:
@@ -163,6 +163,9 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 				ok = kv == groundgraph.Corner
 			case groundgraph.JointMove:
 				// To the action whose view is the larger.
+				ok = kv == groundgraph.Action
+			case groundgraph.Play:
+				// To its second move.
 				ok = kv == groundgraph.Action
 			}
 			if kv == groundgraph.ActionClass && ku != groundgraph.Action && ku != groundgraph.Role {
@@ -198,6 +201,12 @@ func checkShape(t *testing.T, g *groundgraph.Graph) {
 			a, b := g.Vertex(x.Pair[0]), g.Vertex(x.Pair[1])
 			if a.Kind != groundgraph.Action || b.Kind != groundgraph.Action || a.Role != 0 || b.Role != 1 || in[v]+len(g.Out(v)) != 2 {
 				t.Fatalf("joint move %s has %d in and %d out arcs", g.Label(v), in[v], len(g.Out(v)))
+			}
+		}
+		if x.Kind == groundgraph.Play {
+			a, b := g.Vertex(x.Pair[0]), g.Vertex(x.Pair[1])
+			if a.Kind != groundgraph.Action || b.Kind != groundgraph.Action || in[v] != 1 || len(g.Out(v)) != 1 || g.Out(v)[0] != int32(x.Pair[1]) {
+				t.Fatalf("play %s has %d in and %d out arcs", g.Label(v), in[v], len(g.Out(v)))
 			}
 		}
 		if x.Kind == groundgraph.CornerBreakers {

@@ -62,6 +62,13 @@
 //     other (both point to it when the views are equal). In colonelBlotto
 //     they tell the troop triples apart by how they fare against each
 //     other: the graph group falls from 2.27×10^55 to the game's 12.
+//   - Play: for a game where, in the initial state, exactly one role has
+//     a choice and every other role exactly one legal action, one vertex
+//     per two-move play (x, then y, the second move's role likewise the
+//     only one with a choice in the state reached), when they are at most
+//     Options.MaxJointMoves (plays.go). Arcs x → play → y. In queens the
+//     plays show which placements attack each other, which the goal's
+//     count over the whole board hides.
 //   - Influence: for a tabled function f whose semantic inputs have more
 //     than one influence value (below), one vertex per value v except the
 //     value of the largest class of inputs (of those equally large, the
@@ -184,6 +191,10 @@
 //     successor state's terminal, the viewing role's goal values that hold
 //     and number of legal actions, the other role's, and the number of
 //     propositions true.
+//   - Play: a hash of the state reached: terminal, the goal values that
+//     hold and the number of legal actions of the first move's role, of
+//     the second's, whether they are one role, the multiset of the other
+//     roles' and the number of propositions true.
 //
 // Color then refines these colours with hashed colour refinement (a colour
 // becomes the hash of itself and the multisets of its out- and

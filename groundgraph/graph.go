@@ -61,12 +61,17 @@ const (
 	// smaller view to it and from it to the other (from both when the
 	// views are equal).
 	JointMove
+	// Play is a two-move play from the initial state of a game where one
+	// role moves at a time (plays.go): Pair holds the action vertices of
+	// its first and its second move. Its colour is the play's outcome;
+	// arcs from the first move to it and from it to the second.
+	Play
 )
 
 // NumKinds is the number of vertex kinds.
-const NumKinds = int(JointMove) + 1
+const NumKinds = int(Play) + 1
 
-var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair", "action-class", "corner-breakers", "joint-move"}
+var kindNames = [NumKinds]string{"prop", "action", "role", "goal", "terminal", "interaction", "corner", "influence", "corner-pair", "action-class", "corner-breakers", "joint-move", "play"}
 
 // String returns the kind's name as written by WriteJSON: "prop", "action",
 // "role", "goal", "terminal", "interaction", "corner", "influence",
@@ -143,11 +148,11 @@ func (g *Graph) SemanticColor(v int) int32 { return g.semColors[v] }
 // propositions they set have images; individualized first, they made the
 // search's effort depend on how the second game numbered them. Preferring
 // propositions only was worse: queens6's search needs its corner pairs.
-// Joint moves (joint.go) are left to the last with the actions: each
-// stands for two of them.
+// Joint moves (joint.go) and plays (plays.go) are left to the last with
+// the actions: each stands for two of them.
 func (g *Graph) Preferred(v int) bool {
 	k := g.verts[v].Kind
-	return k != Action && k != JointMove
+	return k != Action && k != JointMove && k != Play
 }
 
 // Out returns the out-neighbours of v, ascending. The slice must not be
@@ -250,6 +255,8 @@ func (g *Graph) Label(v int) string {
 		return b.String()
 	case JointMove:
 		return fmt.Sprintf("(joint-move %s %s)", g.Label(x.Pair[0]), g.Label(x.Pair[1]))
+	case Play:
+		return fmt.Sprintf("(play %s %s)", g.Label(x.Pair[0]), g.Label(x.Pair[1]))
 	case CornerPair:
 		return fmt.Sprintf("(corner-pair %s from-%t %s %s %d)", p.FunctionName(g.funcs[x.Index].Function), x.Corner == 1, g.Label(x.Pair[0]), g.Label(x.Pair[1]), x.Value)
 	}

@@ -29,6 +29,7 @@ const (
 	tagCornerBreakers
 	tagRoleUse
 	tagJointMove
+	tagPlay
 )
 
 func newHasher(tag uint64) hasher { return hasher(mix64(tag ^ 0x6a09e667f3bcc908)) }

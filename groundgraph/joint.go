@@ -121,6 +121,42 @@ func (b *builder) jointMoves(ctx context.Context) ([]jointMove, error) {
 // propositions true. Nothing in it names a role: the viewing role comes
 // first.
 func jointViews(p *grounding.Program, vals []uint64, w, n int) [2][]uint64 {
+	o := outcomesOf(p, vals, w, n)
+	var views [2][]uint64
+	for r := range 2 {
+		views[r] = make([]uint64, n)
+		for lane := range n {
+			h := newHasher(tagJointMove)
+			h.add(o.terminalWord(lane))
+			h.add(o.own[r][lane])
+			h.add(o.own[1-r][lane])
+			h.addInt(o.nProps[lane])
+			views[r][lane] = h.sum()
+		}
+	}
+	return views
+}
+
+// outcomes are the features of states, one a lane, that every game
+// mapping preserves: whether the state is terminal, per role the goal
+// values that hold and the number of legal actions (own[r][lane], a hash),
+// and the number of propositions true.
+type outcomes struct {
+	terminal []bool
+	own      [][]uint64
+	nProps   []int64
+}
+
+func (o *outcomes) terminalWord(lane int) uint64 {
+	if o.terminal[lane] {
+		return 1
+	}
+	return 0
+}
+
+// outcomesOf reads the outcomes of the first n lanes of the states in
+// vals, evaluated with no move made.
+func outcomesOf(p *grounding.Program, vals []uint64, w, n int) *outcomes {
 	var buf []uint64
 	lanes := func(l grounding.Lit, fn func(lane int)) {
 		buf = grounding.WordsOf(buf[:0], vals, w, l)
@@ -144,13 +180,11 @@ func jointViews(p *grounding.Program, vals []uint64, w, n int) [2][]uint64 {
 	for i := range props {
 		props[i] = p.TrueInput(i)
 	}
-	nProps := count(props)
-	terminal := make([]bool, n)
-	lanes(p.Terminal, func(lane int) { terminal[lane] = true })
-	// own[r][lane]: role r's goal values that hold (a hash of the sorted
-	// values: p.Goals[r] is sorted by value) and its legal actions.
-	var own [2][]uint64
-	for r := range 2 {
+	o := &outcomes{terminal: make([]bool, n), own: make([][]uint64, len(p.Roles)), nProps: count(props)}
+	lanes(p.Terminal, func(lane int) { o.terminal[lane] = true })
+	for r := range p.Roles {
+		// The role's goal values that hold (a hash of the sorted values:
+		// p.Goals[r] is sorted by value) and its legal actions.
 		goals := make([]hasher, n)
 		for i := range goals {
 			goals[i] = newHasher(tagGoal)
@@ -159,29 +193,13 @@ func jointViews(p *grounding.Program, vals []uint64, w, n int) [2][]uint64 {
 			lanes(gl.Lit, func(lane int) { goals[lane].addInt(int64(gl.Value)) })
 		}
 		nLegal := count(p.Legal[r])
-		own[r] = make([]uint64, n)
+		o.own[r] = make([]uint64, n)
 		for lane := range n {
 			goals[lane].addInt(nLegal[lane])
-			own[r][lane] = goals[lane].sum()
+			o.own[r][lane] = goals[lane].sum()
 		}
 	}
-	var views [2][]uint64
-	for r := range 2 {
-		views[r] = make([]uint64, n)
-		for lane := range n {
-			h := newHasher(tagJointMove)
-			if terminal[lane] {
-				h.add(1)
-			} else {
-				h.add(0)
-			}
-			h.add(own[r][lane])
-			h.add(own[1-r][lane])
-			h.addInt(nProps[lane])
-			views[r][lane] = h.sum()
-		}
-	}
-	return views
+	return o
 }
 
 // addJointMoves adds a JointMove vertex for each move, its arcs, and its

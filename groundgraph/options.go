@@ -9,7 +9,7 @@ import (
 // Build can make a different graph (vertices, arcs or colours) for the same
 // program, so that digests of graphs made by different versions, such as
 // stored certificates, are never compared.
-const Version = 7
+const Version = 8
 
 // Defaults of Options.
 const (
@@ -199,8 +199,11 @@ type Options struct {
 	MaxBDDChoices int
 	// MaxJointMoves: a game of two roles that both have at least two
 	// legal actions in the initial state gets a JointMove vertex per
-	// legal joint move there when it has at most this many (joint.go).
-	// 0 means DefaultMaxJointMoves; a negative value disables them.
+	// legal joint move there when it has at most this many (joint.go); a
+	// game where one role moves at a time gets a Play vertex per two-move
+	// play from the initial state when it has at most this many
+	// (plays.go). 0 means DefaultMaxJointMoves; a negative value disables
+	// both.
 	MaxJointMoves int
 	// Workers is the number of goroutines that analyse functions; 0 means
 	// GOMAXPROCS. The result does not depend on it.
