@@ -34,9 +34,11 @@ func swapRoles(tb testing.TB, src []byte) []byte {
 // TestJointMovesRoleOrder (from the review of issue-blotto21): the ground graph
 // of a two-role simultaneous game and that of the same game with its role
 // declarations exchanged (role 0 becomes role 1) have equal canonical
-// certificates and as many joint moves.
+// certificates and as many joint moves; so do those of two-role games
+// where one role moves at a time, and as many plays (plays.go).
 func TestJointMovesRoleOrder(t *testing.T) {
-	games := []string{"roshambo2", "gt_prisoner", "gt_chicken", "beatMania", "chickentictactoe", "point_grab", "colonelBlottoVariant"}
+	games := []string{"roshambo2", "gt_prisoner", "gt_chicken", "beatMania", "chickentictactoe", "point_grab", "colonelBlottoVariant",
+		"sum15", "nim1", "breakthroughSmall", "checkLines"}
 	if !testing.Short() {
 		games = append(games, "wallmaze", "racer", "bunk_t", "eotcitcit", "doubletictactoe", "bidding-tictactoe",
 			"ad_game_2x2", "snake2p", "bomberman2p", "colonelBlottoVariant2", "battle")
@@ -51,7 +53,7 @@ func TestJointMovesRoleOrder(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
 			var certs [2]isomorph.Certificate
-			var joint [2]int
+			var joint, plays [2]int
 			for i, s := range [][]byte{src, swapRoles(t, src)} {
 				p, err := grounding.Load(ctx, filepath.Base(path), s, grounding.Limits{})
 				if err != nil {
@@ -62,16 +64,17 @@ func TestJointMovesRoleOrder(t *testing.T) {
 					t.Fatal(err)
 				}
 				joint[i] = g.Stats().ByKind[groundgraph.JointMove]
+				plays[i] = g.Stats().ByKind[groundgraph.Play]
 				_, c, err := isomorph.Canonical(ctx, g, isomorph.Limits{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				certs[i] = c
 			}
-			if joint[0] != joint[1] || !certs[0].Equal(certs[1]) {
-				t.Errorf("%s: joint moves %v, certificates equal %v; want equal counts and certificates", name, joint, certs[0].Equal(certs[1]))
+			if joint[0] != joint[1] || plays[0] != plays[1] || !certs[0].Equal(certs[1]) {
+				t.Errorf("%s: joint moves %v, plays %v, certificates equal %v; want equal counts and certificates", name, joint, plays, certs[0].Equal(certs[1]))
 			}
-			t.Logf("%s: %d joint moves", name, joint[0])
+			t.Logf("%s: %d joint moves, %d plays", name, joint[0], plays[0])
 		})
 	}
 }
