@@ -107,13 +107,16 @@ func (b *builder) plays(ctx context.Context) ([]play, error) {
 	if first == nil || len(first.legal) > b.opt.MaxJointMoves {
 		return nil, nil
 	}
-	const w = jointWords
-	const batch = 64 * w
-	vals = make([]uint64, p.Circuit.NumNodes()*w)
+	// Words per evaluation: up to jointWords, as few as the plays need
+	// (a board game's first moves fit one word).
+	words := func(n int) int { return min(jointWords, (n+63)/64) }
+	vals = make([]uint64, p.Circuit.NumNodes()*words(len(first.legal)))
 	// The second move's chooser after each first move.
 	seconds := make([]*chooser, len(first.legal))
 	total := 0
 	var buf []uint64
+	w := words(len(first.legal))
+	batch := 64 * w
 	for start := 0; start < len(first.legal); start += batch {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -157,6 +160,11 @@ func (b *builder) plays(ctx context.Context) ([]play, error) {
 			}
 		}
 	}
+	if w2 := words(total); w2 > w {
+		vals = make([]uint64, p.Circuit.NumNodes()*w2)
+	}
+	w = words(total)
+	batch = 64 * w
 	for start := 0; start < len(plays); start += batch {
 		if err := ctx.Err(); err != nil {
 			return nil, err
