@@ -78,11 +78,12 @@ func TestSymmetriesTicTacToe(t *testing.T) {
 // factoring puzzle's goal needs corners of 4 to show its blocks; without
 // corners its renamed copy prunes on terminal or the goal until the node
 // limit (without backjumps: with them it finds the mapping within the
-// limit, TestBackjumpsDecideWithinNodeLimit).
+// limit, TestBackjumpsDecideWithinNodeLimit). Without plays either: the
+// two-move plays (groundgraph's plays.go) show the blocks too.
 func TestUnknownNamesPruningFunction(t *testing.T) {
 	a, b := factoringRenamed(t)
 	rep, err := equiv.Compare(context.Background(), a, b, equiv.Limits{
-		Graph:      groundgraph.Options{MaxCornerWeight: -1},
+		Graph:      groundgraph.Options{MaxCornerWeight: -1, MaxJointMoves: -1},
 		Search:     isomorph.Limits{MaxNodes: 300},
 		NoBackjump: true,
 	})

@@ -145,20 +145,29 @@ func TestProgramSymmetriesTimeout(t *testing.T) {
 // node counts are equal and the test fails.
 // TestSymmetriesProbeRestrictCuts: on a 4x4 queens puzzle (from the
 // review of issue-sym16) the restriction cuts children of cosets and the
-// search still reaches the exact group, 8 (47 nodes against 672).
+// search still reaches the exact group, 8 (47 nodes against 672). The
+// ground graph is built without plays here: with them its group is the
+// game's and no coset is searched (checked last).
 func TestSymmetriesProbeRestrictCuts(t *testing.T) {
 	gdl, err := os.ReadFile("testdata/queens4.kif")
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := equiv.Source{Name: "queens4.kif", GDL: gdl}
-	rep, err := equiv.Symmetries(context.Background(), src, equiv.Limits{})
+	rep, err := equiv.Symmetries(context.Background(), src, noPlays)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := equiv.Symmetries(context.Background(), src, equiv.Limits{NoProbeRestrict: true})
+	all, err := equiv.Symmetries(context.Background(), src, equiv.Limits{Graph: noPlays.Graph, NoProbeRestrict: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	withPlays, err := equiv.Symmetries(context.Background(), src, equiv.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withPlays.Order != "8" || withPlays.GraphOrder != "8" || withPlays.SearchNodes != 0 {
+		t.Errorf("with plays: order %s, graph order %s, %d search nodes; want 8, 8 and none", withPlays.Order, withPlays.GraphOrder, withPlays.SearchNodes)
 	}
 	if rep.Order != "8" || all.Order != "8" {
 		t.Fatalf("order %s, %s without the restriction; want 8", rep.Order, all.Order)
@@ -168,14 +177,19 @@ func TestSymmetriesProbeRestrictCuts(t *testing.T) {
 	}
 }
 
+// noPlays builds ground graphs without plays (groundgraph's plays.go), whose
+// group can then be larger than the game's, as the subgroup search's tests
+// need.
+var noPlays = equiv.Limits{Graph: groundgraph.Options{MaxJointMoves: -1}}
+
 func TestSymmetriesProbeRestrict(t *testing.T) {
 	for _, path := range []string{"ggp-base/tictactoex9.kif", "ggp-base/nineBoardTicTacToe.kif"} {
 		src := source(t, path)
-		rep, err := equiv.Symmetries(context.Background(), src, equiv.Limits{})
+		rep, err := equiv.Symmetries(context.Background(), src, noPlays)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		all, err := equiv.Symmetries(context.Background(), src, equiv.Limits{NoProbeRestrict: true})
+		all, err := equiv.Symmetries(context.Background(), src, equiv.Limits{Graph: noPlays.Graph, NoProbeRestrict: true})
 		if err != nil {
 			t.Fatalf("%s without the restriction: %v", path, err)
 		}
