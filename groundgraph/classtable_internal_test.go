@@ -130,11 +130,12 @@ func TestImplicitClassKeepsGroup(t *testing.T) {
 				}
 				return a.Order.String(), g
 			}
-			big := Options{MaxClassActions: 2, MaxBigClassProps: 1 << 10, MaxClassTableWork: 1 << 30}
+			// Without plays (plays.go), which also tell coins' jumps apart.
+			big := Options{MaxClassActions: 2, MaxBigClassProps: 1 << 10, MaxClassTableWork: 1 << 30, MaxJointMoves: -1}
 			implicit, g := order(big)
 			big.listClasses = true
 			listed, _ := order(big)
-			none, _ := order(Options{MaxClassActions: -1})
+			none, _ := order(Options{MaxClassActions: -1, MaxJointMoves: -1})
 			rests := 0
 			for i := range g.funcs {
 				for ri := range g.funcs[i].actClasses {

@@ -55,7 +55,7 @@ func Example() {
 		}
 	}
 	// Output:
-	// 583 vertices, 2483 edges, 192 colour classes
+	// 655 vertices, 2627 edges, 200 colour classes
 	// automorphisms: 8
 	// influence of (cell 1 1 x) on (goal xplayer 100): 132
 	// influence of (cell 1 2 x) on (goal xplayer 100): 84
