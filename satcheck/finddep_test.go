@@ -154,12 +154,7 @@ func TestFindDependenceRandom(t *testing.T) {
 				trials = 30
 			}
 			for trial := range trials {
-				shape := shapes[trial%len(shapes)]
-				nActs := 0
-				for _, k := range shape {
-					nActs += k
-				}
-				q, pool := randomCircuitProgram(rng, "p", 2+rng.IntN(10-nActs), shape, 20)
+				q, pool, shape := shapedCircuitProgram(rng, shapes, trial, 10)
 				f := pool[rng.IntN(len(pool))]
 				g := pool[rng.IntN(len(pool))]
 				fs := []grounding.Lit{f, q.or(f, q.and(f, g)), q.xor(f, g)}
@@ -206,12 +201,7 @@ func TestDependenceSequences(t *testing.T) {
 	}
 	reused, fresh := 0, 0
 	for trial := range trials {
-		shape := shapes[trial%len(shapes)]
-		nActs := 0
-		for _, k := range shape {
-			nActs += k
-		}
-		q, pool := randomCircuitProgram(rng, "p", 2+rng.IntN(9-nActs), shape, 20)
+		q, pool, _ := shapedCircuitProgram(rng, shapes, trial, 9)
 		f := pool[rng.IntN(len(pool))]
 		g := pool[rng.IntN(len(pool))]
 		f = q.xor(f, q.and(f, g))
