@@ -20,9 +20,6 @@ type CofactorHasher struct {
 	lits  []uint32
 	base  []uint32 // SetBase's val
 	fo    []int32  // LiteralWith's fanout buffer
-	dirty []uint64 // LiteralWith: bitset of the gates with a changed fanin
-
-	rebuilds int64 // gates LiteralWith rebuilt (read by tests)
 }
 
 // Literals of the circuits a CofactorHasher rebuilds: node<<1 | negated;
@@ -115,11 +112,7 @@ func (h *CofactorHasher) SetBase(fixed func(k int) (bool, bool)) uint32 {
 // LiteralWith returns the root's literal under the base assignment (see
 // SetBase) with cone input k fixed to v instead, rebuilding only k's
 // fanout: the same literal Literal gives for that assignment, at the cost
-// of the fanout instead of the cone. It is event-driven, as ConeSim.Flip
-// is: a gate of the fanout is rebuilt only when a fanin's literal differs
-// from the base, since rebuilding one whose fanins are the base's finds
-// the base's literal in the table (which only grows); brawl's action
-// classes spent 9 CPU s rebuilding every gate of each choice's fanout.
+// of the fanout instead of the cone.
 func (h *CofactorHasher) LiteralWith(k int, v bool) uint32 {
 	cn := h.cn
 	h.val[1+k] = CofactorFalse
@@ -130,29 +123,9 @@ func (h *CofactorHasher) LiteralWith(k int, v bool) uint32 {
 	if _, ok := cn.cachedFanout(k); !ok {
 		h.fo = fo // the scratch buffer, possibly grown; a cached fanout is not ours to reuse
 	}
-	if h.dirty == nil {
-		h.dirty = make([]uint64, (len(cn.Gates)+63)/64)
-	}
-	dirty := h.dirty
-	touch := func(slot int) {
-		for _, gi := range cn.users[cn.userStart[slot]:cn.userStart[slot+1]] {
-			dirty[gi>>6] |= 1 << (gi & 63)
-		}
-	}
-	if h.val[1+k] != h.base[1+k] {
-		touch(1 + k)
-	}
 	first := cn.FirstGate()
 	for _, gi := range fo {
-		if dirty[gi>>6]&(1<<(gi&63)) == 0 {
-			continue // every fanin as in the base: so is the gate
-		}
-		dirty[gi>>6] &^= 1 << (gi & 63)
-		h.rebuilds++
-		slot := first + int(gi)
-		if h.val[slot] = h.and(cn.GateFanin(int(gi))); h.val[slot] != h.base[slot] {
-			touch(slot)
-		}
+		h.val[first+int(gi)] = h.and(cn.GateFanin(int(gi)))
 	}
 	root := h.val[cn.Root>>1] ^ (cn.Root & 1)
 	h.val[1+k] = h.base[1+k]

@@ -51,26 +51,3 @@ func TestCofactorLiteralWith(t *testing.T) {
 		}
 	}
 }
-
-// TestCofactorLiteralWithEventDriven: LiteralWith rebuilds only the gates
-// of the fanout with a fanin whose literal changed. Over a ∧ b ∧ c built as
-// g = a ∧ b, root = g ∧ c, with b fixed false in the base, fixing a too
-// leaves g false as in the base, so root is not rebuilt: one gate, where
-// rebuilding the whole fanout took two.
-func TestCofactorLiteralWithEventDriven(t *testing.T) {
-	c := &grounding.Circuit{NumInputs: 3, Start: make([]int32, 3+2)}
-	addGate(c, []grounding.Lit{1 << 1, 2 << 1})
-	addGate(c, []grounding.Lit{4 << 1, 3 << 1})
-	cn, err := grounding.NewCone(c, 5<<1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := grounding.NewCofactorHasher(cn)
-	h.SetBase(func(k int) (bool, bool) { return false, k == 1 })
-	if got := h.LiteralWith(0, true); got != grounding.CofactorFalse {
-		t.Errorf("LiteralWith(a, true) = %d, want false", got)
-	}
-	if got := h.Rebuilds(); got != 1 {
-		t.Errorf("LiteralWith(a, true) rebuilt %d gates, want 1", got)
-	}
-}

@@ -111,6 +111,3 @@ func GroundWorkers(ctx context.Context, f *File, lim Limits, workers int, always
 func GroundNoReach(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noReach: true})
 }
-
-// Rebuilds counts the gates LiteralWith rebuilt.
-func (h *CofactorHasher) Rebuilds() int64 { return h.rebuilds }
