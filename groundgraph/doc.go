@@ -326,11 +326,13 @@
 // Options.MaxResidueTableWork gate-words (Stats.ResidueTables;
 // colonelBlotto: no role wins all three battles, arithmetic over 66 × 66
 // action pairs), else by
-// satcheck.FindDependenceShared (SAT, on a miter whose two sides share
+// satcheck.Dependence (SAT, on a miter whose two sides share
 // every gate outside the candidates' fanout), one
 // call for all of a function's undecided inputs when none of them matters,
 // else one call per batch of dependencies it finds, whose witnesses start
-// further boundary rounds (Stats.DependsOnCalls counts the calls). These
+// further boundary rounds (Stats.DependsOnCalls counts the calls); a
+// function's calls share one encoding and solver, a later call adding
+// unit clauses that rule out the inputs decided since. These
 // calls dominate on the few big games whose dependencies need rare
 // contexts (kalaha_2009's stores).
 // Functions with the same literal share their support and corner search;

@@ -299,6 +299,13 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 		}
 	}
+	// A boundary round's candidates live only until it is simulated
+	// (runSamples returns fresh witness samples), so every round reuses
+	// one list and one allocation for the neighbours it makes: a clone
+	// per neighbour was a tenth of checkers-mustjump-torus' semantic
+	// supports in allocating (4,096 samples of 3 words a round).
+	var cands []sample
+	var slab []uint64
 	runBoundary := func() error {
 		for range boundaryRounds {
 			if err := ctx.Err(); err != nil {
@@ -312,9 +319,9 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			// propositions flipped, or another choice for one role.
 			rng.Shuffle(len(boundary), func(i, j int) { boundary[i], boundary[j] = boundary[j], boundary[i] })
 			boundary = boundary[:min(len(boundary), 16*boundaryWords)]
-			cands := slices.Clone(boundary)
+			cands = append(cands[:0], boundary...)
 			for len(cands) < 64*boundaryWords {
-				x := slices.Clone(boundary[rng.IntN(len(boundary))])
+				x := slabClone(&slab, len(cands), boundary[rng.IntN(len(boundary))])
 				if len(srs) > 0 && (nP == 0 || rng.IntN(2) == 0) {
 					// Another choice for one role.
 					sr := &srs[rng.IntN(len(srs))]
@@ -469,6 +476,11 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 	// The inputs simulation left undecided: one SAT call settles them all
 	// when none matters (the common case), and each call that finds a
 	// dependency gives a witness, from which boundary rounds continue.
+	// The calls share one encoding and solver (satcheck.Dependence): a
+	// later call only rules out the inputs decided since (checkers-
+	// mustjump-torus: 3,401 calls for 1,674 functions, each fresh one
+	// paying an encoding, gophersat's parse and its watch lists).
+	var dep *satcheck.Dependence
 	for !st.done() {
 		var cands []int
 		for k, in := range props {
@@ -482,7 +494,14 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 			}
 		}
 		b.dependsOn.Add(1)
-		ws, err := satcheck.FindDependenceShared(ctx, p, f.Lit, cands)
+		if dep == nil {
+			d, err := satcheck.NewDependence(p, f.Lit)
+			if err != nil {
+				return Support{}, err
+			}
+			dep = d
+		}
+		ws, err := dep.Find(ctx, cands)
 		if err != nil {
 			return Support{}, err
 		}
@@ -514,6 +533,21 @@ func (b *builder) simSupport(ctx context.Context, f grounding.Function, cn *cone
 		}
 	}
 	return b.supportOf(props, srs, st), nil
+}
+
+// slabClone returns a copy of x in the i-th sample-sized region of
+// *slab, growing *slab (to 64·boundaryWords samples) when the region is
+// not in it; the copy's capacity ends at its region. The samples of one
+// boundary round are the regions 0, 1, ...; a later round overwrites
+// them.
+func slabClone(slab *[]uint64, i int, x sample) sample {
+	n := len(x)
+	if (i+1)*n > len(*slab) {
+		*slab = make([]uint64, max((i+1)*n, 64*boundaryWords*n))
+	}
+	y := (*slab)[i*n : (i+1)*n : (i+1)*n]
+	copy(y, x)
+	return y
 }
 
 // supportOf lists the inputs simulation state st shows to matter: its
@@ -1030,10 +1064,19 @@ func (st *simState) witnessSamples(s *coneSim, n int, at func(j int) (k, bit int
 		_, bit := at(j)
 		need[bit/64] |= 1 << (bit % 64)
 	}
-	col := make(map[int]sample)
+	// The columns and the returned samples are cut from one allocation
+	// each (a sample per witness was most of the allocations of
+	// checkers-mustjump-torus' boundary rounds).
+	nw := (nIn + 63) / 64
+	cols := 0
+	for _, x := range need {
+		cols += bits.OnesCount64(x)
+	}
+	back := make([]uint64, cols*nw)
+	col := make(map[int]sample, cols)
 	for i, x := range need {
 		for ; x != 0; x &= x - 1 {
-			col[64*i+bits.TrailingZeros64(x)] = make(sample, (nIn+63)/64)
+			col[64*i+bits.TrailingZeros64(x)], back = back[:nw:nw], back[nw:]
 		}
 	}
 	for k2 := range nIn {
@@ -1045,9 +1088,11 @@ func (st *simState) witnessSamples(s *coneSim, n int, at func(j int) (k, bit int
 		}
 	}
 	out := make([]sample, n)
+	back = make([]uint64, n*nw)
 	for j := range n {
 		k, bit := at(j)
-		out[j] = slices.Clone(col[bit])
+		out[j], back = back[:nw:nw], back[nw:]
+		copy(out[j], col[bit])
 		out[j][k/64] ^= 1 << (k % 64)
 	}
 	return out

@@ -26,6 +26,7 @@ type Cone struct {
 	// users[userStart[s]:userStart[s+1]].
 	userStart []int32
 	users     []int32
+	userLit   []uint32 // userLit[u]: the fanin literal through which users[u] reads its slot
 	seen      []uint64 // scratch bitset over gates
 	stack     []int32  // scratch
 	// Cached fanouts of inputs, within maxFanoutCache: input k's is
@@ -201,11 +202,13 @@ func (cn *Cone) buildUsers() {
 		cn.userStart[s+1] += cn.userStart[s]
 	}
 	cn.users = make([]int32, len(cn.Fanin))
+	cn.userLit = make([]uint32, len(cn.Fanin))
 	fill := slices.Clone(cn.userStart[:n])
 	for gi := range cn.Gates {
 		for _, l := range cn.GateFanin(gi) {
 			s := l >> 1
 			cn.users[fill[s]] = int32(gi)
+			cn.userLit[fill[s]] = l
 			fill[s]++
 		}
 	}

@@ -161,7 +161,8 @@
 // tables, larger ones by simulation then SAT. FindDependence asks one SAT
 // question about many candidate inputs at once (two copies of the cone,
 // the second with the candidates behind selectors): unsatisfiable settles
-// them all, a model gives witnesses. Cones, their bit-parallel simulation
+// them all, a model gives witnesses; Dependence asks it again about fewer
+// candidates on the same solver (unit clauses rule out the rest). Cones, their bit-parallel simulation
 // and the structural hash come from grounding's circuit toolkit
 // (grounding.Cone, grounding.ConeSim, grounding.StrashIndex).
 //

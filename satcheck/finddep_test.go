@@ -20,6 +20,28 @@ var findModes = []struct {
 }{
 	{"FindDependence", satcheck.FindDependence},
 	{"FindDependenceShared", satcheck.FindDependenceShared},
+	{"Dependence", dependenceFind()},
+}
+
+// dependenceFind returns a findFunc that asks one satcheck.Dependence per
+// program and literal all its questions, as the ground graph does.
+func dependenceFind() findFunc {
+	type key struct {
+		p *grounding.Program
+		f grounding.Lit
+	}
+	deps := map[key]*satcheck.Dependence{}
+	return func(ctx context.Context, p *grounding.Program, f grounding.Lit, cands []int) ([]satcheck.Witness, error) {
+		d := deps[key{p, f}]
+		if d == nil {
+			var err error
+			if d, err = satcheck.NewDependence(p, f); err != nil {
+				return nil, err
+			}
+			deps[key{p, f}] = d
+		}
+		return d.Find(ctx, cands)
+	}
 }
 
 // supportByFind computes the semantic support with FindDependence alone,
@@ -132,12 +154,7 @@ func TestFindDependenceRandom(t *testing.T) {
 				trials = 30
 			}
 			for trial := range trials {
-				shape := shapes[trial%len(shapes)]
-				nActs := 0
-				for _, k := range shape {
-					nActs += k
-				}
-				q, pool := randomCircuitProgram(rng, "p", 2+rng.IntN(10-nActs), shape, 20)
+				q, pool, shape := shapedCircuitProgram(rng, shapes, trial, 10)
 				f := pool[rng.IntN(len(pool))]
 				g := pool[rng.IntN(len(pool))]
 				fs := []grounding.Lit{f, q.or(f, q.and(f, g)), q.xor(f, g)}
@@ -166,4 +183,110 @@ func TestFindDependenceNone(t *testing.T) {
 	if _, err := satcheck.FindDependence(context.Background(), p, f, []int{3}); err == nil {
 		t.Errorf("FindDependence(3) succeeded, want an out-of-range error")
 	}
+}
+
+// TestDependenceSequences asks one Dependence a random sequence of
+// candidate sets, mostly shrinking (the solver is reused with unit
+// clauses) but also growing, or bringing back a dropped candidate (both
+// encode afresh), and checks every answer against brute force: no
+// witness exactly when f depends on no candidate, and every witness
+// real. Reverting the unit clauses (every later question asked with the
+// first one's selectors free) makes answers name dropped candidates.
+func TestDependenceSequences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	shapes := [][]int{{2, 3}, {1, 2}, {4}, {3}, {}}
+	trials := 120
+	if testing.Short() {
+		trials = 30
+	}
+	reused, fresh := 0, 0
+	for trial := range trials {
+		q, pool, _ := shapedCircuitProgram(rng, shapes, trial, 9)
+		f := pool[rng.IntN(len(pool))]
+		g := pool[rng.IntN(len(pool))]
+		f = q.xor(f, q.and(f, g))
+		p := q.done()
+		supp := bruteSupport(p, f)
+		d, err := satcheck.NewDependence(p, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := make([]int, p.Circuit.NumInputs)
+		for i := range all {
+			all[i] = i
+		}
+		cands := slices.Clone(all)
+		for step := range 8 {
+			ws, err := d.Find(context.Background(), cands)
+			if err != nil {
+				t.Fatalf("trial %d step %d: %v", trial, step, err)
+			}
+			want := slices.ContainsFunc(cands, func(i int) bool { return slices.Contains(supp, i) })
+			if (len(ws) > 0) != want {
+				t.Fatalf("trial %d step %d: Find(%v) = %v, want a witness %v (support %v)", trial, step, cands, ws, want, supp)
+			}
+			for _, wt := range ws {
+				if !slices.Contains(cands, wt.Input) || !slices.Contains(supp, wt.Input) {
+					t.Fatalf("trial %d step %d: Find(%v) names %d, support %v", trial, step, cands, wt.Input, supp)
+				}
+				checkWitness(t, p, f, wt)
+			}
+			switch rng.IntN(4) {
+			case 0: // a random superset or another set: encoded afresh
+				fresh++
+				cands = slices.DeleteFunc(slices.Clone(all), func(int) bool { return rng.IntN(3) == 0 })
+			default: // drop the named inputs and a random one: reused
+				reused++
+				cands = slices.DeleteFunc(cands, func(i int) bool {
+					return slices.ContainsFunc(ws, func(w satcheck.Witness) bool { return w.Input == i })
+				})
+				if len(cands) > 0 {
+					i := rng.IntN(len(cands))
+					cands = slices.Delete(cands, i, i+1)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+		}
+	}
+	if reused == 0 || fresh == 0 {
+		t.Errorf("%d reused and %d fresh questions: the test needs both", reused, fresh)
+	}
+}
+
+// checkWitness fails unless wt shows that f depends on wt.Input: flipping
+// the proposition, or giving its role another action, changes f at
+// wt.Point.
+func checkWitness(t *testing.T, p *grounding.Program, f grounding.Lit, wt satcheck.Witness) {
+	t.Helper()
+	nProps := len(p.Props)
+	x := make([]bool, p.Circuit.NumInputs)
+	for _, i := range wt.Point {
+		x[i] = true
+	}
+	eval := func(y []bool) bool { return grounding.Value(p.Circuit.Eval(y, nil), f) }
+	v := eval(x)
+	if wt.Input < nProps {
+		y := slices.Clone(x)
+		y[wt.Input] = !y[wt.Input]
+		if eval(y) == v {
+			t.Fatalf("witness %v of proposition %d: flipping it does not change f", wt.Point, wt.Input)
+		}
+		return
+	}
+	r, base := 0, nProps
+	for base+len(p.Actions[r]) <= wt.Input {
+		base += len(p.Actions[r])
+		r++
+	}
+	for a := range p.Actions[r] {
+		y := slices.Clone(x)
+		clear(y[base : base+len(p.Actions[r])])
+		y[base+a] = true
+		if eval(y) != v {
+			return
+		}
+	}
+	t.Fatalf("witness %v of role %d: no other action changes f", wt.Point, r)
 }

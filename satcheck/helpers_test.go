@@ -311,6 +311,19 @@ func ticTacToeMapping(a, b *grounding.Program, perm [3]int, rename func(string) 
 
 func id(s string) string { return s }
 
+// shapedCircuitProgram is randomCircuitProgram on the action shape
+// shapes[trial%len(shapes)] with 2 to maxIn-1 inputs in all (propositions
+// and actions), 20 gates; it returns the shape too.
+func shapedCircuitProgram(rng *rand.Rand, shapes [][]int, trial, maxIn int) (*prog, []grounding.Lit, []int) {
+	shape := shapes[trial%len(shapes)]
+	nActs := 0
+	for _, k := range shape {
+		nActs += k
+	}
+	q, pool := randomCircuitProgram(rng, "p", 2+rng.IntN(maxIn-nActs), shape, 20)
+	return q, pool, shape
+}
+
 // randomCircuitProgram is a program with nProps propositions and roles with
 // the given action counts, plus nGates random gates; its functions are left
 // false. It returns the program and its builder.

@@ -147,12 +147,7 @@ func TestSemanticSupportRandom(t *testing.T) {
 		trials = 30
 	}
 	for trial := range trials {
-		shape := shapes[trial%len(shapes)]
-		nActs := 0
-		for _, k := range shape {
-			nActs += k
-		}
-		q, pool := randomCircuitProgram(rng, "p", 2+rng.IntN(10-nActs), shape, 20)
+		q, pool, shape := shapedCircuitProgram(rng, shapes, trial, 10)
 		// Functions with redundancy: f ∨ (f ∧ g) reads g but does not depend on it.
 		f := pool[rng.IntN(len(pool))]
 		g := pool[rng.IntN(len(pool))]

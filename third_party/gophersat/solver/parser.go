@@ -26,6 +26,20 @@ func ParseSliceNb(cnf [][]int, nbVars int) *Problem {
 }
 
 func (pb *Problem) parseSlice(cnf [][]int) {
+	// gamequiv patch: the clauses, and their literals, are cut from one
+	// allocation each (counted first) instead of one allocation per
+	// clause, and Clauses gets its final capacity at once; each clause's
+	// literals end at their capacity, so no clause can grow into the next.
+	nLits, nClauses := 0, 0
+	for _, line := range cnf {
+		if len(line) > 1 {
+			nLits += len(line)
+			nClauses++
+		}
+	}
+	litBack := make([]Lit, nLits)
+	clauseBack := make([]Clause, nClauses)
+	pb.Clauses = make([]*Clause, 0, nClauses)
 	for _, line := range cnf {
 		switch len(line) {
 		case 0:
@@ -42,7 +56,8 @@ func (pb *Problem) parseSlice(cnf [][]int) {
 			}
 			pb.Units = append(pb.Units, lit)
 		default:
-			lits := make([]Lit, len(line))
+			var lits []Lit
+			lits, litBack = litBack[:len(line):len(line)], litBack[len(line):]
 			for j, val := range line {
 				if val == 0 {
 					panic(fmt.Sprintf("null literal in clause %v", lits))
@@ -52,7 +67,10 @@ func (pb *Problem) parseSlice(cnf [][]int) {
 					pb.NbVars = v + 1
 				}
 			}
-			pb.Clauses = append(pb.Clauses, NewClause(lits))
+			c := &clauseBack[0]
+			clauseBack = clauseBack[1:]
+			c.lits = lits
+			pb.Clauses = append(pb.Clauses, c)
 		}
 	}
 	pb.Model = make([]decLevel, pb.NbVars)
