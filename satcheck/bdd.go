@@ -74,21 +74,36 @@ const bddFailSlack = 2
 // conflicts and BDDs 21 s to give up.
 const bddLeadAfter = 2
 
+// composeShare: composing B's root (composedRoot) may add at most this
+// fraction of a check's node budget before B is built over the joint
+// levels instead. merrills' goals under a rotation composed within 435,000
+// nodes of their 5.4 M budget; its noop moves (a count mixed with the
+// board's lines) passed 29 M nodes, and build in 22 s over the joint
+// levels.
+const composeShare = 8
+
 // boundedBDDNodes bounds the BDD nodes of one check under
 // Options.BoundedEffort: about a second of BDD work.
 const boundedBDDNodes = 1 << 20
 
 // bddState is a Checker's BDD manager and what it keeps between checks.
 type bddState struct {
-	mu           sync.Mutex
-	lead         bool // BDDs are tried before sweeping
-	streak       int  // pairs in a row decided by BDDs after sweeping's budget ran out
-	d            *grounding.BDD
-	aLevel       []int32 // level of each input of A (nil until the first check)
-	bOwn         []int32 // level of each input of B read only by B's function, after A's
-	gateA        map[int32]grounding.BDDEdge
-	gateB        map[int32]grounding.BDDEdge
-	bAt          []int32 // level each input of B had when gateB was built, -1 none
+	mu     sync.Mutex
+	lead   bool // BDDs are tried before sweeping
+	streak int  // pairs in a row decided by BDDs after sweeping's budget ran out
+	d      *grounding.BDD
+	aLevel []int32 // level of each input of A (nil until the first check)
+	bOwn   []int32 // level of each input of B read only by B's function, after A's
+	gateA  map[int32]grounding.BDDEdge
+	gateB  map[int32]grounding.BDDEdge
+	bAt    []int32 // level each input of B had when gateB was built, -1 none
+	// bSelf: the level of each input of B in B's own order (bOwn's, or
+	// aLevel when A is B), over which B's gates are built once for all
+	// mappings and kept in gateSelf (gateA itself when A is B), for the
+	// roots composed into the joint levels (composedRoot).
+	bSelf        []int32
+	gateSelf     map[int32]grounding.BDDEdge
+	same         bool // A is B
 	wins, fail   int
 	nameA, nameB string // the programs' names, for messages
 	// overBound: the largest budget each pair reached without a decision
@@ -150,7 +165,10 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 		if err != nil {
 			return outcome{}, false, err
 		}
-		s.aLevel, s.bOwn = aLevel, bOwn
+		s.aLevel, s.bOwn, s.bSelf = aLevel, bOwn, bOwn
+		if s.same = c.a.p == c.b.p; s.same {
+			s.bSelf = aLevel
+		}
 	}
 	if s.d == nil {
 		s.reset(c)
@@ -194,7 +212,7 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 			s.bAt[x.bIn] = level[v]
 		}
 		n0 := s.d.Len()
-		o, err = bddMiter(ctx, s, j, ca, cb, level, budget)
+		o, err = bddMiter(ctx, s, &c.stats, j, ca, cb, level, budget)
 		if err == nil {
 			break
 		}
@@ -217,10 +235,10 @@ func (c *Checker) bddDecide(ctx context.Context, j *joint, ca, cb *cone) (o outc
 		// garbage, then B's gates too, then everything, and try again.
 		switch try {
 		case 0:
-			s.d.Collect(s.gateA, s.gateB)
+			s.d.Collect(s.kept(true)...)
 		case 1:
 			s.dropB()
-			s.d.Collect(s.gateA)
+			s.d.Collect(s.kept(false)...)
 		default:
 			s.reset(c)
 		}
@@ -269,12 +287,29 @@ func (s *bddState) tried(ok, afterSweep bool) {
 	}
 }
 
-// dropB forgets B's kept gates (their nodes stay until a Collect).
+// dropB forgets B's kept gates (their nodes stay until a Collect), those
+// over the joint levels and, unless they are A's, those over B's own.
 func (s *bddState) dropB() {
 	clear(s.gateB)
 	for i := range s.bAt {
 		s.bAt[i] = -1
 	}
+	if !s.same {
+		clear(s.gateSelf)
+	}
+}
+
+// kept lists the maps of kept gates, each once: A's, and B's too when
+// withB.
+func (s *bddState) kept(withB bool) []map[int32]grounding.BDDEdge {
+	keep := []map[int32]grounding.BDDEdge{s.gateA}
+	if withB {
+		keep = append(keep, s.gateB)
+		if !s.same {
+			keep = append(keep, s.gateSelf)
+		}
+	}
+	return keep
 }
 
 // reset empties the manager and what it keeps.
@@ -283,7 +318,10 @@ func (s *bddState) reset(c *Checker) {
 		s.d = grounding.NewBDD(grounding.BDDLimits{MaxNodes: c.opt.MaxBDDNodes, CacheEntries: bddCacheEntries, InitialCacheEntries: bddFirstCacheEntries})
 	}
 	s.d.Clear()
-	s.gateA, s.gateB = map[int32]grounding.BDDEdge{}, map[int32]grounding.BDDEdge{}
+	s.gateA, s.gateB, s.gateSelf = map[int32]grounding.BDDEdge{}, map[int32]grounding.BDDEdge{}, map[int32]grounding.BDDEdge{}
+	if s.same {
+		s.gateSelf = s.gateA
+	}
 	s.bAt = filled(c.b.numInputs(), -1)
 }
 
@@ -329,7 +367,7 @@ func sideLevels(ctx context.Context, s *side, off int32) ([]int32, error) {
 
 // bddMiter builds both cones in s's manager, joint variable v at level[v],
 // and compares them under the groups' constraints.
-func bddMiter(ctx context.Context, s *bddState, j *joint, ca, cb *cone, level []int32, budget int) (outcome, error) {
+func bddMiter(ctx context.Context, s *bddState, stats *counters, j *joint, ca, cb *cone, level []int32, budget int) (outcome, error) {
 	d := s.d
 	if err := d.Begin(ctx, budget); err != nil {
 		return outcome{}, err
@@ -353,13 +391,36 @@ func bddMiter(ctx context.Context, s *bddState, j *joint, ca, cb *cone, level []
 	if err != nil {
 		return outcome{}, err
 	}
-	lb, err := d.EvalCone(ctx, cb, in(j.bVar), s.gateB)
+	fa := grounding.RootOf(ca, la)
+	// B's root composed from B's own order first, within a share of the
+	// budget (composeShare), then built over the joint levels.
+	if err := d.Begin(ctx, max(budget/composeShare, 1)); err != nil {
+		return outcome{}, err
+	}
+	fb, err := composedRoot(ctx, s, j, cb, vars)
+	if err == nil {
+		stats.bddComposed.Add(1)
+	}
+	if errors.Is(err, grounding.ErrBDDLimit) && !d.Full() {
+		if err := d.Begin(ctx, budget); err != nil {
+			return outcome{}, err
+		}
+		var lb []grounding.BDDEdge
+		if lb, err = d.EvalCone(ctx, cb, in(j.bVar), s.gateB); err == nil {
+			fb = grounding.RootOf(cb, lb)
+		}
+	}
 	if err != nil {
 		return outcome{}, err
 	}
-	fa, fb := grounding.RootOf(ca, la), grounding.RootOf(cb, lb)
 	if fa == fb {
 		return outcome{equal: true}, nil
+	}
+	// The miter and the groups get the budget again: each stage of a
+	// check (A, B composed, B over the joint levels, the miter) may add
+	// at most its own share.
+	if err := d.Begin(ctx, budget); err != nil {
+		return outcome{}, err
 	}
 	x, err := d.Xor(fa, fb)
 	if err != nil {
@@ -425,4 +486,50 @@ func groupBDD(d *grounding.BDD, g group, vars []grounding.BDDEdge) (grounding.BD
 		return d.Or(one, none)
 	}
 	return one, nil
+}
+
+// composedRoot returns the BDD of cb's root over the joint variables vars
+// (B's k-th input is vars[j.bVar[k]], or false). The cone is built over
+// B's own levels (bSelf), whatever the mapping, its gates kept in gateSelf
+// for every later pair, and its root is then composed into the joint
+// levels (grounding.BDD.Compose). Built over the joint levels, B's gates
+// follow A's order: when the mapping moves B's count onto another walk of
+// the points than A's (merrills' goals under a rotation of the board), no
+// partial count of B is one of A's, and its gates took more than a minute
+// each; the root of a count is a function of the counts, small in any
+// order that keeps a point's inputs together, and composes in a fraction
+// of a second. Where the composition blows up (a count mixed with the
+// board's lines: merrills' noop), bddMiter builds B over the joint levels.
+func composedRoot(ctx context.Context, s *bddState, j *joint, cb *cone, vars []grounding.BDDEdge) (grounding.BDDEdge, error) {
+	d := s.d
+	self := make([]grounding.BDDEdge, len(cb.Inputs))
+	to := make(map[int32]grounding.BDDEdge, len(cb.Inputs))
+	for k, in := range cb.Inputs {
+		lv := s.bSelf[in]
+		e, err := d.Var(lv)
+		if err != nil {
+			return 0, err
+		}
+		self[k] = e
+		to[lv] = grounding.BDDFalse // an input the mapping leaves out, or an action of no move
+		if v := j.bVar[k]; v >= 0 {
+			to[lv] = vars[v]
+		}
+	}
+	lit, err := d.EvalCone(ctx, cb, func(k int) (grounding.BDDEdge, bool) { return self[k], true }, s.gateSelf)
+	if err != nil {
+		return 0, err
+	}
+	missing := int32(-1)
+	r, err := d.Compose(grounding.RootOf(cb, lit), func(lv int32) grounding.BDDEdge {
+		e, ok := to[lv]
+		if !ok {
+			missing = lv
+		}
+		return e
+	})
+	if err == nil && missing >= 0 {
+		return 0, fmt.Errorf("satcheck: internal error: the BDD of %q node %d reads level %d, no input of its cone", s.nameB, rootNode(cb), missing)
+	}
+	return r, err
 }

@@ -253,6 +253,10 @@ type Stats struct {
 	// NormalForms counts pairs proven equal by their disjunctive normal
 	// forms (dnf.go), DNFFailed those the forms did not prove.
 	NormalForms, DNFFailed int64
+	// BDDComposed counts the BDD checks whose image (B's function) was
+	// built in B's own order and composed into the joint one (bdd.go's
+	// composedRoot), instead of built over the joint order.
+	BDDComposed int64
 }
 
 // counters is the concurrent form of Stats.
@@ -260,7 +264,7 @@ type counters struct {
 	checks, vacuous, structural, cacheHits, exhaustive, tables, simulations, simRefuted, witnessRefuted          atomic.Int64
 	satCalls, satUnsat, abandoned, sweepMerged, lemmaMerged, bdds, bddOverBound, bddCollections, sweepOverBudget atomic.Int64
 	pairChecks, pairSAT, pairRefuted, pairReplayed, cutRefuted, cutBDD, sweepProofCapped, boundedOut, bddRepeats atomic.Int64
-	normalForms, dnfFailed                                                                                       atomic.Int64
+	normalForms, dnfFailed, bddComposed                                                                          atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -294,6 +298,7 @@ func (c *counters) snapshot() Stats {
 		SweepProofCapped: c.sweepProofCapped.Load(),
 		NormalForms:      c.normalForms.Load(),
 		DNFFailed:        c.dnfFailed.Load(),
+		BDDComposed:      c.bddComposed.Load(),
 	}
 }
 

@@ -75,6 +75,11 @@ func TestBDDAgreesWithBruteForce(t *testing.T) {
 	if st.BDDs != int64(equal+different) || st.SATCalls != 0 {
 		t.Errorf("%d BDD answers and %d SAT calls for %d pairs, want BDDs only", st.BDDs, st.SATCalls, equal+different)
 	}
+	// Soundness of composed images (bdd.go's composedRoot): they answer
+	// most of these pairs, each against brute force above.
+	if 2*st.BDDComposed < st.BDDs {
+		t.Errorf("%d of %d BDD answers composed B's root: want most", st.BDDComposed, st.BDDs)
+	}
 }
 
 // TestSweepBudgetThenBDD: with BDDs on, sweeping first gets a budget of
@@ -166,6 +171,7 @@ func againstBruteForce(t *testing.T, opt satcheck.Options) (equal, different int
 			sum.BDDs += st.BDDs
 			sum.SATCalls += st.SATCalls
 			sum.SweepOverBudget += st.SweepOverBudget
+			sum.BDDComposed += st.BDDComposed
 		}
 	}
 	if opt.BoundedEffort == 0 && (equal < trials/4 || different < trials/4) {
