@@ -2,7 +2,6 @@ package equiv
 
 import (
 	"cmp"
-	"math"
 	"math/bits"
 	"slices"
 	"time"
@@ -343,49 +342,6 @@ func (s *search) cornerPairsRefute(partial isomorph.Mapping, fixed []int32) bool
 		return false
 	}
 	c.nodes++
-	refuted, complete := s.cornerPairsUpTo(partial, fixed, math.MaxInt32)
-	if refuted {
-		c.pruned++
-		return true
-	}
-	// Unless the budget ran out, every mapped pair has been checked:
-	// later nodes check only the pairs with a proposition they fix.
-	c.validated = complete
-	return false
-}
-
-// blameCorners runs when another check has refuted the node with a
-// backjump to depth s.jumpTo: while the corner check has not yet seen every
-// mapped pair (validated), a pair fixed above that depth may refute the
-// node too, and then the refutation holds for that shallower ancestor's
-// whole subtree. quad's mutant mapped two cells on one square's diagonal
-// onto two that share no square at depth 2, before any check pruned and
-// so before this check ran; the pair types and the single functions then
-// refuted its descendants at depths 6 and 7, one by one, for 470 nodes.
-// Only pairs fixed above s.jumpTo are counted (their counts are cached for
-// the nodes that follow), within Limits.MaxCornerPairWork.
-func (s *search) blameCorners(partial isomorph.Mapping) {
-	c := s.corners
-	if c == nil || c.off || c.validated || !s.depthsOn || s.lim.NoBackjump || s.err != nil || s.jumpTo <= 0 || !s.pairsActive() {
-		return
-	}
-	if refuted, _ := s.cornerPairsUpTo(partial, nil, int32(s.jumpTo)-1); refuted {
-		c.pruned++
-		s.cornerBlamed++
-	}
-}
-
-// cornerPairsUpTo checks the corner counts of the mapped pairs of every
-// goal and terminal function whose image is known: the pairs with a
-// proposition in fixed, or all of them until the check has validated a
-// node (or when the function's image is new here). Only pairs whose
-// deeper proposition was fixed at depth maxDepth or above are counted
-// (math.MaxInt32: all). With depths on (Compare's search), the pairs go
-// by the depth that fixed their deeper proposition, shallowest first
-// across all functions, so that the refutation found is the one that
-// backjumps furthest. complete is false when the node's budget ran out.
-func (s *search) cornerPairsUpTo(partial isomorph.Mapping, fixed []int32, maxDepth int32) (refuted, complete bool) {
-	c := s.corners
 	t0 := time.Now()
 	defer func() { s.checkTime += time.Since(t0) }()
 	pa, ga := s.a.p, s.a.g
@@ -405,137 +361,78 @@ func (s *search) cornerPairsUpTo(partial isomorph.Mapping, fixed []int32, maxDep
 			}
 		}
 	}
-	all := !c.validated || maxDepth != math.MaxInt32
-	var todo []cornerTask
+	type task struct {
+		f    int32
+		fb   grounding.Lit
+		all  bool
+		work int64
+	}
+	var todo []task
 	asked := map[[2]grounding.Lit]bool{}
 	for f, fn := range s.funcs {
 		if fn.Kind != grounding.FuncGoal && fn.Kind != grounding.FuncTerminal || !s.ownMapped(partial, f) {
 			continue
 		}
-		if s.depthsOn && s.ownDepth(int32(f)) > maxDepth {
-			continue // its image was fixed too deep
-		}
 		fb, ok := s.imageFunc(partial, fn)
 		if !ok {
-			return false, false // the search's own checks reject it
+			return false // the search's own checks reject it
 		}
 		// Goals of two roles written with one body ask one question.
 		if asked[[2]grounding.Lit{fn.Lit, fb}] {
 			continue
 		}
 		asked[[2]grounding.Lit{fn.Lit, fb}] = true
-		t := cornerTask{f: int32(f), fb: fb, all: all || newFunc[int32(f)],
-			work: c.sides[0].pairWork(fn.Lit) + c.sides[1].pairWork(fb)}
+		todo = append(todo, task{f: int32(f), fb: fb, all: !c.validated || newFunc[int32(f)],
+			work: c.sides[0].pairWork(fn.Lit) + c.sides[1].pairWork(fb)})
+	}
+	slices.SortFunc(todo, func(x, y task) int { return cmp.Or(cmp.Compare(x.work, y.work), cmp.Compare(x.f, y.f)) })
+	for _, t := range todo {
 		if t.work > s.lim.MaxCornerPairWork {
 			continue // too big for any node: never counted
 		}
-		todo = append(todo, t)
-	}
-	slices.SortFunc(todo, func(x, y cornerTask) int { return cmp.Or(cmp.Compare(x.work, y.work), cmp.Compare(x.f, y.f)) })
-	for k := range todo {
-		if !s.cornerInputs(partial, &todo[k], maxDepth) {
-			return false, false
+		if refuted, complete := s.cornerPairsOf(partial, t.f, t.fb, t.all); refuted {
+			c.pruned++
+			return true
+		} else if !complete {
+			c.validated = false // the rest waits for the next node
+			return false
 		}
 	}
-	if !s.depthsOn {
-		for k := range todo {
-			if refuted, complete := s.cornerPairsOf(&todo[k], math.MaxInt32); refuted || !complete {
-				return refuted, complete
-			}
-		}
+	c.validated = true
+	return false
+}
+
+// cornerPairsOf compares f's mapped pairs that hold a new proposition (all
+// of them if all) with their images' in fb. complete is false when the
+// node's budget ran out first.
+func (s *search) cornerPairsOf(partial isomorph.Mapping, f int32, fb grounding.Lit, all bool) (refuted, complete bool) {
+	c := s.corners
+	if _, ok := s.images(partial, int(f)); !ok {
 		return false, true
 	}
-	// Level by level: a pair's level is the depth of its deeper input.
-	top := int32(0)
-	for _, t := range todo {
-		if n := len(t.depth); n > 0 {
-			top = max(top, t.depth[n-1])
-		}
-	}
-	for level := int32(0); level <= top; level++ {
-		for k := range todo {
-			if refuted, complete := s.cornerPairsOf(&todo[k], level); refuted || !complete {
-				return refuted, complete
-			}
-		}
-	}
-	return false, true
-}
-
-// cornerTask is one function whose corner counts a node compares.
-type cornerTask struct {
-	f    int32
-	fb   grounding.Lit
-	all  bool
-	work int64
-	// in, img, depth: the function's mapped inputs, their images and the
-	// depths that fixed them, shallowest first (cornerInputs); next is the
-	// position of the first input not yet taken as a pair's deeper one.
-	in, img, depth []int32
-	next           int
-}
-
-// cornerInputs fills t's mapped inputs fixed at depth maxDepth or above,
-// ordered by depth when depths are on; false when f's inputs do not map
-// to inputs of B (the search's own checks reject the node).
-func (s *search) cornerInputs(partial isomorph.Mapping, t *cornerTask, maxDepth int32) bool {
-	if _, ok := s.images(partial, int(t.f)); !ok {
-		return false
-	}
-	for i := range s.inputs[t.f].All() {
+	lit := s.funcs[f].Lit
+	in := s.inputs[f].AppendTo(nil)
+	for x, i := range in {
 		bi := s.inputMap[i]
 		if bi < 0 {
 			continue
 		}
-		d := int32(0)
-		if s.depthsOn {
-			if d = s.fixDepth[s.inputVertex(i)]; d > maxDepth {
-				continue
-			}
-		}
-		t.in, t.img, t.depth = append(t.in, i), append(t.img, bi), append(t.depth, d)
-	}
-	if s.depthsOn {
-		perm := make([]int, len(t.in))
-		for k := range perm {
-			perm[k] = k
-		}
-		slices.SortStableFunc(perm, func(x, y int) int { return cmp.Compare(t.depth[x], t.depth[y]) })
-		in, img, depth := slices.Clone(t.in), slices.Clone(t.img), slices.Clone(t.depth)
-		for k, p := range perm {
-			t.in[k], t.img[k], t.depth[k] = in[p], img[p], depth[p]
-		}
-	}
-	return true
-}
-
-// cornerPairsOf compares t's mapped pairs whose deeper input was fixed at
-// depth level or above, taking up where the previous call stopped (so
-// that each pair is compared once over the levels), that hold a new
-// proposition (all of them if t.all) with their images' counts in t.fb.
-// complete is false when the node's budget ran out first.
-func (s *search) cornerPairsOf(t *cornerTask, level int32) (refuted, complete bool) {
-	c := s.corners
-	lit := s.funcs[t.f].Lit
-	for ; t.next < len(t.in) && t.depth[t.next] <= level; t.next++ {
-		y := t.next
-		j, bj := t.in[y], t.img[y]
-		for x := range y {
-			i, bi := t.in[x], t.img[x]
-			if !t.all && c.isNew[i] != c.stamp && c.isNew[j] != c.stamp {
+		for _, j := range in[x+1:] {
+			bj := s.inputMap[j]
+			if bj < 0 || !all && c.isNew[i] != c.stamp && c.isNew[j] != c.stamp {
 				continue
 			}
 			if c.work > s.lim.MaxCornerPairWork {
 				return false, false
 			}
 			na, wa, oka := c.sides[0].count(lit, i, j)
-			nb, wb, okb := c.sides[1].count(t.fb, bi, bj)
+			nb, wb, okb := c.sides[1].count(fb, bi, bj)
 			c.work += wa + wb
 			if oka && okb && na != nb {
-				s.refutedBy(t.f, s.inputVertex(i), s.inputVertex(j))
-				s.failures[t.f]++
+				s.refutedBy(f, s.inputVertex(i), s.inputVertex(j))
+				s.failures[f]++
 				if s.firstFailure == "" {
-					s.firstFailure = s.a.p.FunctionName(s.funcs[t.f]) + " has a different number of corners holding two propositions than its image"
+					s.firstFailure = s.a.p.FunctionName(s.funcs[f]) + " has a different number of corners holding two propositions than its image"
 				}
 				return true, true
 			}

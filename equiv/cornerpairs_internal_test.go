@@ -8,7 +8,6 @@ import (
 
 	"github.com/gamequiv/gamequiv/grounding"
 	"github.com/gamequiv/gamequiv/internal/testgames"
-	"github.com/gamequiv/gamequiv/isomorph"
 )
 
 // loadCorpus grounds a corpus game.
@@ -149,66 +148,6 @@ func TestCornerPairRefutationBackjumps(t *testing.T) {
 	if s.jumpTo != 3 {
 		t.Errorf("backjump depth %d, want 3 (the depth that fixed (cell r3 c3 x))", s.jumpTo)
 	}
-}
-
-// TestCornerPairsShallowestFirst: with two pairs that refute (quad_5x5's
-// squares: a diagonal sent to vertical neighbours, 3 squares against 2;
-// horizontal neighbours on the edge sent to a diagonal, 1 against 2), one
-// fixed at depths 1 and 2 and one at depths 5 and 7, the refutation found must be
-// the shallow one, whatever the order of their inputs: the check goes
-// level by level over every function (the deep pair's cells come first
-// among the inputs here). blameCorners finds the same depth for a node
-// that another check refuted at depth 7, and does nothing once the check
-// has validated a node (every pair then passed there).
-func TestCornerPairsShallowestFirst(t *testing.T) {
-	x := selfGame(t, loadCorpus(t, "ggp-base/quad_5x5.kif"))
-	setUp := func() (*search, isomorph.Mapping, []int32) {
-		s := selfSearch(t, x, false)
-		s.corners = newCornerPairCheck(x, x)
-		partial, fixed := rolesFixed(x)
-		s.fixDepth = make([]int32, x.g.Order())
-		for _, m := range []struct {
-			a, b  string
-			depth int32
-		}{
-			{"(cell r1 c2 x)", "(cell r1 c2 x)", 5},
-			{"(cell r1 c3 x)", "(cell r2 c3 x)", 7},
-			{"(cell r2 c2 x)", "(cell r2 c2 x)", 1},
-			{"(cell r3 c3 x)", "(cell r3 c2 x)", 2},
-		} {
-			v := mapProp(t, x, partial, m.a, m.b)
-			s.fixDepth[v] = m.depth
-			fixed = append(fixed, v)
-		}
-		s.depthsOn, s.jumpTo = true, 7
-		return s, partial, fixed
-	}
-	t.Run("Refute", func(t *testing.T) {
-		s, partial, fixed := setUp()
-		if !s.cornerPairsRefute(partial, fixed) {
-			t.Fatal("cornerPairsRefute did not refute two diagonals sent to neighbours")
-		}
-		if s.jumpTo != 2 {
-			t.Errorf("backjump depth %d, want 2 (the shallow pair's)", s.jumpTo)
-		}
-	})
-	t.Run("Blame", func(t *testing.T) {
-		s, partial, _ := setUp()
-		s.pruned = 1 // another check refuted the node, at depth 7
-		s.blameCorners(partial)
-		if s.jumpTo != 2 || s.cornerBlamed != 1 {
-			t.Errorf("after blameCorners: backjump depth %d, %d blamed, want 2, 1", s.jumpTo, s.cornerBlamed)
-		}
-	})
-	t.Run("BlameValidated", func(t *testing.T) {
-		s, partial, _ := setUp()
-		s.pruned = 1
-		s.corners.validated = true
-		s.blameCorners(partial)
-		if s.jumpTo != 7 {
-			t.Errorf("blameCorners after a validated node moved the backjump to %d, want 7", s.jumpTo)
-		}
-	})
 }
 
 // overlapCorners has goals whose terms overlap, so that sets of three and

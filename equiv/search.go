@@ -47,7 +47,6 @@ type search struct {
 	pairPruned    int64 // subtrees pruned by pairsRefute
 	corners       *cornerPairCheck
 	cornerPruned  int64 // subtrees pruned by cornerPairsRefute
-	cornerBlamed  int64 // refutations blameCorners moved to a shallower depth
 	probes        *probeCheck
 	probePruned   int64 // subtrees pruned by probesRefute
 	cofPruned     int64 // cosets pruned by Symmetries' cofactorCheck
@@ -284,16 +283,12 @@ func (s *search) prune(partial isomorph.Mapping, fixed []int32) bool {
 		return true
 	}
 	s.countNode()
-	if aside := s.aside; s.pruneFuncs(partial, fixed) {
-		if s.aside == aside { // refuted, not set aside
-			s.blameCorners(partial)
-		}
+	if s.pruneFuncs(partial, fixed) {
 		return true
 	}
 	if s.pairsActive() && s.pairsRefute(partial, fixed) {
 		s.pruned++
 		s.pairPruned++
-		s.blameCorners(partial)
 		return true
 	}
 	if s.pairsActive() && s.cornerPairsRefute(partial, fixed) {
