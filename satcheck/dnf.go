@@ -373,7 +373,7 @@ func (dt *dnfTable) absorb(s dnf) (dnf, bool) {
 				break // kept go shortest first; an equal cube is not repeated
 			}
 			pairs++
-			if c.sig[0]&^sd[0]|c.sig[1]&^sd[1]|c.sig[2]&^sd[2]|c.sig[3]&^sd[3] == 0 && cubeWithin(c.c, d) {
+			if c.sig[0]&^sd[0]|c.sig[1]&^sd[1]|c.sig[2]&^sd[2]|c.sig[3]&^sd[3] == 0 && subset(c.c, d) {
 				drop[k] = true
 				break
 			}
@@ -406,21 +406,6 @@ func cubeSig(c []uint32) (sig [4]uint64) {
 		sig[h>>6&3] |= 1 << (h & 63)
 	}
 	return sig
-}
-
-// cubeWithin reports whether every atom of c is in d (both ascending).
-func cubeWithin(c, d []uint32) bool {
-	k := 0
-	for _, a := range c {
-		for k < len(d) && d[k] < a {
-			k++
-		}
-		if k == len(d) || d[k] != a {
-			return false
-		}
-		k++
-	}
-	return true
 }
 
 // product returns the set of x ∧ y, or false when it would have more than

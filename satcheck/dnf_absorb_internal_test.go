@@ -112,7 +112,7 @@ func TestAbsorbKeepsMinimalCubes(t *testing.T) {
 		for k, d := range s {
 			absorbed := false
 			for x, c := range s {
-				if x != k && cubeWithin(c, d) {
+				if x != k && subset(c, d) {
 					absorbed = true
 				}
 			}
