@@ -24,7 +24,7 @@ func TestCircuitSplitFolded(t *testing.T) {
 // mergeChecksCorpus are the corpus games whose Program mergeChecks changes
 // (each smaller: two rules of a dynamic relation that differ in one
 // distinct test), and racer, whose seed-5 variant it merges.
-var mergeChecksCorpus = []string{"golden_rectangle", "max_knights", "minichess", "quad_5x5", "quad_7x7", "racetrackcorridor", "tictactoe_3player", "racer"}
+var mergeChecksCorpus = []string{"crissrace", "golden_rectangle", "max_knights", "minichess", "quad", "quad_5x5", "quad_7x7", "racetrackcorridor", "tictactoe_3player", "racer"}
 
 // TestMergeChecksCorpusSameGame: those games and their variants of seed 5
 // ground to the same game with and without mergeChecks, and the originals
