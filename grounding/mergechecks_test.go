@@ -3,8 +3,6 @@ package grounding_test
 import (
 	"context"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gamequiv/gamequiv/grounding"
@@ -36,15 +34,7 @@ func TestMergeChecksCorpusSameGame(t *testing.T) {
 			if g == "racer" && testing.Short() {
 				t.Skip("racer: about 5 s")
 			}
-			path := filepath.Join(corpusDir, "ggp-base", g+".kif")
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Skipf("corpus not found: %v", err)
-			}
-			f, err := grounding.Parse(path, src)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := parseCorpusGame(t, g)
 			v, err := mutate.Equivalent(f, 5, mutate.Options{Ops: mutate.AllOps})
 			if err != nil {
 				t.Fatal(err)
