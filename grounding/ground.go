@@ -203,6 +203,7 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 		c.inlineSingleUse()
 	}
 	if !v.noMergeChecks {
+		c.dropRepeatedAtoms()
 		c.mergeChecks()
 	}
 	if !v.noArgFree {

@@ -62,6 +62,7 @@ func compileThrough(t *testing.T, src string, merge bool) *compiler {
 	c.inlineChecks()
 	c.inlineSingleUse()
 	if merge {
+		c.dropRepeatedAtoms()
 		c.mergeChecks()
 	}
 	return c
@@ -194,4 +195,27 @@ func sameWithoutMerge(t *testing.T, name, src string) *Program {
 		t.Fatalf("with and without mergeChecks: %v", err)
 	}
 	return got
+}
+
+// TestDropRepeatedAtoms: a positive literal written twice (mutate's
+// duplicate) is read once; a negative one and literals that differ in a
+// variable stay. Same game as with the copy.
+func TestDropRepeatedAtoms(t *testing.T) {
+	src := `(role r) (num 1) (num 2) (init (at 1 2)) (init (at 2 2))
+(<= (legal r (go ?x ?y)) (true (at ?x ?y)) (num ?x) (true (at ?x ?y)) (not (true (at 1 1))) (not (true (at 1 1))))
+(<= (next (at ?y ?x)) (does r (go ?x ?y)))
+(<= (next (at ?x ?y)) (true (at ?x ?y)) (true (at ?x ?y)))
+(<= terminal (true (at 2 1)))
+(<= (goal r 100) (true (at 2 1)))
+(<= (goal r 0) (not (true (at 2 1))))`
+	c := compileThrough(t, src, true)
+	for _, r := range c.rels {
+		if r.name != "legal" {
+			continue
+		}
+		if n := len(c.rules[r.rules[0]].body); n != 4 {
+			t.Errorf("legal's body has %d literals, want 4 (one copy of (true (at ?x ?y)) gone)", n)
+		}
+	}
+	sameWithoutMerge(t, "repeated.kif", src)
 }
