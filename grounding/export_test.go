@@ -111,3 +111,9 @@ func GroundWorkers(ctx context.Context, f *File, lim Limits, workers int, always
 func GroundNoReach(ctx context.Context, f *File, lim Limits) (*Program, error) {
 	return groundVariant(ctx, f, lim, memoProbe, variant{noReach: true})
 }
+
+// GroundNoMergeChecks is Ground with rules that differ in one test kept
+// apart (mergechecks.go).
+func GroundNoMergeChecks(ctx context.Context, f *File, lim Limits) (*Program, error) {
+	return groundVariant(ctx, f, lim, memoProbe, variant{noMergeChecks: true})
+}

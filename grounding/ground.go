@@ -117,6 +117,7 @@ type variant struct {
 	noVisited       bool // visited-list accumulators kept (visited.go)
 	noReach         bool // relations no keyword relation uses kept (reach.go)
 	noSubsume       bool // rules subsumed by another alternative of their source kept (subsume.go)
+	noMergeChecks   bool // rules that differ in one test kept apart (mergechecks.go)
 	noSingleUse     bool // single-use relations not unfolded (singleuse.go)
 	noArgFree       bool // argument-free relations kept as written (argfree.go)
 	noDomainCuts    bool // domain joins enumerate every match (step.exists, headDone)
@@ -200,6 +201,10 @@ func groundPass(ctx context.Context, f *File, lim Limits, deadline time.Time, me
 	}
 	if !v.noSingleUse {
 		c.inlineSingleUse()
+	}
+	if !v.noMergeChecks {
+		c.dropRepeatedAtoms()
+		c.mergeChecks()
 	}
 	if !v.noArgFree {
 		c.dropFreeArgs()
