@@ -113,7 +113,16 @@ type bddState struct {
 	// (2.1 and 3.7 s) and again, with the same budget, in the unbounded
 	// one (3.7 and 5.1 s), before sweeping decided them.
 	overBound map[string]int
+	// composeFailed: the largest composition budget each B cone ran out of
+	// (composedRoot): a B root composed again under another mapping with no
+	// larger budget builds the same BDD in B's own order and fails again
+	// (merrills' noop functions, once per generator). At most
+	// maxComposeFailed cones; past it the map is emptied.
+	composeFailed map[*cone]int
 }
+
+// maxComposeFailed bounds bddState.composeFailed.
+const maxComposeFailed = 1 << 12
 
 // bddPairKey identifies a BDD check: both roots (circuit node and sign)
 // and the joint variables with their inputs, which fix the levels.
@@ -394,12 +403,22 @@ func bddMiter(ctx context.Context, s *bddState, stats *counters, j *joint, ca, c
 	fa := grounding.RootOf(ca, la)
 	// B's root composed from B's own order first, within a share of the
 	// budget (composeShare), then built over the joint levels.
-	if err := d.Begin(ctx, max(budget/composeShare, 1)); err != nil {
-		return outcome{}, err
-	}
-	fb, err := composedRoot(ctx, s, j, cb, vars)
-	if err == nil {
-		stats.bddComposed.Add(1)
+	share := max(budget/composeShare, 1)
+	fb, err := grounding.BDDEdge(0), grounding.ErrBDDLimit
+	if b, failed := s.composeFailed[cb]; !failed || share > b {
+		if err := d.Begin(ctx, share); err != nil {
+			return outcome{}, err
+		}
+		fb, err = composedRoot(ctx, s, j, cb, vars)
+		if err == nil {
+			stats.bddComposed.Add(1)
+		}
+		if errors.Is(err, grounding.ErrBDDLimit) && !d.Full() {
+			if s.composeFailed == nil || len(s.composeFailed) >= maxComposeFailed {
+				s.composeFailed = map[*cone]int{}
+			}
+			s.composeFailed[cb] = max(s.composeFailed[cb], share)
+		}
 	}
 	if errors.Is(err, grounding.ErrBDDLimit) && !d.Full() {
 		if err := d.Begin(ctx, budget); err != nil {

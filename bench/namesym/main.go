@@ -106,7 +106,11 @@ func main() {
 	image := func(fn grounding.Function) grounding.Lit {
 		switch fn.Kind {
 		case grounding.FuncLegal:
-			b, _ := p.ActionID(fn.Role, tr(p.Actions[fn.Role][fn.Index]))
+			name := tr(p.Actions[fn.Role][fn.Index])
+			b, ok := p.ActionID(fn.Role, name)
+			if !ok {
+				log.Fatalf("-sym maps action %s to %s, which is not an action of role %s", p.Actions[fn.Role][fn.Index], name, p.Roles[fn.Role])
+			}
 			return p.Legal[fn.Role][b]
 		case grounding.FuncNext:
 			return p.Next[im[fn.Index]]
