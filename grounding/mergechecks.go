@@ -69,7 +69,11 @@ func (c *compiler) mergeChecks() {
 						if a.shape == "" || a.shape != b.shape {
 							continue
 						}
-						m, _ := mergeRules(a.r, b.r, maxMergeSteps)
+						if c.mergeSteps >= maxMergeTotalSteps {
+							continue // past the pass's budget: pairs stay apart
+						}
+						m, steps := mergeRules(a.r, b.r, maxMergeSteps)
+						c.mergeSteps += steps
 						if m == nil {
 							continue
 						}
@@ -136,6 +140,13 @@ func (c *compiler) unfoldStatic(nr *nrule, single []bool) (*nrule, []int32) {
 // of rules (bodies with many literals of one relation could otherwise take
 // exponential time); a pair beyond it is not merged.
 const maxMergeSteps = 20_000
+
+// maxMergeTotalSteps bounds the matchings of the whole pass (about a second
+// of CPU): relations of hundreds of rules of one shape that fail to match
+// only late made the pass quadratic in rules times maxMergeSteps (review
+// of issue-var22: 200 rules, 27 CPU s, past the grounding timeout). Past
+// it no further pair is merged; merging is only a simplification.
+const maxMergeTotalSteps = 1 << 24
 
 // isTest reports whether b is a test literal mergeChecks can join into a
 // disjunction.

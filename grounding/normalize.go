@@ -183,7 +183,9 @@ type compiler struct {
 	lim      Limits
 	errs     ErrorList
 	warnings ErrorList
-	notes    ErrorList
+	// mergeSteps counts mergeChecks' literal matchings (maxMergeTotalSteps).
+	mergeSteps int
+	notes      ErrorList
 
 	rels     []*relation
 	relIndex map[string]int32
