@@ -347,8 +347,9 @@ func (dt *dnfTable) normalize(s dnf) (dnf, bool) {
 // clauses in two orders gave 120 different cubes among 7,166, and the
 // atom naming that set differed). Cubes go shortest first against those
 // kept, a 256-bit signature of each ruling out most pairs; the pairs
-// compared are charged to the budget, 64 to an atom. False when the
-// budget runs out (dt.out).
+// compared and the atoms walked are charged to the budget as they go,
+// dnfAbsorbWorkPerAtom to an atom. False when the budget runs out
+// (dt.out).
 func (dt *dnfTable) absorb(s dnf) (dnf, bool) {
 	if len(s) < 2 {
 		return s, true
@@ -364,7 +365,10 @@ func (dt *dnfTable) absorb(s dnf) (dnf, bool) {
 	}
 	var kept []keptCube
 	drop := make([]bool, len(s))
-	pairs := 0
+	// work counts pair comparisons and the atoms subset walks, charged as
+	// they go (a set of 16,384 cubes of 40 atoms sharing most of them cost
+	// 3.5 s when charged only at the end: review of issue-quad22).
+	work := 0
 	for _, k := range order {
 		d := s[k]
 		sd := cubeSig(d)
@@ -372,19 +376,25 @@ func (dt *dnfTable) absorb(s dnf) (dnf, bool) {
 			if len(c.c) >= len(d) {
 				break // kept go shortest first; an equal cube is not repeated
 			}
-			pairs++
-			if c.sig[0]&^sd[0]|c.sig[1]&^sd[1]|c.sig[2]&^sd[2]|c.sig[3]&^sd[3] == 0 && subset(c.c, d) {
-				drop[k] = true
-				break
+			work++
+			if c.sig[0]&^sd[0]|c.sig[1]&^sd[1]|c.sig[2]&^sd[2]|c.sig[3]&^sd[3] == 0 {
+				work += len(d)
+				if subset(c.c, d) {
+					drop[k] = true
+					break
+				}
 			}
 		}
 		if !drop[k] {
 			kept = append(kept, keptCube{sd, d})
 		}
-	}
-	if dt.budget -= pairs / 64; dt.budget < 0 {
-		dt.out = true
-		return nil, false
+		if work >= dnfAbsorbWorkPerAtom {
+			if dt.budget -= work / dnfAbsorbWorkPerAtom; dt.budget < 0 {
+				dt.out = true
+				return nil, false
+			}
+			work %= dnfAbsorbWorkPerAtom
+		}
 	}
 	if len(kept) == len(s) {
 		return s, true
@@ -397,6 +407,11 @@ func (dt *dnfTable) absorb(s dnf) (dnf, bool) {
 	}
 	return out, true
 }
+
+// dnfAbsorbWorkPerAtom is absorb's rate: pair comparisons and atoms walked
+// by subset per atom of the budget (quad's 7,166-cube sets need about
+// 25 M comparisons; at this rate they fit the least budget).
+const dnfAbsorbWorkPerAtom = 64
 
 // cubeSig sets one of 256 bits for each atom of c: a cube within another
 // has its bits within the other's.
