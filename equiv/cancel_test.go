@@ -123,13 +123,14 @@ var cancelTests = []struct {
 		},
 	},
 	{
-		// queens' graph group (9.3×10^157) is searched for the game's
-		// symmetries for over a minute (the board's rotations are hard
-		// to verify).
+		// queens' graph group without plays (9.3×10^157) is searched for
+		// the game's symmetries for over a minute (the board's rotations
+		// are hard to verify). With plays the graph group is the game's 8
+		// and the search phase ends at once.
 		name: "symmetries/queens", phase: "search", into: 2 * time.Second,
 		run: func(t *testing.T, ctx context.Context, progress func(string)) error {
 			a := source(t, "ggp-base/queens.kif")
-			_, err := equiv.Symmetries(ctx, a, equiv.Limits{Timeout: time.Hour, Progress: phaseOf(progress)})
+			_, err := equiv.Symmetries(ctx, a, equiv.Limits{Timeout: time.Hour, Progress: phaseOf(progress), Graph: groundgraph.Options{MaxJointMoves: -1}})
 			return err
 		},
 	},
@@ -178,11 +179,16 @@ func TestCancelEachPhase(t *testing.T) {
 			}()
 			tick := time.NewTicker(10 * time.Millisecond)
 			defer tick.Stop()
+			// A call that never reaches its phase (the game got faster
+			// there) fails here instead of hanging the package.
+			never := time.After(5 * time.Minute)
 		wait:
 			for {
 				select {
 				case r := <-done:
 					t.Fatalf("returned (err %v) before %v into phase %s; phases %s", r.err, tc.into, tc.phase, &clock)
+				case <-never:
+					t.Fatalf("not %v into phase %s after 5 minutes; phases %s", tc.into, tc.phase, &clock)
 				case <-tick.C:
 					if clock.in(tc.phase, tc.into) {
 						break wait
