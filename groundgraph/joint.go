@@ -98,15 +98,7 @@ func (b *builder) jointMoves(ctx context.Context) ([]jointMove, error) {
 			vals[p.DoesInput(0, m.x).Node()*w+j] |= bit
 			vals[p.DoesInput(1, m.y).Node()*w+j] |= bit
 		}
-		p.Circuit.EvalWords(vals, w)
-		buf = buf[:0]
-		for _, l := range p.Next {
-			buf = grounding.WordsOf(buf, vals, w, l)
-		}
-		loadInitialWords(p, vals, w) // clears the moves
-		propBase := p.TrueInput(0).Node() * w
-		copy(vals[propBase:propBase+len(p.Props)*w], buf)
-		p.Circuit.EvalWords(vals, w)
+		buf = successors(p, vals, w, buf)
 		views := jointViews(p, vals, w, len(batch))
 		for l := range batch {
 			batch[l].view = [2]uint64{views[0][l], views[1][l]}

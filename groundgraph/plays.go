@@ -110,13 +110,13 @@ func (b *builder) plays(ctx context.Context) ([]play, error) {
 	// Words per evaluation: up to jointWords, as few as the plays need
 	// (a board game's first moves fit one word).
 	words := func(n int) int { return min(jointWords, (n+63)/64) }
-	vals = make([]uint64, p.Circuit.NumNodes()*words(len(first.legal)))
+	w := words(len(first.legal))
+	batch := 64 * w
+	vals = make([]uint64, p.Circuit.NumNodes()*w)
 	// The second move's chooser after each first move.
 	seconds := make([]*chooser, len(first.legal))
 	total := 0
 	var buf []uint64
-	w := words(len(first.legal))
-	batch := 64 * w
 	for start := 0; start < len(first.legal); start += batch {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -142,29 +142,22 @@ func (b *builder) plays(ctx context.Context) ([]play, error) {
 		return nil, nil
 	}
 	plays := make([]play, 0, total)
+	owner := make([]*chooser, 0, total) // the second move's chooser of each play
 	for i, c := range seconds {
 		if c == nil {
 			continue
 		}
 		for _, y := range c.legal {
 			plays = append(plays, play{rx: first.role, x: first.legal[i], ry: c.role, y: y})
+			owner = append(owner, c)
 		}
 	}
 	// The plays in batches: lane l of a batch plays its first move, then
 	// its second, then reads the outcome.
-	owner := make([]int, 0, total) // index in seconds of each play
-	for i, c := range seconds {
-		if c != nil {
-			for range c.legal {
-				owner = append(owner, i)
-			}
-		}
-	}
 	if w2 := words(total); w2 > w {
-		vals = make([]uint64, p.Circuit.NumNodes()*w2)
+		w, batch = w2, 64*w2
+		vals = make([]uint64, p.Circuit.NumNodes()*w)
 	}
-	w = words(total)
-	batch = 64 * w
 	for start := 0; start < len(plays); start += batch {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -176,7 +169,7 @@ func (b *builder) plays(ctx context.Context) ([]play, error) {
 		}
 		buf = successors(p, vals, w, buf)
 		for l, pl := range ps {
-			seconds[owner[start+l]].setMoves(p, vals, w, l, pl.y)
+			owner[start+l].setMoves(p, vals, w, l, pl.y)
 		}
 		buf = successors(p, vals, w, buf)
 		o := outcomesOf(p, vals, w, len(ps))

@@ -28,18 +28,7 @@ func blowMergeGame(n, m int) string {
 // without it), and the game stays the same as without the pass.
 func TestMergeChecksTotalBudget(t *testing.T) {
 	src := blowMergeGame(200, 8)
-	f, err := Parse("blow.kif", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &compiler{file: f.Name, ts: newTermStore(), lim: Limits{}.WithDefaults()}
-	c.compile(f)
-	c.analyze()
-	c.resolveUnsafe()
-	if len(c.errs) > 0 {
-		t.Fatal(c.errs)
-	}
-	c.mergeChecks()
+	c := compileThrough(t, src, true)
 	if c.mergeSteps < maxMergeTotalSteps || c.mergeSteps > maxMergeTotalSteps+maxMergeSteps+64 {
 		t.Fatalf("mergeChecks used %d steps; want the pass stopped at its budget %d", c.mergeSteps, maxMergeTotalSteps)
 	}
