@@ -113,12 +113,13 @@ type bddState struct {
 	// (2.1 and 3.7 s) and again, with the same budget, in the unbounded
 	// one (3.7 and 5.1 s), before sweeping decided them.
 	overBound map[string]int
-	// composeFailed: the largest composition budget each B cone ran out of
-	// (composedRoot): a B root composed again under another mapping with no
-	// larger budget builds the same BDD in B's own order and fails again
-	// (merrills' noop functions, once per generator). At most
-	// maxComposeFailed cones; past it the map is emptied.
-	composeFailed map[*cone]int
+	// composeFailed: the largest composition budget each B root (circuit
+	// node) ran out of (composedRoot): a B root composed again under
+	// another mapping with no larger budget builds the same BDD in B's
+	// own order and fails again (merrills' noop functions, once per
+	// generator). At most maxComposeFailed roots; past it the map is
+	// emptied.
+	composeFailed map[int32]int
 }
 
 // maxComposeFailed bounds bddState.composeFailed.
@@ -405,7 +406,8 @@ func bddMiter(ctx context.Context, s *bddState, stats *counters, j *joint, ca, c
 	// budget (composeShare), then built over the joint levels.
 	share := max(budget/composeShare, 1)
 	fb, err := grounding.BDDEdge(0), grounding.ErrBDDLimit
-	if b, failed := s.composeFailed[cb]; !failed || share > b {
+	bRoot := coneRootNode(cb)
+	if b, failed := s.composeFailed[bRoot]; !failed || share > b {
 		if err := d.Begin(ctx, share); err != nil {
 			return outcome{}, err
 		}
@@ -415,9 +417,9 @@ func bddMiter(ctx context.Context, s *bddState, stats *counters, j *joint, ca, c
 		}
 		if errors.Is(err, grounding.ErrBDDLimit) && !d.Full() {
 			if s.composeFailed == nil || len(s.composeFailed) >= maxComposeFailed {
-				s.composeFailed = map[*cone]int{}
+				s.composeFailed = map[int32]int{}
 			}
-			s.composeFailed[cb] = max(s.composeFailed[cb], share)
+			s.composeFailed[bRoot] = max(s.composeFailed[bRoot], share)
 		}
 	}
 	if errors.Is(err, grounding.ErrBDDLimit) && !d.Full() {
